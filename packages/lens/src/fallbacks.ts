@@ -1,0 +1,63 @@
+/**
+ * No-op versions of every lens primitive, with identical signatures (a test pins them).
+ *
+ * For code that must run where lens or the OpenTelemetry API may be missing: this module imports
+ * nothing at run time (types only), so a consumer can fall back to it — or to a copy of it — and
+ * keep its call sites unchanged. Everything here is disabled, records nothing and never throws.
+ * @module
+ */
+import type { Context, Span, SpanContext } from '@opentelemetry/api';
+import type * as real from './index.js';
+
+const INVALID_CONTEXT: SpanContext = { traceId: '00000000000000000000000000000000', spanId: '0000000000000000', traceFlags: 0 };
+
+/** A span that records nothing; every method returns it. */
+export const NOOP_SPAN: Span = {
+  spanContext: () => INVALID_CONTEXT,
+  setAttribute: () => NOOP_SPAN,
+  setAttributes: () => NOOP_SPAN,
+  addEvent: () => NOOP_SPAN,
+  addLink: () => NOOP_SPAN,
+  addLinks: () => NOOP_SPAN,
+  setStatus: () => NOOP_SPAN,
+  updateName: () => NOOP_SPAN,
+  end: () => undefined,
+  isRecording: () => false,
+  recordException: () => undefined,
+};
+
+const EMPTY_CONTEXT: Context = {
+  getValue: () => undefined,
+  setValue: () => EMPTY_CONTEXT,
+  deleteValue: () => EMPTY_CONTEXT,
+};
+
+const NEVER_ENABLED = Object.freeze(new Set<string>());
+
+export const managedSpan: typeof real.managedSpan = (_group, _name, fn) => fn(NOOP_SPAN);
+export const spanCm: typeof real.spanCm = (_name, fn) => fn(NOOP_SPAN);
+export const traceFn: typeof real.traceFn = () => (fn) => fn;
+export const startGroupSpan: typeof real.startGroupSpan = () => NOOP_SPAN;
+export const emitSpan: typeof real.emitSpan = () => undefined;
+export const safeSetSpanAttributes: typeof real.safeSetSpanAttributes = () => undefined;
+export const redactValue: typeof real.redactValue = (_key, value) => value;
+export const isSpanGroupEnabled: typeof real.isSpanGroupEnabled = () => false;
+export const spanGroup: typeof real.spanGroup = (name) => ({ name: name.trim().toLowerCase(), enabled: false });
+export const enabledSpanGroups: typeof real.enabledSpanGroups = () => NEVER_ENABLED;
+export const pendingSpanGroups: typeof real.pendingSpanGroups = () => NEVER_ENABLED;
+export const setSpanGroupSpec: typeof real.setSpanGroupSpec = () => undefined;
+export const setEnabledSpanGroups: typeof real.setEnabledSpanGroups = () => undefined;
+export const injectContext: typeof real.injectContext = () => undefined;
+export const extractContext: typeof real.extractContext = (_carrier, base) => base ?? EMPTY_CONTEXT;
+
+/** A registry that accepts every registration and enables nothing. Never throws. */
+export const SpanRegistry: typeof real.SpanRegistry = {
+  register: () => undefined,
+  unregister: () => undefined,
+  clear: () => undefined,
+  groups: () => NEVER_ENABLED,
+  namespaces: () => [],
+  presets: () => new Map([['all', NEVER_ENABLED]]),
+  resolve: (spec) => ({ enabled: NEVER_ENABLED, pending: new Set(spec.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean)) }),
+  onChange: () => () => undefined,
+};

@@ -1,0 +1,36 @@
+/**
+ * @gym/lens — OpenTelemetry instrumentation gated by span groups; knows nothing about gym.
+ *
+ * Importing this module starts nothing, registers nothing and reads no environment; the
+ * OpenTelemetry SDK is loaded only by `setupTelemetry` when telemetry is enabled.
+ * @module
+ */
+export { ALL, SpanRegistry, parseSpec } from './span-registry.js';
+export type { RegisterOptions, SpanGroupDeclaration, SpanRegistryApi, SpecResolution } from './span-registry.js';
+export {
+  SpanGroup,
+  enabledSpanGroups,
+  isSpanGroupEnabled,
+  pendingSpanGroups,
+  refreshEnabledSpanGroups,
+  setEnabledSpanGroups,
+  setSpanGroupSpec,
+  spanGroup,
+  spanGroupSpec,
+} from './span-groups.js';
+export { DEFAULT_REDACT_KEYS, REDACTED, redactValue, safeSetSpanAttributes } from './attributes.js';
+export type { LooseAttributes } from './attributes.js';
+export { NOOP_SPAN } from './noop-span.js';
+export { recordSpanError } from './run-in-span.js';
+export type { SpanOptions } from './run-in-span.js';
+export { isEnabled, managedSpan, spanCm } from './managed-span.js';
+export { traceFn } from './trace-fn.js';
+export { startGroupSpan } from './start-span.js';
+export type { StartSpanOptions } from './start-span.js';
+export { emitSpan, epochSecondsToNanos } from './emit-span.js';
+export type { EmitSpanOptions, EpochSeconds } from './emit-span.js';
+export { extractContext, injectContext } from './propagation.js';
+export type { Carrier } from './propagation.js';
+export { DEFAULT_SCOPE, getMeter, getTracer } from './tracer.js';
+export { LENS_WARNINGS, lensWarn } from './warnings.js';
+export type { LensWarningCode } from './warnings.js';

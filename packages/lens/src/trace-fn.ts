@@ -1,0 +1,22 @@
+/**
+ * `traceFn`: wrap a function so every call runs in a gated span.
+ * @module
+ */
+import type { SpanOptions } from './run-in-span.js';
+import { runInSpan } from './run-in-span.js';
+import { isEnabled } from './managed-span.js';
+import type { SpanGroup } from './span-groups.js';
+
+/**
+ * Returns a decorator: the wrapped function checks `group` at call time and, when enabled, runs
+ * inside span `name` (async functions: until their promise settles). Disabled: a direct call.
+ * @example
+ * const verify = traceFn(VERIFY, 'gym.verify')(async (body: VerifyRequest) => …);
+ */
+export function traceFn(group: SpanGroup | string, name: string, options?: SpanOptions) {
+  return <A extends unknown[], R>(fn: (...args: A) => R): ((...args: A) => R) =>
+    function traced(this: unknown, ...args: A): R {
+      if (!isEnabled(group)) return fn.apply(this, args);
+      return runInSpan(name, () => fn.apply(this, args), undefined, options);
+    };
+}

@@ -1,0 +1,46 @@
+/**
+ * Error classes of the gym runtime.
+ *
+ * Every error has a stable `code` (`GYM_<AREA>_<PROBLEM>`, never reused) and belongs to one of three
+ * kinds, by who must act: the user ({@link GymUserError}), another process ({@link GymUpstreamError})
+ * or us ({@link GymInternalError}). Callers switch on `err.code`, never on `instanceof` across
+ * packages or processes. Area-specific subclasses live next to their area (`config/errors.ts`,
+ * `http/errors.ts`, …) and are catalogued in `docs/errors.md`.
+ * @module
+ */
+
+/** Options accepted by every gym error. */
+export interface GymErrorOptions {
+  cause?: unknown;
+}
+
+/** Base class: a stable `code`, `name` set to the concrete class name. */
+export class GymError extends Error {
+  readonly code: string;
+
+  constructor(code: string, message: string, options: GymErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.name = new.target.name;
+  }
+}
+
+/** The user must fix something: config, flags, input files. The CLI exits 2 with the message only. */
+export class GymUserError extends GymError {}
+
+/** Another process (model, resources server, upstream API) failed. */
+export class GymUpstreamError extends GymError {}
+
+/** A bug in gym. The CLI prints the stack and asks for a report. */
+export class GymInternalError extends GymError {}
+
+/** Thrown to leave the CLI with a given exit code and no further message. */
+export class ExitError extends Error {
+  readonly exitCode: number;
+
+  constructor(exitCode: number, message = `exit ${exitCode}`) {
+    super(message);
+    this.exitCode = exitCode;
+    this.name = new.target.name;
+  }
+}
