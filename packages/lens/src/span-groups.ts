@@ -32,6 +32,7 @@ SpanRegistry.onChange(refreshEnabledSpanGroups);
 
 function apply(enabled: ReadonlySet<string>): void {
   enabledSet = enabled;
+  // a gate cached under several spellings is visited once per spelling; harmless
   for (const gate of gates.values()) gate.enabled = enabled.has(gate.name);
 }
 
@@ -43,18 +44,22 @@ function apply(enabled: ReadonlySet<string>): void {
  * if (ROLLOUT.enabled) span.setAttribute('nemo.gym.rollout.id', id);
  */
 export function spanGroup(name: string): SpanGroup {
+  let gate = gates.get(name);
+  if (gate !== undefined) return gate;
   const key = name.trim().toLowerCase();
-  let gate = gates.get(key);
+  gate = gates.get(key);
   if (gate === undefined) {
     gate = new SpanGroup(key, enabledSet.has(key));
     gates.set(key, gate);
   }
+  gates.set(name, gate);
   return gate;
 }
 
 /** Whether a group is enabled, for names only known at run time. Prefer {@link spanGroup}. */
 export function isSpanGroupEnabled(name: string): boolean {
-  return enabledSet.has(name) || enabledSet.has(name.trim().toLowerCase());
+  // gates are cached by the caller's spelling too, so a repeated name costs one map lookup
+  return (gates.get(name) ?? spanGroup(name)).enabled;
 }
 
 /**

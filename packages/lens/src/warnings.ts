@@ -25,6 +25,10 @@ export const LENS_WARNINGS = {
   SETUP_DEGRADED: 'LENS_W007',
   /** `emitSpan` got an end before its start and clamped it. */
   SPAN_INVERTED: 'LENS_W008',
+  /** An exporter failed to export a batch (collector down, stream error); the records are lost. */
+  EXPORT_FAILED: 'LENS_W009',
+  /** The console writer dropped records because its output stream stayed backed up. */
+  OUTPUT_DROPPED: 'LENS_W010',
 } as const;
 
 export type LensWarningCode = (typeof LENS_WARNINGS)[keyof typeof LENS_WARNINGS];

@@ -1,0 +1,17 @@
+#!/usr/bin/env node
+// Runs benchmarks under bench/ (never part of the tests). Usage: npm run bench -- [name-filter]
+import { readdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+
+const dir = new URL('../bench/', import.meta.url);
+const filter = process.argv[2] ?? '';
+const files = readdirSync(dir).filter((f) => f.endsWith('.bench.ts') && f.includes(filter)).sort();
+if (files.length === 0) {
+  console.error(`no benchmark matches '${filter}'`);
+  process.exit(1);
+}
+for (const file of files) {
+  console.log(`\n### ${file}\n`);
+  const res = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', '--expose-gc', new URL(file, dir).pathname], { stdio: 'inherit' });
+  if (res.status !== 0) process.exit(res.status ?? 1);
+}
