@@ -1,0 +1,144 @@
+/**
+ * `createHttpClient()`: the one egress of a gym process, on undici `Pool`s (one per upstream
+ * origin, bounded connections, keep-alive), explicit per-request cookies, bounded retries.
+ * Policy and reasons: `docs/http.md`.
+ * @module
+ */
+import { Pool } from 'undici';
+import { formatCookieHeader } from './cookies.js';
+import { GymHttpClientClosedError, GymHttpInvalidUrlError } from './errors.js';
+import { DEFAULT_RETRY_POLICY } from './retry-policy.js';
+import { sendWithRetries } from './send.js';
+import type { RequestInstrumentation } from './instrumentation.js';
+import type { RetryPolicy } from './retry-policy.js';
+import type { Target } from './send.js';
+import type { HttpClient, HttpRequest, HttpRequestOptions, HttpResponse } from './types.js';
+
+/** Default connections per upstream origin: the original's per-host limit (1024); see docs/http.md. */
+export const DEFAULT_CONNECTIONS = 1024;
+/** Client keep-alive: below the gym server's 30 s, so the server never closes a socket we reuse. */
+export const DEFAULT_CLIENT_KEEP_ALIVE_TIMEOUT_MS = 15_000;
+
+/** Options of {@link createHttpClient}. */
+export interface HttpClientOptions {
+  /** Max sockets per upstream origin; further requests queue in the pool. Default {@link DEFAULT_CONNECTIONS}. */
+  connections?: number;
+  /** How long an idle socket is kept. Default {@link DEFAULT_CLIENT_KEEP_ALIVE_TIMEOUT_MS}. */
+  keepAliveTimeoutMs?: number;
+  /** Default deadline per logical request. Default none: generations can take minutes. */
+  timeoutMs?: number;
+  /** Overrides of {@link DEFAULT_RETRY_POLICY}. */
+  retry?: Partial<RetryPolicy>;
+  /** Headers sent with every request. */
+  headers?: Record<string, string>;
+  /** Telemetry hook; when absent nothing extra runs. */
+  instrument?: RequestInstrumentation;
+}
+
+/**
+ * Creates the HTTP client. One per process; call `close()` on shutdown.
+ * @example
+ * const http = createHttpClient();
+ * const { body, cookies } = await http.post(`${resources}/seed_session`, row, { cookies: callerCookies });
+ */
+export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
+  return new PooledHttpClient(options);
+}
+
+class PooledHttpClient implements HttpClient {
+  readonly #pools = new Map<string, Pool>();
+  readonly #connections: number;
+  readonly #keepAliveTimeoutMs: number;
+  readonly #timeoutMs: number | undefined;
+  readonly #retry: RetryPolicy;
+  readonly #headers: Record<string, string>;
+  readonly #instrument: RequestInstrumentation | undefined;
+  #closing: Promise<void> | undefined;
+
+  constructor(options: HttpClientOptions) {
+    this.#connections = options.connections ?? DEFAULT_CONNECTIONS;
+    this.#keepAliveTimeoutMs = options.keepAliveTimeoutMs ?? DEFAULT_CLIENT_KEEP_ALIVE_TIMEOUT_MS;
+    this.#timeoutMs = options.timeoutMs;
+    this.#retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+    this.#headers = { accept: 'application/json', ...options.headers };
+    this.#instrument = options.instrument;
+  }
+
+  get closed(): boolean {
+    return this.#closing !== undefined;
+  }
+
+  post<T>(url: string, body: unknown, options?: HttpRequestOptions): Promise<HttpResponse<T>> {
+    return this.request<T>({ ...options, method: 'POST', url, body });
+  }
+
+  get<T>(url: string, options?: HttpRequestOptions): Promise<HttpResponse<T>> {
+    return this.request<T>({ ...options, method: 'GET', url });
+  }
+
+  async request<T>(request: HttpRequest): Promise<HttpResponse<T>> {
+    const target = parseTarget(request.url);
+    if (this.#closing !== undefined) throw new GymHttpClientClosedError(request.method, target.url);
+    const pool = this.#pool(target.origin);
+    const headers: Record<string, string> = { ...this.#headers, ...request.headers };
+    const cookie = formatCookieHeader(request.cookies);
+    if (cookie !== undefined) headers.cookie = cookie;
+    let payload: string | undefined;
+    if (request.body !== undefined) {
+      payload = JSON.stringify(request.body);
+      headers['content-type'] = 'application/json';
+    }
+    const policy = request.retry === false ? { ...this.#retry, maxAttempts: 1 } : request.retry ? { ...this.#retry, ...request.retry } : this.#retry;
+    const send = {
+      pool,
+      target,
+      method: request.method,
+      headers,
+      payload,
+      policy,
+      raw: request.raw === true,
+      signal: request.signal,
+      timeoutMs: request.timeoutMs ?? this.#timeoutMs,
+    };
+    const instrument = this.#instrument;
+    if (instrument === undefined) return sendWithRetries(send, undefined) as Promise<HttpResponse<T>>;
+    const info = { method: request.method, url: target.url, headers };
+    return instrument.wrap(info, (extraHeaders) =>
+      sendWithRetries(extraHeaders ? { ...send, headers: { ...headers, ...extraHeaders } } : send, (event) =>
+        instrument.onRetry?.(info, event),
+      ),
+    ) as Promise<HttpResponse<T>>;
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= Promise.all([...this.#pools.values()].map((pool) => pool.close())).then(() => undefined);
+    return this.#closing;
+  }
+
+  #pool(origin: string): Pool {
+    let pool = this.#pools.get(origin);
+    if (pool === undefined) {
+      pool = new Pool(origin, {
+        connections: this.#connections,
+        pipelining: 1,
+        keepAliveTimeout: this.#keepAliveTimeoutMs,
+        // undici's 300 s defaults would cut long generations; deadlines come from timeoutMs only
+        headersTimeout: 0,
+        bodyTimeout: 0,
+      });
+      this.#pools.set(origin, pool);
+    }
+    return pool;
+  }
+}
+
+function parseTarget(url: string): Target {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new GymHttpInvalidUrlError(url);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new GymHttpInvalidUrlError(url);
+  return { origin: parsed.origin, path: parsed.pathname + parsed.search, url: parsed.origin + parsed.pathname };
+}

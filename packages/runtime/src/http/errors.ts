@@ -1,0 +1,180 @@
+/**
+ * Error classes of the HTTP layer (client and server ingress). Codes are `GYM_HTTP_*` and are
+ * catalogued in `docs/errors-http.md`.
+ * @module
+ */
+import { GymError, GymUpstreamError, GymUserError } from '../errors.js';
+import type { GymErrorOptions } from '../errors.js';
+
+/** Upstream codes that look like ours are adopted as the error's own `code`, so callers can switch across processes. */
+const GYM_CODE = /^GYM_[A-Z0-9_]+$/;
+
+/** What {@link GymHttpStatusError} is built from. */
+export interface HttpStatusErrorInit {
+  method: string;
+  /** Request URL without query string (query strings may carry keys). */
+  url: string;
+  status: number;
+  /** Raw response body text. */
+  bodyText: string;
+  /** Parsed JSON body, or `undefined` when the body is not JSON. */
+  body: unknown;
+  attempts: number;
+}
+
+/**
+ * An upstream answered with a non-2xx status. `code` is the upstream's own code when its body has
+ * the shape `{"error":{"code":"GYM_…","message":…}}`, else `GYM_HTTP_STATUS`.
+ */
+export class GymHttpStatusError extends GymUpstreamError {
+  readonly method: string;
+  readonly url: string;
+  readonly status: number;
+  readonly bodyText: string;
+  readonly body: unknown;
+  /** `error.code` from an `{"error":{code,message}}` body, whatever its style. */
+  readonly upstreamCode: string | undefined;
+  /** `error.message` from an `{"error":{code,message}}` body, or the `detail` of a FastAPI-style body. */
+  readonly upstreamMessage: string | undefined;
+  readonly attempts: number;
+
+  constructor(init: HttpStatusErrorInit) {
+    const { upstreamCode, upstreamMessage } = readErrorBody(init.body);
+    const code = upstreamCode !== undefined && GYM_CODE.test(upstreamCode) ? upstreamCode : 'GYM_HTTP_STATUS';
+    const what = upstreamMessage ?? truncate(init.bodyText, 300);
+    super(
+      code,
+      `${init.method} ${init.url} answered ${init.status}${what ? `: ${what}` : ''}. ` +
+        'Check the log of the server at that URL.',
+    );
+    this.method = init.method;
+    this.url = init.url;
+    this.status = init.status;
+    this.bodyText = init.bodyText;
+    this.body = init.body;
+    this.upstreamCode = upstreamCode;
+    this.upstreamMessage = upstreamMessage;
+    this.attempts = init.attempts;
+  }
+}
+
+/** The connection failed (refused, reset, closed mid-response) on every allowed attempt. */
+export class GymHttpConnectionError extends GymUpstreamError {
+  readonly url: string;
+  readonly attempts: number;
+
+  constructor(method: string, url: string, attempts: number, options: GymErrorOptions = {}) {
+    const reason = options.cause instanceof Error ? `: ${options.cause.message}` : '';
+    super(
+      'GYM_HTTP_CONNECTION',
+      `${method} ${url} failed after ${attempts} attempt(s)${reason}. ` +
+        'Check that the server is running and reachable, and that the open-file limit is high enough.',
+      options,
+    );
+    this.url = url;
+    this.attempts = attempts;
+  }
+}
+
+/** The request did not finish within its `timeoutMs` (which covers all attempts). */
+export class GymHttpTimeoutError extends GymUpstreamError {
+  readonly url: string;
+  readonly timeoutMs: number;
+
+  constructor(method: string, url: string, timeoutMs: number) {
+    super(
+      'GYM_HTTP_TIMEOUT',
+      `${method} ${url} did not finish within ${timeoutMs} ms. Raise timeoutMs or check the upstream's load.`,
+    );
+    this.url = url;
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/** The caller's `signal` aborted the request. */
+export class GymHttpAbortedError extends GymError {
+  readonly url: string;
+
+  constructor(method: string, url: string, options: GymErrorOptions = {}) {
+    super('GYM_HTTP_ABORTED', `${method} ${url} was aborted by the caller's signal.`, options);
+    this.url = url;
+  }
+}
+
+/** A 2xx answer whose body is not valid JSON. */
+export class GymHttpInvalidJsonError extends GymUpstreamError {
+  readonly url: string;
+  readonly status: number;
+  readonly bodyText: string;
+
+  constructor(method: string, url: string, status: number, bodyText: string, options: GymErrorOptions = {}) {
+    super(
+      'GYM_HTTP_INVALID_JSON',
+      `${method} ${url} answered ${status} with a body that is not JSON (${truncate(bodyText, 100)}). ` +
+        'Point the client at a gym-compatible server, or pass { raw: true } to read the text.',
+      options,
+    );
+    this.url = url;
+    this.status = status;
+    this.bodyText = bodyText;
+  }
+}
+
+/** A request was made on a client after `close()`. */
+export class GymHttpClientClosedError extends GymError {
+  constructor(method: string, url: string) {
+    super('GYM_HTTP_CLIENT_CLOSED', `${method} ${url} was requested after the HTTP client was closed. Create a new client.`);
+  }
+}
+
+/** A URL the client cannot use (not absolute http/https). */
+export class GymHttpInvalidUrlError extends GymUserError {
+  constructor(url: string) {
+    super('GYM_HTTP_INVALID_URL', `"${url}" is not an absolute http:// or https:// URL. Check the server host/port in the config.`);
+  }
+}
+
+/**
+ * Thrown by a route handler to answer with a 4xx and `{"detail": detail}` (FastAPI's
+ * `HTTPException`). Any other thrown error becomes a 500.
+ */
+export class GymHttpRequestError extends GymUserError {
+  readonly statusCode: number;
+  readonly detail: unknown;
+
+  constructor(statusCode: number, detail: unknown) {
+    super('GYM_HTTP_REQUEST_REJECTED', typeof detail === 'string' ? detail : JSON.stringify(detail));
+    this.statusCode = statusCode;
+    this.detail = detail;
+  }
+}
+
+function readErrorBody(body: unknown): { upstreamCode: string | undefined; upstreamMessage: string | undefined } {
+  if (body === null || typeof body !== 'object') {
+    return { upstreamCode: undefined, upstreamMessage: typeof body === 'string' ? truncate(body, 300) : undefined };
+  }
+  const error = (body as { error?: unknown }).error;
+  if (error !== null && typeof error === 'object') {
+    const { code, message } = error as { code?: unknown; message?: unknown };
+    return {
+      upstreamCode: typeof code === 'string' ? code : undefined,
+      upstreamMessage: typeof message === 'string' ? message : undefined,
+    };
+  }
+  const detail = (body as { detail?: unknown }).detail;
+  if (detail !== undefined) {
+    return { upstreamCode: undefined, upstreamMessage: truncate(typeof detail === 'string' ? detail : JSON.stringify(detail), 300) };
+  }
+  return { upstreamCode: undefined, upstreamMessage: undefined };
+}
+
+function truncate(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}…`;
+}
+
+/** A server definition whose route names are unusable (reserved, duplicate or not a path segment). */
+export class GymHttpInvalidRouteError extends GymUserError {
+  constructor(message: string) {
+    super('GYM_HTTP_INVALID_ROUTE', message);
+  }
+}

@@ -1,0 +1,117 @@
+/**
+ * The attempt loop behind `HttpClient.request`: one logical request, retried per the policy,
+ * under one deadline.
+ * @module
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { parseSetCookie } from './cookies.js';
+import {
+  GymHttpAbortedError,
+  GymHttpConnectionError,
+  GymHttpInvalidJsonError,
+  GymHttpStatusError,
+  GymHttpTimeoutError,
+} from './errors.js';
+import { backoffDelayMs, isConnectionError, retryAfterMs } from './retry-policy.js';
+import type { Pool } from 'undici';
+import type { RetryEvent } from './instrumentation.js';
+import type { RetryPolicy } from './retry-policy.js';
+import type { HttpResponse } from './types.js';
+
+/** A parsed request URL. */
+export interface Target {
+  origin: string;
+  /** Path and query, as sent on the wire. */
+  path: string;
+  /** Origin and path without the query string, for errors and telemetry. */
+  url: string;
+}
+
+/** Everything one logical request needs. */
+export interface SendInput {
+  pool: Pool;
+  target: Target;
+  method: string;
+  headers: Record<string, string>;
+  payload: string | undefined;
+  policy: RetryPolicy;
+  raw: boolean;
+  signal: AbortSignal | undefined;
+  timeoutMs: number | undefined;
+}
+
+/** Sends `input`, retrying per its policy; resolves with the answer or throws a `GYM_HTTP_*` error. */
+export async function sendWithRetries(input: SendInput, onRetry: ((event: RetryEvent) => void) | undefined): Promise<HttpResponse> {
+  const { pool, target, method, policy } = input;
+  const timeoutSignal = input.timeoutMs === undefined ? undefined : AbortSignal.timeout(input.timeoutMs);
+  const signal =
+    timeoutSignal === undefined ? input.signal : input.signal === undefined ? timeoutSignal : AbortSignal.any([input.signal, timeoutSignal]);
+  const aborted = (cause: unknown): Error => {
+    if (timeoutSignal?.aborted) return new GymHttpTimeoutError(method, target.url, input.timeoutMs ?? 0);
+    return new GymHttpAbortedError(method, target.url, { cause: input.signal?.reason ?? cause });
+  };
+
+  for (let attempt = 1; ; attempt++) {
+    let status: number;
+    let headers: HttpResponse['headers'];
+    let text: string;
+    try {
+      const res = await pool.request({ path: target.path, method: method as 'GET', headers: input.headers, body: input.payload, signal });
+      status = res.statusCode;
+      headers = res.headers;
+      text = await res.body.text();
+    } catch (err) {
+      if (signal?.aborted) throw aborted(err);
+      if (!isConnectionError(err)) throw err;
+      if (!policy.retryConnectionErrors || attempt >= policy.maxAttempts) {
+        throw new GymHttpConnectionError(method, target.url, attempt, { cause: err });
+      }
+      const delayMs = backoffDelayMs(attempt, policy);
+      onRetry?.({ attempt, reason: 'connection', error: err, delayMs });
+      await pause(delayMs, signal, aborted);
+      continue;
+    }
+
+    if (status < 200 || status >= 300) {
+      if (attempt < policy.maxAttempts && policy.retryStatuses.includes(status)) {
+        const delayMs = retryAfterMs(headers['retry-after'], policy.maxDelayMs) ?? backoffDelayMs(attempt, policy);
+        onRetry?.({ attempt, reason: 'status', status, delayMs });
+        await pause(delayMs, signal, aborted);
+        continue;
+      }
+      if (!input.raw) {
+        throw new GymHttpStatusError({ method, url: target.url, status, bodyText: text, body: tryParse(text), attempts: attempt });
+      }
+    }
+
+    let body: unknown;
+    if (input.raw) body = tryParse(text);
+    else if (text !== '') {
+      try {
+        body = JSON.parse(text);
+      } catch (err) {
+        throw new GymHttpInvalidJsonError(method, target.url, status, text, { cause: err });
+      }
+    }
+    const setCookieHeader = headers['set-cookie'];
+    const setCookie = setCookieHeader === undefined ? [] : Array.isArray(setCookieHeader) ? setCookieHeader : [setCookieHeader];
+    return { status, headers, body, text, cookies: parseSetCookie(setCookie), setCookie };
+  }
+}
+
+async function pause(delayMs: number, signal: AbortSignal | undefined, aborted: (cause: unknown) => Error): Promise<void> {
+  try {
+    await sleep(delayMs, undefined, signal === undefined ? undefined : { signal });
+  } catch (err) {
+    throw aborted(err);
+  }
+}
+
+function tryParse(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

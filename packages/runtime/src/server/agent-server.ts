@@ -1,0 +1,56 @@
+/**
+ * `defineAgentServer()`: `POST /run`, `POST /v1/responses` and `POST /aggregate_metrics`
+ * (reference §2.4).
+ * @module
+ */
+import { z } from 'zod';
+import { createServerApp } from './app.js';
+import { AGGREGATE_METRICS_REQUEST, emptyAggregateMetrics } from './endpoint.js';
+import { addJsonRoute } from './json-route.js';
+import { MODEL_REQUEST } from './model-server.js';
+import type { AggregateMetricsResult, BuildOptions, EndpointSpec, ServerDefinition } from './endpoint.js';
+
+/** Default `/run` body: a task row, `{responses_create_params, ...row}`. */
+export const RUN_REQUEST = z.looseObject({ responses_create_params: z.looseObject({}) });
+
+/** The spec of an agent server. */
+export interface AgentServerSpec<R extends z.ZodType, P extends z.ZodType> {
+  name: string;
+  /** `POST /run`: one rollout; returns the verify response. */
+  run: EndpointSpec<R>;
+  /** `POST /v1/responses`: the agent loop for outside callers; returns a `Response`. */
+  responses: EndpointSpec<P>;
+  /** `POST /aggregate_metrics`; `simple_agent` forwards it to its resources server. */
+  aggregateMetrics?: EndpointSpec<z.ZodType, AggregateMetricsResult>;
+}
+
+/** A defined agent server. */
+export interface AgentServerDefinition extends ServerDefinition {
+  readonly kind: 'agent';
+}
+
+/** Defines an agent server. */
+export function defineAgentServer<R extends z.ZodType = typeof RUN_REQUEST, P extends z.ZodType = typeof MODEL_REQUEST>(
+  spec: AgentServerSpec<R, P>,
+): AgentServerDefinition {
+  const serverClass = 'SimpleResponsesAPIAgent';
+  const build = (options: BuildOptions = {}) => {
+    const app = createServerApp({ serverClass, ...options, name: options.name ?? spec.name });
+    addJsonRoute(app, { method: 'POST', path: '/run', input: spec.run.input ?? RUN_REQUEST, handler: spec.run.handler as EndpointSpec<z.ZodType>['handler'] });
+    addJsonRoute(app, {
+      method: 'POST',
+      path: '/v1/responses',
+      input: spec.responses.input ?? MODEL_REQUEST,
+      handler: spec.responses.handler as EndpointSpec<z.ZodType>['handler'],
+    });
+    const metrics = spec.aggregateMetrics;
+    addJsonRoute(app, {
+      method: 'POST',
+      path: '/aggregate_metrics',
+      input: metrics?.input ?? AGGREGATE_METRICS_REQUEST,
+      handler: metrics?.handler ?? emptyAggregateMetrics,
+    });
+    return app;
+  };
+  return { kind: 'agent', name: spec.name, serverClass, routes: ['/run', '/v1/responses', '/aggregate_metrics'], build };
+}

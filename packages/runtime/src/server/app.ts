@@ -1,0 +1,124 @@
+/**
+ * `createServerApp()`: the shared ingress of every gym server (fastify 5). Liveness, JSON body
+ * limits, the original's error shapes, signed session cookies, the `/ng-rollout/<id>` prefix and
+ * the instrumentation seam. Behaviour: `docs/http.md` ("Server ingress").
+ * @module
+ */
+import Fastify, { LogController } from 'fastify';
+import { installErrorHandling, sendJson } from './error-reply.js';
+import { ROLLOUT_ID, stripRolloutPrefix } from './rollout-prefix.js';
+import { createSessionConfig } from './session.js';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { ServerInstrumentation } from './instrumentation.js';
+import type { RawRequestWithRollout } from './rollout-prefix.js';
+import type { GymSession, SessionConfig } from './session.js';
+
+/** Default request body limit: rollouts carry long conversations. */
+export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024 * 1024;
+/** Server keep-alive: above the client's 15 s, so the client always closes an idle socket first. */
+export const DEFAULT_SERVER_KEEP_ALIVE_TIMEOUT_MS = 30_000;
+
+/** Options of {@link createServerApp}. */
+export interface ServerAppOptions {
+  /** Server instance name, e.g. `example_single_tool_call`. */
+  name: string;
+  /** Class-like label used in cookie names and 500 bodies. Default `SimpleServer`. */
+  serverClass?: string;
+  /** HMAC secret of the session cookie. Default: 32 random bytes per process. */
+  sessionSecret?: string;
+  /** Session cookie name. Default `<serverClass>___<name>`, as the original. */
+  sessionCookieName?: string;
+  /** Largest accepted request body. Default {@link DEFAULT_BODY_LIMIT_BYTES}. */
+  bodyLimitBytes?: number;
+  /** Idle keep-alive of server sockets. Default {@link DEFAULT_SERVER_KEEP_ALIVE_TIMEOUT_MS}. */
+  keepAliveTimeoutMs?: number;
+  /** pino-compatible logger. Default: silent. */
+  logger?: FastifyBaseLogger;
+  /** Log every request (the original's access log). Default false. */
+  logRequests?: boolean;
+  /** Telemetry seam; when absent no hook is registered. */
+  instrumentation?: ServerInstrumentation;
+}
+
+/** Per-app state the route helpers read. */
+export interface GymServerState {
+  name: string;
+  /** `<serverClass>___<name>`. */
+  label: string;
+  session: SessionConfig;
+  instrumentation: ServerInstrumentation | undefined;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** gym's per-app state. */
+    gym: GymServerState;
+  }
+  interface FastifyRequest {
+    /** Set on gym routes (see `addJsonRoute`). */
+    session: GymSession;
+    /** The id from an `/ng-rollout/<id>/…` URL, else null. */
+    readonly gymRolloutId: string | null;
+  }
+}
+
+/**
+ * Builds a fastify app with gym's ingress and `GET /` → `{"status":"ok"}`. Add routes with
+ * `addJsonRoute`; start it with `listen`. `app.inject` works without listening.
+ * @example
+ * const app = createServerApp({ name: 'my_server' });
+ * addJsonRoute(app, { method: 'POST', path: '/echo', handler: (body) => body });
+ * await listen(app, { port: 8000 });
+ */
+export function createServerApp(options: ServerAppOptions): FastifyInstance {
+  const serverClass = options.serverClass ?? 'SimpleServer';
+  const label = `${serverClass}___${options.name}`;
+  const bodyLimit = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
+  const app = Fastify({
+    ...(options.logger === undefined ? { logger: false } : { loggerInstance: options.logger }),
+    logController: new LogController({ disableRequestLogging: options.logRequests !== true }),
+    bodyLimit,
+    keepAliveTimeout: options.keepAliveTimeoutMs ?? DEFAULT_SERVER_KEEP_ALIVE_TIMEOUT_MS,
+    rewriteUrl: (req) => stripRolloutPrefix(req as RawRequestWithRollout),
+  }) as unknown as FastifyInstance;
+
+  const instrumentation = options.instrumentation;
+  const state: GymServerState = {
+    name: options.name,
+    label,
+    session: createSessionConfig(options.sessionCookieName ?? label, options.sessionSecret),
+    instrumentation,
+  };
+  app.decorate('gym', { getter: () => state });
+  app.decorateRequest('session', null as unknown as GymSession);
+  app.decorateRequest('gymRolloutId', {
+    getter(this: { raw: RawRequestWithRollout }) {
+      return this.raw[ROLLOUT_ID] ?? null;
+    },
+  });
+  installErrorHandling(app, label, bodyLimit);
+  if (instrumentation?.onRequest !== undefined) {
+    const onRequest = instrumentation.onRequest.bind(instrumentation);
+    app.addHook('onRequest', (request, _reply, done) => {
+      try {
+        onRequest(request);
+      } catch (err) {
+        request.log.warn({ err }, 'server instrumentation onRequest failed');
+      }
+      done();
+    });
+  }
+  if (instrumentation?.onResponse !== undefined) {
+    const onResponse = instrumentation.onResponse.bind(instrumentation);
+    app.addHook('onResponse', (request, reply, done) => {
+      try {
+        onResponse(request, reply, reply.elapsedTime);
+      } catch (err) {
+        request.log.warn({ err }, 'server instrumentation onResponse failed');
+      }
+      done();
+    });
+  }
+  app.get('/', (_request, reply) => sendJson(reply, { status: 'ok' }));
+  return app;
+}

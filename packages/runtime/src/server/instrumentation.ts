@@ -1,0 +1,23 @@
+/**
+ * The seam through which the telemetry layer observes the server ingress: the SERVER span
+ * `<METHOD> <route>` and `http.server.request.duration` are added here, in one place.
+ * @module
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+/**
+ * Implemented by the telemetry layer. Each member is optional; with no instrumentation configured
+ * no hook is registered and nothing extra runs. A throw from `onRequest`/`onResponse` is caught
+ * and logged, never failing the request.
+ */
+export interface ServerInstrumentation {
+  /** Called first for every request (after the `/ng-rollout/<id>` prefix was stripped). */
+  onRequest?(request: FastifyRequest): void;
+  /**
+   * Called once the response was sent. `request.routeOptions.url` is the route template
+   * (undefined for a 404); `reply.statusCode` the status.
+   */
+  onResponse?(request: FastifyRequest, reply: FastifyReply, durationMs: number): void;
+  /** Runs around each gym route handler (after body validation), e.g. to make the SERVER span current. */
+  wrapHandler?<T>(request: FastifyRequest, handler: () => Promise<T>): Promise<T>;
+}

@@ -1,0 +1,71 @@
+/**
+ * `addJsonRoute()`: the one way gym routes are added. It resolves the session, validates the body
+ * with zod (422 with field paths), runs the handler (inside the instrumentation's `wrapHandler`
+ * when configured) and sends the result as JSON.
+ * @module
+ */
+import { parseCookieHeader } from '../http/cookies.js';
+import { sendJson } from './error-reply.js';
+import { resolveSession } from './session.js';
+import { toValidationDetail } from './validation.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import type { CookieMap } from '../http/cookies.js';
+import type { GymSession } from './session.js';
+
+/** What a route handler gets besides its validated body. */
+export interface RouteContext {
+  request: FastifyRequest;
+  reply: FastifyReply;
+  /** The per-server session (signed cookie). */
+  session: GymSession;
+  /** The id from an `/ng-rollout/<id>/…` URL, else null. */
+  rolloutId: string | null;
+  /** The cookies the caller sent, e.g. to forward to upstreams. */
+  cookies: CookieMap;
+}
+
+/** A route handler: validated body in, JSON-serialisable result out (`undefined` sends `null`). */
+export type RouteHandler<In, Out = unknown> = (body: In, context: RouteContext) => Out | Promise<Out>;
+
+/** A JSON route. */
+export interface JsonRoute<S extends z.ZodType = z.ZodType> {
+  method: 'GET' | 'POST';
+  /** Route path, e.g. `/verify`. */
+  path: string;
+  /** Body schema; omit to pass the body through unvalidated. */
+  input?: S;
+  handler: RouteHandler<z.output<S>>;
+}
+
+/** Adds `route` to an app built by `createServerApp`. An empty POST body counts as `{}`. */
+export function addJsonRoute<S extends z.ZodType>(app: FastifyInstance, route: JsonRoute<S>): void {
+  const { session: sessionConfig, instrumentation } = app.gym;
+  const wrap = instrumentation?.wrapHandler?.bind(instrumentation);
+  const { input, handler } = route;
+  app.route({
+    method: route.method,
+    url: route.path,
+    handler: async (request, reply) => {
+      const cookies = parseCookieHeader(request.headers.cookie);
+      const session = resolveSession(cookies, reply, sessionConfig);
+      request.session = session;
+      let body: unknown = request.body ?? (route.method === 'POST' ? {} : undefined);
+      if (input !== undefined) {
+        const parsed = input.safeParse(body, { reportInput: true });
+        if (!parsed.success) {
+          const detail = toValidationDetail(parsed.error.issues);
+          request.log.warn({ route: route.path, loc: detail.map((d) => d.loc) }, 'request body failed validation');
+          return sendJson(reply.code(422), { detail });
+        }
+        body = parsed.data;
+      }
+      const context: RouteContext = { request, reply, session, rolloutId: request.gymRolloutId, cookies };
+      const run = async () => handler(body as z.output<S>, context);
+      const result = wrap === undefined ? await run() : await wrap(request, run);
+      // a handler may have answered by itself (e.g. a stream)
+      if (reply.sent) return reply;
+      return sendJson(reply, result);
+    },
+  });
+}

@@ -1,0 +1,48 @@
+/**
+ * `defineModelServer()`: `POST /v1/responses` and `POST /v1/chat/completions` (reference §2.2),
+ * wire-compatible with the `openai` client pointed at the server as `baseURL`.
+ * @module
+ */
+import { z } from 'zod';
+import { createServerApp } from './app.js';
+import { addJsonRoute } from './json-route.js';
+import type { BuildOptions, EndpointSpec, ServerDefinition } from './endpoint.js';
+
+/**
+ * Default body schema of both model routes: any JSON object. The full Responses/Chat schemas of
+ * reference §2.2 are passed in as `input` by the model implementations.
+ */
+export const MODEL_REQUEST = z.looseObject({});
+
+/** The spec of a model server. */
+export interface ModelServerSpec<R extends z.ZodType, C extends z.ZodType> {
+  name: string;
+  /** `POST /v1/responses`: returns an OpenAI `Response` object. */
+  responses: EndpointSpec<R>;
+  /** `POST /v1/chat/completions`: returns an OpenAI `ChatCompletion` object. */
+  chatCompletions: EndpointSpec<C>;
+}
+
+/** A defined model server. */
+export interface ModelServerDefinition extends ServerDefinition {
+  readonly kind: 'model';
+}
+
+/** Defines a model server. */
+export function defineModelServer<R extends z.ZodType = typeof MODEL_REQUEST, C extends z.ZodType = typeof MODEL_REQUEST>(
+  spec: ModelServerSpec<R, C>,
+): ModelServerDefinition {
+  const serverClass = 'SimpleResponsesAPIModel';
+  const build = (options: BuildOptions = {}) => {
+    const app = createServerApp({ serverClass, ...options, name: options.name ?? spec.name });
+    addJsonRoute(app, { method: 'POST', path: '/v1/responses', input: spec.responses.input ?? MODEL_REQUEST, handler: spec.responses.handler as EndpointSpec<z.ZodType>['handler'] });
+    addJsonRoute(app, {
+      method: 'POST',
+      path: '/v1/chat/completions',
+      input: spec.chatCompletions.input ?? MODEL_REQUEST,
+      handler: spec.chatCompletions.handler as EndpointSpec<z.ZodType>['handler'],
+    });
+    return app;
+  };
+  return { kind: 'model', name: spec.name, serverClass, routes: ['/v1/responses', '/v1/chat/completions'], build };
+}

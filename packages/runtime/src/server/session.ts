@@ -1,0 +1,58 @@
+/**
+ * Signed per-server session cookies: the cookie holds a session id and its HMAC-SHA256 under the
+ * server's secret. A missing, malformed or forged cookie gets a new session (reference §2).
+ * @module
+ */
+import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import type { FastifyReply } from 'fastify';
+import type { CookieMap } from '../http/cookies.js';
+
+/** The session of one request, keyed by the per-server signed cookie. */
+export interface GymSession {
+  /** Stable across a caller's requests as long as it sends the cookie back. */
+  readonly id: string;
+  /** True when this request started the session (its response carries `Set-Cookie`). */
+  readonly isNew: boolean;
+}
+
+/** The session settings of one server. */
+export interface SessionConfig {
+  cookieName: string;
+  secret: Buffer;
+}
+
+/** 14 days, Starlette's `SessionMiddleware` default. */
+const MAX_AGE_SECONDS = 14 * 24 * 60 * 60;
+
+/** Builds the config; a missing secret becomes 32 random bytes (sessions then end with the process). */
+export function createSessionConfig(cookieName: string, secret: string | undefined): SessionConfig {
+  return { cookieName, secret: secret === undefined ? randomBytes(32) : Buffer.from(secret, 'utf8') };
+}
+
+/** Signs a session id into a cookie value `<id>.<base64url hmac>`. */
+export function signSessionId(id: string, config: SessionConfig): string {
+  return `${id}.${createHmac('sha256', config.secret).update(id).digest('base64url')}`;
+}
+
+/** Returns the id of a correctly signed cookie value, else `undefined`. */
+export function verifySessionCookie(value: string, config: SessionConfig): string | undefined {
+  const dot = value.lastIndexOf('.');
+  if (dot <= 0) return undefined;
+  const id = value.slice(0, dot);
+  const given = Buffer.from(value.slice(dot + 1), 'base64url');
+  const expected = createHmac('sha256', config.secret).update(id).digest();
+  return given.length === expected.length && timingSafeEqual(given, expected) ? id : undefined;
+}
+
+/** Reads the session from the request's `cookies`, starting a new one (and setting the cookie on `reply`) when needed. */
+export function resolveSession(cookies: CookieMap, reply: FastifyReply, config: SessionConfig): GymSession {
+  const value = cookies[config.cookieName];
+  const existing = value === undefined ? undefined : verifySessionCookie(value, config);
+  if (existing !== undefined) return { id: existing, isNew: false };
+  const id = randomUUID();
+  reply.header(
+    'set-cookie',
+    `${config.cookieName}=${signSessionId(id, config)}; Path=/; Max-Age=${MAX_AGE_SECONDS}; HttpOnly; SameSite=Lax`,
+  );
+  return { id, isNew: true };
+}
