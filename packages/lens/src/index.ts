@@ -34,3 +34,39 @@ export type { Carrier } from './propagation.js';
 export { DEFAULT_SCOPE, getMeter, getTracer } from './tracer.js';
 export { LENS_WARNINGS, lensWarn } from './warnings.js';
 export type { LensWarningCode } from './warnings.js';
+export {
+  BOOLEAN_SPELLINGS,
+  EXPORTER_NAMES,
+  LENS_ERRORS,
+  LENS_VERSION,
+  LensConfigError,
+  LensError,
+  LensSetupError,
+  NemoLensConfig,
+  TRUNCATED,
+  TRUNCATED_REASON,
+  detectKubernetes,
+  detectResource,
+  detectSlurm,
+  ensureRunId,
+  formatOtelResourceAttributes,
+  lensPinoOptions,
+  parseBoolean,
+  parseOtelResourceAttributes,
+  readEnv,
+  resolveResourceAttributes,
+  setupTelemetry,
+  traceMixin,
+} from './setup/index.js';
+export type {
+  BatchOptions,
+  DetectResourceOptions,
+  Env,
+  LensPinoOptions,
+  LensPinoSettings,
+  NemoLensConfigFields,
+  OutputStream,
+  ResolveResourceOptions,
+  SetupTelemetryOptions,
+  TelemetryHandle,
+} from './setup/index.js';

@@ -1,0 +1,148 @@
+/**
+ * A bounded, never-throwing JSON-lines writer over a Node writable stream, shared by the console
+ * span, metric and log exporters.
+ * @module
+ */
+import { lensWarn, LENS_WARNINGS } from '../../warnings.js';
+
+/** The part of a writable stream the writer uses (`process.stdout`, a file stream, a PassThrough). */
+export interface OutputStream {
+  write(chunk: string): boolean;
+  once(event: 'drain', listener: () => void): unknown;
+  on(event: 'error', listener: (err: Error) => void): unknown;
+}
+
+/** Options of {@link JsonLinesWriter}. */
+export interface JsonLinesWriterOptions {
+  /** Records held while the stream is backed up; beyond this they are dropped and counted. Default 100 000. */
+  maxBufferedRecords?: number;
+}
+
+/**
+ * Writes pre-serialised lines. While the stream reports back-pressure (`write` returned false) it
+ * buffers up to `maxBufferedRecords`, then drops and counts; a stream error is warned about once and
+ * every later record is dropped. It never blocks the event loop and never throws.
+ */
+export class JsonLinesWriter {
+  readonly #stream: OutputStream;
+  readonly #maxBuffered: number;
+  #pending: Array<{ text: string; records: number }> = [];
+  #pendingRecords = 0;
+  #blocked = false;
+  #failed = false;
+  #dropped = 0;
+  #reportedDropped = 0;
+  #waiters: Array<() => void> = [];
+
+  constructor(stream: OutputStream, options: JsonLinesWriterOptions = {}) {
+    this.#stream = stream;
+    this.#maxBuffered = options.maxBufferedRecords ?? 100_000;
+    try {
+      stream.on('error', (err) => this.#fail(err));
+    } catch {
+      this.#failed = true;
+    }
+  }
+
+  /** Records dropped so far (back-pressure overflow or a failed stream). */
+  get dropped(): number {
+    return this.#dropped;
+  }
+
+  /** Counts records that could not be serialised (reported with the other drops). */
+  countDropped(records: number): void {
+    this.#dropped += records;
+  }
+
+  /** Writes `text` (one or more complete lines) holding `records` records. */
+  write(text: string, records: number): void {
+    if (records === 0) return;
+    if (this.#failed) {
+      this.#dropped += records;
+      return;
+    }
+    if (this.#blocked) {
+      if (this.#pendingRecords + records > this.#maxBuffered) {
+        this.#dropped += records;
+        return;
+      }
+      this.#pending.push({ text, records });
+      this.#pendingRecords += records;
+      return;
+    }
+    this.#writeNow(text, records);
+  }
+
+  /** Resolves once everything buffered was handed to the stream (or dropped); reports new drops. */
+  flush(): Promise<void> {
+    const done = (): void => this.reportDrops();
+    if (!this.#blocked || this.#failed) {
+      done();
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.#waiters.push(() => (done(), resolve())));
+  }
+
+  /** Emits one LENS_W010 warning with the number of records dropped since the last report. */
+  reportDrops(): void {
+    const delta = this.#dropped - this.#reportedDropped;
+    if (delta <= 0) return;
+    this.#reportedDropped = this.#dropped;
+    lensWarn(
+      LENS_WARNINGS.OUTPUT_DROPPED,
+      `The console telemetry writer dropped ${delta} record(s) because its output stream was backed up or failed. ` +
+        'Write telemetry to a file or a faster consumer, or use the otlp exporter.',
+    );
+  }
+
+  #writeNow(text: string, records: number): void {
+    try {
+      if (!this.#stream.write(text)) {
+        this.#blocked = true;
+        this.#stream.once('drain', () => this.#drain());
+      }
+    } catch (err) {
+      this.#dropped += records;
+      this.#fail(err);
+    }
+  }
+
+  #drain(): void {
+    this.#blocked = false;
+    while (!this.#blocked && !this.#failed && this.#pending.length > 0) {
+      const next = this.#pending.shift()!;
+      this.#pendingRecords -= next.records;
+      this.#writeNow(next.text, next.records);
+    }
+    if (!this.#blocked) this.#release();
+  }
+
+  #fail(err: unknown): void {
+    if (this.#failed) return;
+    this.#failed = true;
+    this.#dropped += this.#pendingRecords;
+    this.#pending = [];
+    this.#pendingRecords = 0;
+    const message = err instanceof Error ? err.message : String(err);
+    lensWarn(LENS_WARNINGS.EXPORT_FAILED, `The console telemetry output stream failed (${message}); further console telemetry is dropped.`);
+    this.#release();
+  }
+
+  #release(): void {
+    const waiters = this.#waiters;
+    this.#waiters = [];
+    for (const w of waiters) w();
+  }
+}
+
+const writers = new WeakMap<object, JsonLinesWriter>();
+
+/** The one writer of `stream`, so spans, metrics and logs on one stream share buffering and counts. */
+export function writerFor(stream: OutputStream): JsonLinesWriter {
+  let writer = writers.get(stream);
+  if (writer === undefined) {
+    writer = new JsonLinesWriter(stream);
+    writers.set(stream, writer);
+  }
+  return writer;
+}

@@ -1,0 +1,67 @@
+/**
+ * The console record of one span (DESIGN §5): ids and name at the top level, so
+ * `jq -r '"\(.trace_id) \(.name)"'` works on the raw output.
+ * @module
+ */
+import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import type { Attributes } from '@opentelemetry/api';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { durationMs, hrTimeToIso, hrTimeToNanosString } from './time.js';
+
+const KINDS: Record<number, string> = {
+  [SpanKind.INTERNAL]: 'INTERNAL',
+  [SpanKind.SERVER]: 'SERVER',
+  [SpanKind.CLIENT]: 'CLIENT',
+  [SpanKind.PRODUCER]: 'PRODUCER',
+  [SpanKind.CONSUMER]: 'CONSUMER',
+};
+const STATUS: Record<number, string> = {
+  [SpanStatusCode.UNSET]: 'UNSET',
+  [SpanStatusCode.OK]: 'OK',
+  [SpanStatusCode.ERROR]: 'ERROR',
+};
+
+/** The JSON object written for one span. */
+export interface SpanRecord {
+  type: 'span';
+  trace_id: string;
+  span_id: string;
+  parent_span_id: string | null;
+  name: string;
+  kind: string;
+  start_time: string;
+  end_time: string;
+  start_time_unix_nano: string;
+  end_time_unix_nano: string;
+  duration_ms: number;
+  status: { code: string; message: string | null };
+  attributes: Attributes;
+  events: Array<{ name: string; time: string; attributes: Attributes }>;
+  links: Array<{ trace_id: string; span_id: string; attributes: Attributes }>;
+  resource: { attributes: Attributes };
+  scope: { name: string; version: string | null };
+}
+
+/** Builds the record of `span` (key order as documented). */
+export function toSpanRecord(span: ReadableSpan): SpanRecord {
+  const ctx = span.spanContext();
+  return {
+    type: 'span',
+    trace_id: ctx.traceId,
+    span_id: ctx.spanId,
+    parent_span_id: span.parentSpanContext?.spanId ?? null,
+    name: span.name,
+    kind: KINDS[span.kind] ?? 'INTERNAL',
+    start_time: hrTimeToIso(span.startTime),
+    end_time: hrTimeToIso(span.endTime),
+    start_time_unix_nano: hrTimeToNanosString(span.startTime),
+    end_time_unix_nano: hrTimeToNanosString(span.endTime),
+    duration_ms: durationMs(span.startTime, span.endTime),
+    status: { code: STATUS[span.status.code] ?? 'UNSET', message: span.status.message ?? null },
+    attributes: span.attributes,
+    events: span.events.map((e) => ({ name: e.name, time: hrTimeToIso(e.time), attributes: e.attributes ?? {} })),
+    links: span.links.map((l) => ({ trace_id: l.context.traceId, span_id: l.context.spanId, attributes: l.attributes ?? {} })),
+    resource: { attributes: span.resource.attributes },
+    scope: { name: span.instrumentationScope.name, version: span.instrumentationScope.version ?? null },
+  };
+}

@@ -1,0 +1,151 @@
+/**
+ * Building and registering the SDK providers. This module statically imports the SDK, so it is only
+ * ever loaded through `import()` by `setupTelemetry` when telemetry is enabled.
+ * @module
+ */
+import { context, metrics, propagation, trace } from '@opentelemetry/api';
+import type { Attributes } from '@opentelemetry/api';
+import { logs } from '@opentelemetry/api-logs';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
+import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
+import { BatchLogRecordProcessor, LoggerProvider } from '@opentelemetry/sdk-logs';
+import { MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
+import type { IMetricReader } from '@opentelemetry/sdk-metrics';
+import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { BufferConfig } from '@opentelemetry/sdk-trace-base';
+import { DEFAULT_SCOPE } from '../tracer.js';
+import { lensWarn, LENS_WARNINGS } from '../warnings.js';
+import type { NemoLensConfig } from './config.js';
+import { readEnv } from './env.js';
+import type { Env } from './env.js';
+import { ExportMonitor } from './export-monitor.js';
+import { exporterFactory } from './exporters/select.js';
+import { setLogSink } from './log-sink.js';
+import { OpenSpanCloser } from './open-span-closer.js';
+import { reportingLogExporter, reportingMetricExporter, reportingSpanExporter } from './reporting-exporters.js';
+import { samplerFromEnv } from './sampler.js';
+import { settle } from './settle.js';
+import type { SetupTelemetryOptions } from './types.js';
+
+/** The running pipeline: what the handle flushes and shuts down. */
+export interface Pipeline {
+  forceFlush(timeoutMs: number): Promise<void>;
+  shutdown(timeoutMs: number): Promise<void>;
+  droppedSpans(): number;
+}
+
+const DEFAULT_METRIC_INTERVAL_MS = 10_000;
+
+/**
+ * Builds the providers for an enabled config and registers them globally with the async-local
+ * context manager and the W3C trace-context + baggage propagator. Exporters are created before
+ * anything is registered, so a configuration error leaves the process untouched.
+ * @throws LensConfigError for an unknown exporter or OTLP protocol.
+ */
+export async function buildProviders(
+  config: NemoLensConfig,
+  env: Env,
+  attributes: Attributes,
+  options: SetupTelemetryOptions,
+): Promise<Pipeline> {
+  const factory = exporterFactory(config.exporter, env, options.output ?? process.stdout, 'NemoLensConfig.exporter');
+  const monitor = new ExportMonitor();
+  const spanExporter = config.tracesEnabled ? (options.spanExporter ?? (await factory.span())) : undefined;
+  const metricExporter = config.metricsEnabled && !options.metricReader ? await factory.metric() : undefined;
+  const logExporter = config.logsEnabled ? (options.logRecordExporter ?? (await factory.log())) : undefined;
+
+  const resource = defaultResource().merge(resourceFromAttributes(attributes));
+  if (options.allowReinit) disableGlobals();
+
+  let tracerProvider: BasicTracerProvider | undefined;
+  const closer = new OpenSpanCloser();
+  if (spanExporter) {
+    const batch = options.batch ?? {};
+    const bspConfig = {
+      maxQueueSize: batch.maxQueueSize ?? 65_536,
+      maxExportBatchSize: batch.maxExportBatchSize ?? 4096,
+      scheduledDelayMillis: batch.scheduledDelayMillis ?? 1000,
+      exportTimeoutMillis: batch.exportTimeoutMillis ?? 30_000,
+      // not in the shim's BufferConfig type, but passed through to @opentelemetry/sdk-trace's BSP
+      selfObsMeterProvider: monitor.meterProvider,
+    };
+    const bsp = new BatchSpanProcessor(reportingSpanExporter(spanExporter, monitor), bspConfig as BufferConfig);
+    // closer first: the multi-processor shuts processors down in order, so truncated spans reach the BSP
+    tracerProvider = new BasicTracerProvider({ resource, sampler: samplerFromEnv(env), spanProcessors: [closer, bsp] });
+    if (!trace.setGlobalTracerProvider(tracerProvider)) degraded('tracer provider');
+  }
+
+  let meterProvider: MeterProvider | undefined;
+  if (config.metricsEnabled) {
+    const reader: IMetricReader =
+      options.metricReader ??
+      new PeriodicExportingMetricReader({
+        exporter: reportingMetricExporter(metricExporter!, monitor),
+        exportIntervalMillis: metricInterval(env),
+      });
+    meterProvider = new MeterProvider({ resource, readers: [reader] });
+    if (!metrics.setGlobalMeterProvider(meterProvider)) degraded('meter provider');
+  }
+
+  let loggerProvider: LoggerProvider | undefined;
+  if (logExporter) {
+    const processor = new BatchLogRecordProcessor({ exporter: reportingLogExporter(logExporter, monitor) });
+    loggerProvider = new LoggerProvider({ resource, processors: [processor] });
+    logs.setGlobalLoggerProvider(loggerProvider);
+    setLogSink(logs.getLogger(DEFAULT_SCOPE));
+  }
+
+  if (!context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable())) degraded('context manager');
+  const propagator = new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] });
+  if (!propagation.setGlobalPropagator(propagator)) degraded('propagator');
+
+  const flushAll = (timeoutMs: number): Promise<void> =>
+    Promise.all([
+      tracerProvider && settle('traces', () => tracerProvider.forceFlush(), timeoutMs),
+      meterProvider && settle('metrics', () => meterProvider.forceFlush({ timeoutMillis: timeoutMs }), timeoutMs),
+      loggerProvider && settle('logs', () => loggerProvider.forceFlush({ timeoutMillis: timeoutMs }), timeoutMs),
+    ]).then(() => monitor.report());
+
+  return {
+    forceFlush: flushAll,
+    async shutdown(timeoutMs) {
+      closer.closeAll();
+      setLogSink(undefined);
+      await Promise.all([
+        tracerProvider && settle('traces', () => tracerProvider.forceFlush().then(() => tracerProvider.shutdown()), timeoutMs),
+        meterProvider && settle('metrics', () => meterProvider.shutdown({ timeoutMillis: timeoutMs }), timeoutMs),
+        loggerProvider && settle('logs', () => loggerProvider.forceFlush({ timeoutMillis: timeoutMs }).then(() => loggerProvider.shutdown()), timeoutMs),
+      ]);
+      monitor.report();
+    },
+    droppedSpans: () => monitor.droppedSpans,
+  };
+}
+
+/** Removes every global lens may have registered before (re-initialisation in tests). */
+export function disableGlobals(): void {
+  trace.disable();
+  context.disable();
+  propagation.disable();
+  metrics.disable();
+  logs.disable();
+  setLogSink(undefined);
+}
+
+function metricInterval(env: Env): number {
+  const raw = readEnv(env, 'OTEL_METRIC_EXPORT_INTERVAL');
+  if (raw === undefined) return DEFAULT_METRIC_INTERVAL_MS;
+  const value = Number(raw);
+  if (Number.isInteger(value) && value > 0) return value;
+  lensWarn(LENS_WARNINGS.SETUP_DEGRADED, `OTEL_METRIC_EXPORT_INTERVAL='${raw}' is not a positive integer (ms); using ${DEFAULT_METRIC_INTERVAL_MS}.`);
+  return DEFAULT_METRIC_INTERVAL_MS;
+}
+
+function degraded(what: string): void {
+  lensWarn(
+    LENS_WARNINGS.SETUP_DEGRADED,
+    `Another global OpenTelemetry ${what} is already registered; lens could not install its own. ` +
+      'Set telemetry up once per process, through lens.',
+  );
+}

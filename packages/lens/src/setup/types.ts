@@ -1,0 +1,69 @@
+/**
+ * Option and handle types of `setupTelemetry`.
+ * @module
+ */
+import type { Attributes, Meter, Tracer } from '@opentelemetry/api';
+import type { LogRecordExporter } from '@opentelemetry/sdk-logs';
+import type { IMetricReader } from '@opentelemetry/sdk-metrics';
+import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
+import type { Env } from './env.js';
+import type { OutputStream } from './exporters/json-lines-writer.js';
+import type { DetectResourceOptions } from './resources/detect.js';
+
+/** Batch span processor sizing. Defaults sized for 16k concurrent rollouts. */
+export interface BatchOptions {
+  /** Spans held before export; beyond this they are dropped (and counted). Default 65 536. */
+  maxQueueSize?: number;
+  /** Spans per export call. Default 4096. */
+  maxExportBatchSize?: number;
+  /** Delay between scheduled exports. Default 1000 ms. */
+  scheduledDelayMillis?: number;
+  /** How long one export may take before it is abandoned. Default 30 000 ms. */
+  exportTimeoutMillis?: number;
+}
+
+/** Options of `setupTelemetry`. */
+export interface SetupTelemetryOptions {
+  /** Resource attributes that win over everything else. */
+  resourceAttributes?: Attributes;
+  /** Resource attributes that lose to everything else. */
+  resourceAttributeDefaults?: Attributes;
+  /** Replaces the configured span exporter (still behind the open-span closer and the batch processor). */
+  spanExporter?: SpanExporter;
+  /** Replaces the whole periodic metric reader. */
+  metricReader?: IMetricReader;
+  /** Replaces the configured log record exporter (still batched). */
+  logRecordExporter?: LogRecordExporter;
+  /** Allows a second enabled setup in one process, replacing the global providers. Tests only. */
+  allowReinit?: boolean;
+  /** Batch span processor sizing. */
+  batch?: BatchOptions;
+  /** Stream of the `console` exporter. Default `process.stdout`. */
+  output?: OutputStream;
+  /** Environment to read. Default `process.env` (the OTLP exporters always read `process.env`). */
+  env?: Env;
+  /** Resource detector options (tests). */
+  detect?: DetectResourceOptions;
+}
+
+/** What `setupTelemetry` returns. */
+export interface TelemetryHandle {
+  /** Tracer of scope `nemo.lens` from the global provider; a no-op tracer when disabled. */
+  readonly tracer: Tracer;
+  /** Meter of scope `nemo.lens`; a no-op meter when disabled. */
+  readonly meter: Meter;
+  /** Whether this process exports telemetry (the config was enabled and the SDK not disabled). */
+  readonly isExporting: boolean;
+  /** The logical resource attributes of this process (`{}` when disabled). */
+  readonly resourceAttributes: Readonly<Attributes>;
+  /**
+   * Ends still-open spans (marked truncated), then flushes and shuts down traces, metrics and logs,
+   * each bounded by `timeoutMs` (default 5000). Idempotent: later calls return the same promise.
+   * Never rejects; losses are reported as warnings.
+   */
+  shutdown(timeoutMs?: number): Promise<void>;
+  /** Exports everything buffered now, bounded by `timeoutMs` (default 5000). Never rejects. */
+  forceFlush(timeoutMs?: number): Promise<void>;
+  /** Spans dropped so far because the batch queue was full. */
+  droppedSpans(): number;
+}

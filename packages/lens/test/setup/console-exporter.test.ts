@@ -1,0 +1,175 @@
+import { describe, it, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
+import { SpanKind, SpanStatusCode, metrics, trace } from '@opentelemetry/api';
+import { logs, SeverityNumber } from '@opentelemetry/api-logs';
+import pino from 'pino';
+import { NemoLensConfig, lensPinoOptions, setupTelemetry } from '@gym/lens/setup';
+import type { TelemetryHandle } from '@gym/lens/setup';
+import { parseJsonLines } from '@gym/lens/testing';
+import { JsonLinesWriter } from '../../src/setup/exporters/json-lines-writer.js';
+import { collectWarnings, textSink } from '../support/sinks.js';
+
+type Line = Record<string, any>;
+
+describe('console exporter', () => {
+  let handle: TelemetryHandle | undefined;
+  after(async () => handle?.shutdown());
+
+  it('writes spans, metrics and log records as one JSON object per line', async () => {
+    const sink = textSink();
+    handle = await setupTelemetry(
+      new NemoLensConfig({ enabled: true, exporter: 'console', logsEnabled: true, serviceName: 'nemo-gym/simple_agent' }),
+      { output: sink.stream, allowReinit: true, env: { OTEL_METRIC_EXPORT_INTERVAL: '600000' } },
+    );
+    const log = pino({ ...lensPinoOptions() }, new Writable({ write: (_c, _e, cb) => cb() }));
+    const tracer = trace.getTracer('test-scope', '1.2.3');
+    tracer.startActiveSpan('gym.rollout', { attributes: { 'nemo.gym.rollout.id': 'r-1' } }, (root) => {
+      tracer.startActiveSpan('HTTP POST', { kind: SpanKind.CLIENT }, (child) => {
+        child.addEvent('retry', { attempt: 2 });
+        child.setStatus({ code: SpanStatusCode.ERROR, message: 'boom' });
+        log.info({ tool: 'search' }, 'calling %s', 'tool');
+        child.end();
+      });
+      root.end();
+    });
+    metrics.getMeter('test-meter').createCounter('gym.rollouts', { unit: '{rollout}', description: 'rollouts' }).add(2, { ok: true });
+    metrics.getMeter('test-meter').createHistogram('gym.rollout.duration_ms', { unit: 'ms' }).record(12.5);
+    logs.getLogger('direct').emit({ severityNumber: SeverityNumber.WARN, severityText: 'WARN', body: 'uncorrelated' });
+    await handle.shutdown();
+
+    const lines = sink.text().trimEnd().split('\n');
+    const records = parseJsonLines<Line>(sink.text());
+    assert.equal(records.length, lines.length);
+    for (const line of lines) assert.ok(!line.includes('\n') && line.startsWith('{"type":'), line);
+
+    const spans = records.filter((r) => r['type'] === 'span');
+    const root = spans.find((s) => s['name'] === 'gym.rollout')!;
+    const child = spans.find((s) => s['name'] === 'HTTP POST')!;
+    assert.deepEqual(Object.keys(root), [
+      'type', 'trace_id', 'span_id', 'parent_span_id', 'name', 'kind', 'start_time', 'end_time',
+      'start_time_unix_nano', 'end_time_unix_nano', 'duration_ms', 'status', 'attributes', 'events', 'links', 'resource', 'scope',
+    ]);
+    assert.match(root['trace_id'], /^[0-9a-f]{32}$/);
+    assert.match(root['span_id'], /^[0-9a-f]{16}$/);
+    assert.equal(root['parent_span_id'], null);
+    assert.equal(child['parent_span_id'], root['span_id']);
+    assert.equal(child['trace_id'], root['trace_id']);
+    assert.equal(child['kind'], 'CLIENT');
+    assert.equal(root['kind'], 'INTERNAL');
+    assert.deepEqual(child['status'], { code: 'ERROR', message: 'boom' });
+    assert.deepEqual(root['status'], { code: 'UNSET', message: null });
+    assert.equal(root['attributes']['nemo.gym.rollout.id'], 'r-1');
+    assert.equal(child['events'][0].name, 'retry');
+    assert.deepEqual(child['events'][0].attributes, { attempt: 2 });
+    assert.equal(typeof root['duration_ms'], 'number');
+    assert.ok(root['duration_ms'] >= 0);
+    assert.equal(typeof root['start_time_unix_nano'], 'string');
+    const startNs = BigInt(root['start_time_unix_nano']);
+    const endNs = BigInt(root['end_time_unix_nano']);
+    assert.ok(endNs >= startNs);
+    assert.equal(Date.parse(root['start_time']), Number(startNs / 1_000_000n));
+    assert.equal(root['resource']['attributes']['service.name'], 'nemo-gym/simple_agent');
+    assert.deepEqual(root['scope'], { name: 'test-scope', version: '1.2.3' });
+
+    const metricLines = records.filter((r) => r['type'] === 'metric');
+    const counter = metricLines.find((m) => m['name'] === 'gym.rollouts')!;
+    assert.equal(counter['kind'], 'SUM');
+    assert.equal(counter['unit'], '{rollout}');
+    assert.equal(counter['is_monotonic'], true);
+    assert.deepEqual(counter['data_points'][0].attributes, { ok: true });
+    assert.equal(counter['data_points'][0].value, 2);
+    assert.equal(counter['resource']['attributes']['service.name'], 'nemo-gym/simple_agent');
+    assert.ok(!JSON.stringify(counter).includes('trace_id'));
+    const histogram = metricLines.find((m) => m['name'] === 'gym.rollout.duration_ms')!;
+    assert.equal(histogram['kind'], 'HISTOGRAM');
+    assert.equal(histogram['data_points'][0].count, 1);
+    assert.equal(histogram['data_points'][0].sum, 12.5);
+    assert.equal(histogram['data_points'][0].bucket_counts.length, histogram['data_points'][0].bucket_bounds.length + 1);
+
+    const logLines = records.filter((r) => r['type'] === 'log');
+    const bridged = logLines.find((l) => l['body'] === 'calling tool')!;
+    assert.equal(bridged['severity_text'], 'info');
+    assert.equal(bridged['severity_number'], SeverityNumber.INFO);
+    assert.equal(bridged['attributes']['tool'], 'search');
+    assert.equal(bridged['trace_id'], child['trace_id']);
+    assert.equal(bridged['span_id'], child['span_id']);
+    assert.equal(bridged['trace_flags'], 1);
+    assert.equal(bridged['resource']['attributes']['service.name'], 'nemo-gym/simple_agent');
+    const direct = logLines.find((l) => l['body'] === 'uncorrelated')!;
+    assert.equal(direct['trace_id'], undefined);
+  });
+
+  it('adds the active span ids to pino records through the mixin', async () => {
+    const sink = textSink();
+    handle = await setupTelemetry(new NemoLensConfig({ enabled: true, exporter: 'console', metricsEnabled: false }), {
+      output: textSink().stream,
+      allowReinit: true,
+      env: {},
+    });
+    const log = pino({ ...lensPinoOptions({ exportLogs: false }) }, sink.stream);
+    log.info('outside');
+    let ids = { traceId: '', spanId: '' };
+    trace.getTracer('t').startActiveSpan('work', (span) => {
+      ids = span.spanContext();
+      log.info('inside');
+      span.end();
+    });
+    await handle.shutdown();
+    const [outside, inside] = parseJsonLines<Line>(sink.text());
+    assert.equal(outside!['trace_id'], undefined);
+    assert.equal(inside!['trace_id'], ids.traceId);
+    assert.equal(inside!['span_id'], ids.spanId);
+    assert.equal(inside!['trace_flags'], '01');
+  });
+});
+
+describe('JsonLinesWriter', () => {
+  it('buffers while the stream is backed up, then drops and reports the overflow', async () => {
+    const chunks: string[] = [];
+    let release: (() => void) | undefined;
+    const slow = new Writable({
+      highWaterMark: 1,
+      write(chunk, _enc, cb) {
+        chunks.push(String(chunk));
+        release = cb;
+      },
+    });
+    const seen = collectWarnings();
+    try {
+      const writer = new JsonLinesWriter(slow, { maxBufferedRecords: 3 });
+      for (let i = 0; i < 10; i++) writer.write(`{"i":${i}}\n`, 1);
+      assert.equal(writer.dropped, 6);
+      const flushed = writer.flush();
+      while (release) {
+        const next = release;
+        release = undefined;
+        next();
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      await flushed;
+      await seen.settled();
+      assert.deepEqual(chunks.map((c) => JSON.parse(c).i), [0, 1, 2, 3]);
+      assert.ok(seen.warnings.some((w) => w.code === 'LENS_W010' && /dropped 6 record/.test(w.message)));
+    } finally {
+      seen.stop();
+    }
+  });
+
+  it('swallows stream errors after one warning and never throws', async () => {
+    const broken = new Writable({ write: (_c, _e, cb) => cb(new Error('EPIPE')) });
+    const seen = collectWarnings();
+    try {
+      const writer = new JsonLinesWriter(broken);
+      writer.write('{"a":1}\n', 1);
+      await new Promise((resolve) => broken.once('error', resolve));
+      writer.write('{"a":2}\n', 1);
+      await writer.flush();
+      await seen.settled();
+      assert.equal(seen.warnings.filter((w) => w.code === 'LENS_W009').length, 1);
+      assert.ok(writer.dropped >= 1);
+    } finally {
+      seen.stop();
+    }
+  });
+});
