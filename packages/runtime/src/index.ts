@@ -1,1 +1,32 @@
-export {};
+/**
+ * @gym/runtime — config, the three server kinds, the HTTP client, the orchestrator and the `gym`
+ * CLI. Server implementations import what they need from here.
+ * @module
+ */
+export { ExitError, GymError, GymInternalError, GymUpstreamError, GymUserError } from './errors.js';
+export type { GymErrorOptions } from './errors.js';
+export { loadConfig, redactSecrets, dumpConfigYaml } from './config/index.js';
+export type { ConfigMap, LoadConfigOptions, ResolvedConfig, ServerInstanceConfig, ServerRef, ServerType } from './config/index.js';
+export { createHttpClient } from './http/index.js';
+export type { HttpClient, HttpClientOptions, HttpRequestOptions, HttpResponse, CookieMap } from './http/index.js';
+export {
+  addJsonRoute,
+  createServerApp,
+  defineAgentServer,
+  defineModelServer,
+  defineResourcesServer,
+  installShutdownHandlers,
+  listen,
+} from './server/index.js';
+export type {
+  AgentServerDefinition,
+  ModelServerDefinition,
+  ResourcesServerDefinition,
+  RouteContext,
+  ServerDefinition,
+  VerifyResult,
+} from './server/index.js';
+export { createServerContext, instanceUrl } from './process/server-context.js';
+export type { ServerContext, ServerFactory } from './process/server-context.js';
+export { startEnvironment } from './orchestrator/start-environment.js';
+export type { RunningEnvironment, StartEnvironmentOptions } from './orchestrator/start-environment.js';

@@ -1,0 +1,34 @@
+/**
+ * `gym env resolve`: print the merged config with secrets redacted. `gym env validate`: check a
+ * config offline (no ports bound, no processes) and report what would start.
+ * @module
+ */
+import { relative } from 'node:path';
+import { dumpConfigYaml } from '../../config/dump.js';
+import { loadConfig } from '../../config/load.js';
+import { redactSecrets } from '../../config/redact.js';
+import { searchRoots } from '../../config/search-roots.js';
+import { locateServer } from '../../orchestrator/spawn-server.js';
+import { toLoadConfigOptions } from '../config-options.js';
+import type { ConfigFlags } from '../config-options.js';
+import type { CliIo } from '../io.js';
+
+/** Runs `gym env resolve`. */
+export async function envResolve(flags: ConfigFlags, overrides: string[], io: CliIo): Promise<void> {
+  const config = await loadConfig({ ...toLoadConfigOptions(flags, overrides), probePorts: false });
+  for (const warning of config.warnings) io.err(`warning: ${warning}`);
+  io.out(dumpConfigYaml(redactSecrets(config.raw)).trimEnd());
+}
+
+/** Runs `gym env validate`: every error the config has is thrown as a `GymUserError`. */
+export async function envValidate(flags: ConfigFlags, overrides: string[], io: CliIo): Promise<void> {
+  const options = { ...toLoadConfigOptions(flags, overrides), probePorts: false };
+  const config = await loadConfig(options);
+  const roots = searchRoots(options.rootDir, options.selectors?.searchDirs, process.env);
+  for (const warning of config.warnings) io.err(`warning: ${warning}`);
+  for (const server of config.servers) {
+    const { entrypoint } = locateServer(server, roots);
+    io.out(`ok  ${server.instanceName.padEnd(32)} ${server.serverType}/${server.implementation}  ${relative(options.rootDir, entrypoint)}`);
+  }
+  io.out(`config is valid: ${config.servers.length} servers from ${config.sources.length} files`);
+}

@@ -1,0 +1,51 @@
+/**
+ * `gym env status`: ask the head server for its server instances and health-check each one.
+ * @module
+ */
+import { DEFAULT_HEAD_SERVER_PORT, DEFAULT_HOST } from '../../config/ports.js';
+import { ExitError, GymUserError } from '../../errors.js';
+import { createHttpClient } from '../../http/client.js';
+import type { ServerInstanceDisplay } from '../../orchestrator/server-instances.js';
+import type { CliIo } from '../io.js';
+
+/** Flags of `gym env status`. */
+export interface EnvStatusFlags {
+  headUrl?: string;
+  json?: boolean;
+}
+
+/** One row of the status report. */
+export interface ServerStatus extends ServerInstanceDisplay {
+  healthy: boolean;
+}
+
+/** Runs `gym env status`; exits 1 when a server is unhealthy. */
+export async function envStatus(flags: EnvStatusFlags, io: CliIo): Promise<void> {
+  const head = (flags.headUrl ?? `http://${DEFAULT_HOST}:${DEFAULT_HEAD_SERVER_PORT}`).replace(/\/$/, '');
+  const http = createHttpClient({ retry: { maxAttempts: 1 } });
+  try {
+    let instances: ServerInstanceDisplay[];
+    try {
+      instances = (await http.get<ServerInstanceDisplay[]>(`${head}/server_instances`, { timeoutMs: 5000 })).body;
+    } catch (error) {
+      throw new GymUserError('GYM_HEAD_SERVER_UNREACHABLE', `No head server answers at ${head} (${(error as Error).message}). Is 'gym env start' running? Pass --head-url if it listens elsewhere.`);
+    }
+    const rows: ServerStatus[] = await Promise.all(
+      instances.map(async (instance) => {
+        const healthy = await http.get(`${instance.url}/`, { timeoutMs: 5000, retry: false }).then(
+          () => true,
+          () => false,
+        );
+        return { ...instance, healthy };
+      }),
+    );
+    if (flags.json) io.out(JSON.stringify(rows, null, 2));
+    else {
+      io.out(`head server ${head}: ${rows.length} servers`);
+      for (const r of rows) io.out(`${r.healthy ? 'ok  ' : 'DOWN'} ${r.process_name.padEnd(32)} ${r.server_type.padEnd(22)} ${r.url}  pid ${r.pid ?? '-'}`);
+    }
+    if (rows.some((r) => !r.healthy)) throw new ExitError(1);
+  } finally {
+    await http.close();
+  }
+}

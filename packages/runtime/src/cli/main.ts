@@ -1,0 +1,29 @@
+/**
+ * The `gym` CLI entry point and the only place that decides the exit code:
+ * `ExitError` → its code; `GymUserError` → 2 with the message only; anything else → 1 with the
+ * stack and a request to report it.
+ * @module
+ */
+import { CommanderError } from 'commander';
+import { ExitError, GymUserError } from '../errors.js';
+import { PROCESS_IO } from './io.js';
+import { buildProgram } from './program.js';
+
+async function main(argv: string[]): Promise<number> {
+  try {
+    await buildProgram(PROCESS_IO).exitOverride().parseAsync(argv);
+    return 0;
+  } catch (error) {
+    if (error instanceof ExitError) return error.exitCode;
+    if (error instanceof CommanderError) return error.exitCode;
+    if (error instanceof GymUserError) {
+      PROCESS_IO.err(`gym: ${error.message}`);
+      return 2;
+    }
+    PROCESS_IO.err(`gym: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    PROCESS_IO.err('This is a bug in gym; please report it with the command you ran.');
+    return 1;
+  }
+}
+
+process.exitCode = await main(process.argv);

@@ -1,0 +1,37 @@
+/**
+ * Where a run's logs go: `.gym/logs/<UTC timestamp>/` under the working directory, with
+ * `.gym/logs/latest` pointing at the newest, so `gym trace` finds the last run without arguments.
+ * @module
+ */
+import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** The directory holding every run's log dir. */
+export function logsRoot(cwd: string = process.cwd()): string {
+  return join(cwd, '.gym', 'logs');
+}
+
+/** Creates a fresh log dir for a run and points `latest` at it. */
+export function createRunLogDir(cwd: string = process.cwd(), now: Date = new Date()): string {
+  const root = logsRoot(cwd);
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  let dir = join(root, stamp);
+  for (let n = 2; ; n++) {
+    try {
+      mkdirSync(dir, { recursive: false });
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') mkdirSync(root, { recursive: true });
+      else if ((error as NodeJS.ErrnoException).code === 'EEXIST') dir = join(root, `${stamp}-${n}`);
+      else throw error;
+    }
+  }
+  const latest = join(root, 'latest');
+  try {
+    rmSync(latest, { force: true });
+    symlinkSync(dir.slice(root.length + 1), latest);
+  } catch {
+    // a missing `latest` link only costs convenience
+  }
+  return dir;
+}

@@ -1,0 +1,93 @@
+/**
+ * Spawns one server instance as its own Node process running TypeScript sources.
+ * @module
+ */
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ServerInstanceConfig } from '../config/types.js';
+import { GymUserError } from '../errors.js';
+import { typescriptNodeFlags } from '../process/node-flags.js';
+import { CONFIG_DICT_ENV, CONFIG_DICT_FILE_ENV, CONFIG_PATH_ENV, instanceUrl } from '../process/server-context.js';
+import { teeChildOutput } from './log-tee.js';
+import type { Tee } from './log-tee.js';
+import type { ServerInstanceDisplay } from './server-instances.js';
+
+const SERVER_MAIN = fileURLToPath(new URL('../process/server-main.ts', import.meta.url));
+/** Configs larger than this go to a file instead of the environment (Linux caps one variable at 128 KiB). */
+const MAX_ENV_CONFIG_BYTES = 64 * 1024;
+
+/** A spawned server process. */
+export interface SpawnedServer {
+  display: ServerInstanceDisplay;
+  child: ChildProcess;
+  tee: Tee;
+  /** Resolves with the exit code (or signal name) when the process ends. */
+  exited: Promise<number | string>;
+}
+
+/** Options of {@link spawnServer}. */
+export interface SpawnServerOptions {
+  instance: ServerInstanceConfig;
+  /** Roots searched for `<server_type>/<implementation>/`, in order. */
+  roots: readonly string[];
+  /** The resolved config as YAML (the child's `NEMO_GYM_CONFIG_DICT`). */
+  configYaml: string;
+  logDir: string;
+  /** Environment of the child (already carrying telemetry settings). */
+  env: NodeJS.ProcessEnv;
+  echoTelemetry?: boolean;
+}
+
+/** Finds `<root>/<server_type>/<implementation>/` and its entrypoint file. */
+export function locateServer(instance: ServerInstanceConfig, roots: readonly string[]): { dir: string; entrypoint: string } {
+  const file = typeof instance.config['entrypoint'] === 'string' ? (instance.config['entrypoint'] as string) : 'app.ts';
+  const tried: string[] = [];
+  for (const root of roots) {
+    const dir = join(root, instance.serverType, instance.implementation);
+    const entrypoint = join(dir, file);
+    if (existsSync(entrypoint)) return { dir, entrypoint };
+    tried.push(entrypoint);
+  }
+  throw new GymUserError('GYM_SERVER_ENTRYPOINT_NOT_FOUND', `Server instance '${instance.instanceName}' (${instance.serverType}/${instance.implementation}) has no entrypoint; looked for: ${tried.join(', ')}. Set 'entrypoint' in its config or add the file.`);
+}
+
+/** Starts the process of one server instance and tees its output into `<logDir>/<instance>.log`. */
+export function spawnServer(options: SpawnServerOptions): SpawnedServer {
+  const { instance } = options;
+  const { dir, entrypoint } = locateServer(instance, options.roots);
+  const env: NodeJS.ProcessEnv = { ...options.env, [CONFIG_PATH_ENV]: instance.instanceName };
+  if (Buffer.byteLength(options.configYaml) <= MAX_ENV_CONFIG_BYTES) {
+    env[CONFIG_DICT_ENV] = options.configYaml;
+  } else {
+    const path = join(options.logDir, `${instance.instanceName}.config.yaml`);
+    writeFileSync(path, options.configYaml, { mode: 0o600 });
+    env[CONFIG_DICT_FILE_ENV] = path;
+  }
+  const child = spawn(process.execPath, [...typescriptNodeFlags(), SERVER_MAIN, entrypoint], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const tee = teeChildOutput(child.stdout!, child.stderr!, {
+    name: instance.instanceName,
+    logPath: join(options.logDir, `${instance.instanceName}.log`),
+    echoTelemetry: options.echoTelemetry ?? false,
+  });
+  const exited = new Promise<number | string>((resolve) => {
+    child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown'));
+    child.once('error', (error) => resolve(error.message));
+  });
+  const display: ServerInstanceDisplay = {
+    process_name: instance.instanceName,
+    server_type: instance.serverType,
+    name: instance.implementation,
+    dir_path: dir,
+    entrypoint,
+    host: instance.host,
+    port: instance.port,
+    url: instanceUrl(instance),
+    pid: child.pid ?? null,
+    config_path: instance.instanceName,
+    start_time: Date.now() / 1000,
+  };
+  return { display, child, tee, exited };
+}

@@ -1,0 +1,83 @@
+/**
+ * `startEnvironment()`: the head server plus one process per server instance, ready to serve.
+ * Used by `gym env start` and by `gym eval run` in its end-to-end mode.
+ * @module
+ */
+import { mkdirSync } from 'node:fs';
+import { dumpConfigYaml } from '../config/dump.js';
+import type { ResolvedConfig } from '../config/types.js';
+import { GymUserError } from '../errors.js';
+import { createHttpClient } from '../http/client.js';
+import { startHeadServer } from './head-server.js';
+import type { HeadServer } from './head-server.js';
+import { spawnServer } from './spawn-server.js';
+import type { SpawnedServer } from './spawn-server.js';
+import { stopServers } from './stop-servers.js';
+import { modelEndpoints, waitForModelEndpoints, waitForServers } from './wait-ready.js';
+
+/** Options of {@link startEnvironment}. */
+export interface StartEnvironmentOptions {
+  config: ResolvedConfig;
+  /** Roots searched for server directories, in order. */
+  roots: readonly string[];
+  /** Where `<instance>.log` files go; created if missing. */
+  logDir: string;
+  /** Environment of the server processes. Default `process.env`. */
+  env?: NodeJS.ProcessEnv;
+  /** How long servers may take to answer `GET /`. Default 120 s. */
+  serverStartTimeoutMs?: number;
+  /** Echo console telemetry records on the terminal too. */
+  echoTelemetry?: boolean;
+  /** Progress lines (`starting…`, `ready`). Default: none. */
+  onProgress?: (line: string) => void;
+}
+
+/** A running environment. */
+export interface RunningEnvironment {
+  head: HeadServer;
+  servers: readonly SpawnedServer[];
+  logDir: string;
+  /** Resolves when any server process exits, with its name and exit code. */
+  firstExit: Promise<{ name: string; code: number | string }>;
+  /** Stops every server (SIGTERM, then SIGKILL after a grace period) and the head server. Idempotent. */
+  stop(): Promise<void>;
+}
+
+/** Starts the head server and every server instance, and waits until all are ready. */
+export async function startEnvironment(options: StartEnvironmentOptions): Promise<RunningEnvironment> {
+  const { config } = options;
+  if (config.servers.length === 0) {
+    throw new GymUserError('GYM_CONFIG_NO_SERVERS', 'The config declares no server instances. Pass --resources-server, --model-type or --config.');
+  }
+  const progress = options.onProgress ?? (() => undefined);
+  mkdirSync(options.logDir, { recursive: true });
+  const servers: SpawnedServer[] = [];
+  const head = await startHeadServer(config.raw, config.head, () => servers.map((s) => s.display));
+  progress(`head server on ${head.address.url}`);
+  const http = createHttpClient({ retry: { maxAttempts: 1 } });
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      await stopServers(servers);
+      await head.close();
+      await http.close();
+    })());
+  try {
+    const configYaml = dumpConfigYaml(config.raw);
+    for (const instance of config.servers) {
+      servers.push(spawnServer({ instance, roots: options.roots, configYaml, logDir: options.logDir, env: options.env ?? process.env, echoTelemetry: options.echoTelemetry ?? false }));
+      progress(`starting ${instance.instanceName} (${instance.serverType}/${instance.implementation}) on ${instance.host}:${instance.port}`);
+    }
+    await waitForServers(http, servers, options.serverStartTimeoutMs ?? 120_000);
+    const readiness = Number(config.raw['model_endpoint_readiness_timeout_seconds'] ?? 600);
+    const endpoints = modelEndpoints(config.raw);
+    if (endpoints.length > 0) progress(`waiting for model endpoints: ${endpoints.join(', ')}`);
+    await waitForModelEndpoints(http, endpoints, readiness * 1000);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  progress(`all ${servers.length} servers ready; logs in ${options.logDir}`);
+  const firstExit = Promise.race(servers.map((s) => s.exited.then((code) => ({ name: s.display.process_name, code }))));
+  return { head, servers, logDir: options.logDir, firstExit, stop };
+}

@@ -1,0 +1,83 @@
+/**
+ * Readiness: every server answers `GET /`, and every upstream model endpoint answers at all.
+ * @module
+ */
+import type { ConfigMap } from '../config/types.js';
+import { GymUpstreamError, GymUserError } from '../errors.js';
+import type { HttpClient } from '../http/types.js';
+import type { SpawnedServer } from './spawn-server.js';
+
+const FIRST_POLL_MS = 50;
+const MAX_POLL_MS = 1000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** True when anything answers HTTP at `url` (any status counts, as in the original). */
+async function answers(http: HttpClient, url: string): Promise<boolean> {
+  try {
+    await http.get(url, { raw: true, retry: false, timeoutMs: 5000 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Polls `GET /` of each server until it answers. Rejects as soon as a server process exits, with
+ * the tail of its output, or when `timeoutMs` passes.
+ */
+export async function waitForServers(http: HttpClient, servers: readonly SpawnedServer[], timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  await Promise.all(
+    servers.map(async (server) => {
+      let died: number | string | undefined;
+      void server.exited.then((code) => (died = code));
+      for (let delay = FIRST_POLL_MS; ; delay = Math.min(delay * 2, MAX_POLL_MS)) {
+        if (died !== undefined) {
+          throw new GymUserError('GYM_SERVER_EXITED', `Server '${server.display.process_name}' exited (${died}) before it was ready. Its last output:\n${server.tee.tail().join('\n')}`);
+        }
+        if (await answers(http, `${server.display.url}/`)) return;
+        if (Date.now() > deadline) {
+          throw new GymUserError('GYM_SERVER_START_TIMEOUT', `Server '${server.display.process_name}' did not answer ${server.display.url}/ within ${Math.round(timeoutMs / 1000)} s. Its last output:\n${server.tee.tail().join('\n')}`);
+        }
+        await sleep(delay);
+      }
+    }),
+  );
+}
+
+/** Every string under a `responses_api_models` block whose key ends in `base_url` (reference §1.2 step 10). */
+export function modelEndpoints(tree: ConfigMap): string[] {
+  const found = new Set<string>();
+  const walk = (node: unknown, inModels: boolean): void => {
+    if (node === null || typeof node !== 'object') return;
+    for (const [key, value] of Object.entries(node as Record<string, unknown>)) {
+      const nowInModels = inModels || key === 'responses_api_models';
+      if (nowInModels && key.endsWith('base_url') && typeof value === 'string' && /^https?:\/\//.test(value)) found.add(value);
+      else walk(value, nowInModels);
+    }
+  };
+  walk(tree, false);
+  return [...found];
+}
+
+/**
+ * Waits until each upstream model endpoint answers: `<url>/models` for URLs ending in `/v1`, the
+ * URL itself otherwise. Any HTTP reply counts (401 and 404 too). `timeoutMs` 0 skips the wait.
+ */
+export async function waitForModelEndpoints(http: HttpClient, urls: readonly string[], timeoutMs: number): Promise<void> {
+  if (timeoutMs <= 0) return;
+  const deadline = Date.now() + timeoutMs;
+  await Promise.all(
+    urls.map(async (url) => {
+      const probe = /\/v1\/?$/.test(url) ? `${url.replace(/\/$/, '')}/models` : url;
+      for (let delay = FIRST_POLL_MS * 4; ; delay = Math.min(delay * 2, 3000)) {
+        if (await answers(http, probe)) return;
+        if (Date.now() > deadline) {
+          throw new GymUpstreamError('GYM_MODEL_ENDPOINT_UNREACHABLE', `Model endpoint ${url} did not answer within ${Math.round(timeoutMs / 1000)} s (probed ${probe}). Check the URL, or set model_endpoint_readiness_timeout_seconds=0 to skip the wait.`);
+        }
+        await sleep(delay);
+      }
+    }),
+  );
+}

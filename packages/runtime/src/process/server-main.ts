@@ -1,0 +1,35 @@
+/**
+ * The entry point of one server process: `node <ts flags> server-main.ts <app.ts>`, started by
+ * `gym env start` with the resolved config in `NEMO_GYM_CONFIG_DICT` and the instance name in
+ * `NEMO_GYM_CONFIG_PATH`. Loads the implementation's factory, builds its app and serves it until
+ * SIGINT/SIGTERM. The only place of a server process that sets an exit code.
+ * @module
+ */
+import { pathToFileURL } from 'node:url';
+import { pino } from 'pino';
+import { createHttpClient } from '../http/client.js';
+import { installShutdownHandlers, listen } from '../server/lifecycle.js';
+import { createServerContext, readServerEnv } from './server-context.js';
+import type { ServerFactory } from './server-context.js';
+
+async function main(entrypoint: string | undefined): Promise<void> {
+  if (entrypoint === undefined) throw new Error('usage: server-main.ts <path to app.ts>');
+  const { tree, name } = readServerEnv();
+  const logger = pino({ base: { server: name } });
+  const http = createHttpClient({});
+  const context = createServerContext(tree, name, http);
+  const module = (await import(pathToFileURL(entrypoint).href)) as { default?: ServerFactory };
+  if (typeof module.default !== 'function') {
+    throw new Error(`${entrypoint} must export a default server factory (context) => ServerDefinition`);
+  }
+  const definition = await module.default(context);
+  const app = definition.build({ name, logger });
+  installShutdownHandlers(app, { onShutdown: () => http.close() });
+  const address = await listen(app, { host: context.instance.host, port: context.instance.port });
+  logger.info({ url: address.url, kind: definition.kind }, `${name} listening on ${address.url}`);
+}
+
+main(process.argv[2]).catch((error: unknown) => {
+  process.stderr.write(`gym server failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exitCode = 1;
+});
