@@ -1,0 +1,103 @@
+// Runs the real `gym` CLI as a child process for end-to-end tests, and stops it by pid.
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+export const GYM_BIN = join(REPO_ROOT, 'packages/runtime/bin/gym.mjs');
+
+export interface ServerInstance {
+  process_name: string;
+  server_type: string;
+  url: string;
+  pid: number;
+}
+
+export interface GymEnv {
+  headUrl: string;
+  servers: ServerInstance[];
+  logDir: string;
+  child: ChildProcess;
+  output(): string;
+  url(instance: string): string;
+  /** SIGTERM to the CLI; resolves with its exit code once it has exited. Logs stay. */
+  stop(): Promise<number | null>;
+  /** `stop()`, then kills any server left (a test failure) and removes the log dir. */
+  dispose(): Promise<void>;
+}
+
+/** A port that was free a moment ago. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Runs `gym <args>` to completion; resolves with exit code, stdout and stderr. */
+export function runGym(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [GYM_BIN, ...args], { cwd: options.cwd ?? REPO_ROOT, env: options.env ?? process.env });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+/** Starts `gym env start <args>` with a free head port and a temp log dir; resolves once ready. */
+export async function startGymEnv(args: string[], options: { env?: NodeJS.ProcessEnv } = {}): Promise<GymEnv> {
+  const headPort = await freePort();
+  const logDir = mkdtempSync(join(tmpdir(), 'gym-env-'));
+  const child = spawn(process.execPath, [GYM_BIN, 'env', 'start', ...args, `++head_server.port=${headPort}`, '--log-dir', logDir], {
+    cwd: REPO_ROOT,
+    env: options.env ?? process.env,
+  });
+  let output = '';
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (output += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const ready = await Promise.race([
+    new Promise<boolean>((resolve) => {
+      const check = () => (output.includes('head server: http') ? resolve(true) : undefined);
+      child.stdout.on('data', check);
+    }),
+    exited.then(() => false),
+  ]);
+  if (!ready) throw new Error(`gym env start failed:\n${output}`);
+  const headUrl = `http://127.0.0.1:${headPort}`;
+  const servers = (await (await fetch(`${headUrl}/server_instances`)).json()) as ServerInstance[];
+  let stopped: Promise<number | null> | undefined;
+  const stop = () =>
+    (stopped ??= (async () => {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      return exited;
+    })());
+  return {
+    headUrl,
+    servers,
+    logDir,
+    child,
+    output: () => output,
+    url: (name) => servers.find((s) => s.process_name === name)!.url,
+    stop,
+    async dispose() {
+      await stop();
+      for (const s of servers) if (isAlive(s.pid)) process.kill(s.pid, 'SIGKILL');
+      rmSync(logDir, { recursive: true, force: true });
+    },
+  };
+}
