@@ -8,10 +8,12 @@ import { dumpConfigYaml } from '../config/dump.js';
 import type { ResolvedConfig } from '../config/types.js';
 import { GymUserError } from '../errors.js';
 import { createHttpClient } from '../http/client.js';
+import type { GymTelemetry } from '../telemetry/state.js';
 import { startHeadServer } from './head-server.js';
 import type { HeadServer } from './head-server.js';
 import { spawnServer } from './spawn-server.js';
 import type { SpawnedServer } from './spawn-server.js';
+import { startupTelemetry } from './startup-telemetry.js';
 import { stopServers } from './stop-servers.js';
 import { modelEndpoints, waitForModelEndpoints, waitForServers } from './wait-ready.js';
 
@@ -30,6 +32,8 @@ export interface StartEnvironmentOptions {
   echoTelemetry?: boolean;
   /** Progress lines (`starting…`, `ready`). Default: none. */
   onProgress?: (line: string) => void;
+  /** The orchestrator's own telemetry (startup spans, `gym.servers.active`). */
+  telemetry?: GymTelemetry;
 }
 
 /** A running environment. */
@@ -55,9 +59,11 @@ export async function startEnvironment(options: StartEnvironmentOptions): Promis
   const head = await startHeadServer(config.raw, config.head, () => servers.map((s) => s.display));
   progress(`head server on ${head.address.url}`);
   const http = createHttpClient({ retry: { maxAttempts: 1 } });
+  const startup = startupTelemetry(options.telemetry);
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
+      startup.stopped();
       await stopServers(servers);
       await head.close();
       await http.close();
@@ -66,9 +72,10 @@ export async function startEnvironment(options: StartEnvironmentOptions): Promis
     const configYaml = dumpConfigYaml(config.raw);
     for (const instance of config.servers) {
       servers.push(spawnServer({ instance, roots: options.roots, configYaml, logDir: options.logDir, env: options.env ?? process.env, echoTelemetry: options.echoTelemetry ?? false }));
+      startup.serverSpawned(instance.instanceName, instance.serverType);
       progress(`starting ${instance.instanceName} (${instance.serverType}/${instance.implementation}) on ${instance.host}:${instance.port}`);
     }
-    await waitForServers(http, servers, options.serverStartTimeoutMs ?? 120_000);
+    await waitForServers(http, servers, options.serverStartTimeoutMs ?? 120_000, (server) => startup.serverReady(server.display.process_name));
     const readiness = Number(config.raw['model_endpoint_readiness_timeout_seconds'] ?? 600);
     const endpoints = modelEndpoints(config.raw);
     if (endpoints.length > 0) progress(`waiting for model endpoints: ${endpoints.join(', ')}`);
@@ -77,6 +84,7 @@ export async function startEnvironment(options: StartEnvironmentOptions): Promis
     await stop();
     throw error;
   }
+  startup.finished(servers.length);
   progress(`all ${servers.length} servers ready; logs in ${options.logDir}`);
   const firstExit = Promise.race(servers.map((s) => s.exited.then((code) => ({ name: s.display.process_name, code }))));
   return { head, servers, logDir: options.logDir, firstExit, stop };

@@ -26,7 +26,7 @@ async function answers(http: HttpClient, url: string): Promise<boolean> {
  * Polls `GET /` of each server until it answers. Rejects as soon as a server process exits, with
  * the tail of its output, or when `timeoutMs` passes.
  */
-export async function waitForServers(http: HttpClient, servers: readonly SpawnedServer[], timeoutMs: number): Promise<void> {
+export async function waitForServers(http: HttpClient, servers: readonly SpawnedServer[], timeoutMs: number, onReady: (server: SpawnedServer) => void = () => undefined): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   await Promise.all(
     servers.map(async (server) => {
@@ -36,7 +36,7 @@ export async function waitForServers(http: HttpClient, servers: readonly Spawned
         if (died !== undefined) {
           throw new GymUserError('GYM_SERVER_EXITED', `Server '${server.display.process_name}' exited (${died}) before it was ready. Its last output:\n${server.tee.tail().join('\n')}`);
         }
-        if (await answers(http, `${server.display.url}/`)) return;
+        if (await answers(http, `${server.display.url}/`)) return onReady(server);
         if (Date.now() > deadline) {
           throw new GymUserError('GYM_SERVER_START_TIMEOUT', `Server '${server.display.process_name}' did not answer ${server.display.url}/ within ${Math.round(timeoutMs / 1000)} s. Its last output:\n${server.tee.tail().join('\n')}`);
         }

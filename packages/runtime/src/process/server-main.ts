@@ -1,32 +1,43 @@
 /**
  * The entry point of one server process: `node <ts flags> server-main.ts <app.ts>`, started by
  * `gym env start` with the resolved config in `NEMO_GYM_CONFIG_DICT` and the instance name in
- * `NEMO_GYM_CONFIG_PATH`. Loads the implementation's factory, builds its app and serves it until
- * SIGINT/SIGTERM. The only place of a server process that sets an exit code.
+ * `NEMO_GYM_CONFIG_PATH`. Sets telemetry up (when the environment says so), loads the
+ * implementation's factory, builds its app and serves it until SIGINT/SIGTERM, then flushes.
+ * The only place of a server process that sets an exit code.
  * @module
  */
 import { pathToFileURL } from 'node:url';
 import { pino } from 'pino';
 import { createHttpClient } from '../http/client.js';
 import { installShutdownHandlers, listen } from '../server/lifecycle.js';
-import { createServerContext, readServerEnv } from './server-context.js';
+import { initTelemetry } from '../telemetry/init.js';
+import { processTelemetry } from '../telemetry/process-telemetry.js';
+import { createServerContext, readServerEnv, serverInstancesOf } from './server-context.js';
 import type { ServerFactory } from './server-context.js';
 
 async function main(entrypoint: string | undefined): Promise<void> {
   if (entrypoint === undefined) throw new Error('usage: server-main.ts <path to app.ts>');
   const { tree, name } = readServerEnv();
-  const logger = pino({ base: { server: name } });
-  const http = createHttpClient({});
+  const serverType = serverInstancesOf(tree).find((s) => s.instanceName === name)?.serverType ?? 'unknown';
+  const telemetry = await initTelemetry({ serverName: name, serverType });
+  const seams = processTelemetry(telemetry);
+  const logger = pino({ base: { server: name }, ...seams.loggerOptions });
+  const http = createHttpClient({ instrument: seams.client });
   const context = createServerContext(tree, name, http);
   const module = (await import(pathToFileURL(entrypoint).href)) as { default?: ServerFactory };
   if (typeof module.default !== 'function') {
     throw new Error(`${entrypoint} must export a default server factory (context) => ServerDefinition`);
   }
   const definition = await module.default(context);
-  const app = definition.build({ name, logger });
-  installShutdownHandlers(app, { onShutdown: () => http.close() });
+  const app = definition.build({ name, logger, instrumentation: seams.server });
+  installShutdownHandlers(app, {
+    onShutdown: async () => {
+      await http.close();
+      await telemetry?.shutdown();
+    },
+  });
   const address = await listen(app, { host: context.instance.host, port: context.instance.port });
-  logger.info({ url: address.url, kind: definition.kind }, `${name} listening on ${address.url}`);
+  logger.info({ url: address.url, kind: definition.kind, telemetry: telemetry !== undefined }, `${name} listening on ${address.url}`);
 }
 
 main(process.argv[2]).catch((error: unknown) => {

@@ -99,9 +99,9 @@ export function createServerApp(options: ServerAppOptions): FastifyInstance {
   installErrorHandling(app, label, bodyLimit);
   if (instrumentation?.onRequest !== undefined) {
     const onRequest = instrumentation.onRequest.bind(instrumentation);
-    app.addHook('onRequest', (request, _reply, done) => {
+    app.addHook('onRequest', (request, reply, done) => {
       try {
-        onRequest(request);
+        onRequest(request, reply);
       } catch (err) {
         request.log.warn({ err }, 'server instrumentation onRequest failed');
       }

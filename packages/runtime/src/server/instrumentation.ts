@@ -11,8 +11,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
  * and logged, never failing the request.
  */
 export interface ServerInstrumentation {
-  /** Called first for every request (after the `/ng-rollout/<id>` prefix was stripped). */
-  onRequest?(request: FastifyRequest): void;
+  /** Called first for every request (after the `/ng-rollout/<id>` prefix was stripped). May set reply headers. */
+  onRequest?(request: FastifyRequest, reply: FastifyReply): void;
   /**
    * Called once the response was sent. `request.routeOptions.url` is the route template
    * (undefined for a 404); `reply.statusCode` the status.

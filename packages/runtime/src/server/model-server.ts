@@ -4,9 +4,13 @@
  * @module
  */
 import { z } from 'zod';
+import { traceModelCall } from '../telemetry/endpoint-spans.js';
 import { createServerApp } from './app.js';
 import { addJsonRoute } from './json-route.js';
 import type { BuildOptions, EndpointSpec, ServerDefinition } from './endpoint.js';
+import type { RouteHandler } from './json-route.js';
+
+type AnyHandler = EndpointSpec<z.ZodType>['handler'];
 
 /**
  * Default body schema of both model routes: any JSON object. The full Responses/Chat schemas of
@@ -35,12 +39,12 @@ export function defineModelServer<R extends z.ZodType = typeof MODEL_REQUEST, C 
   const serverClass = 'SimpleResponsesAPIModel';
   const build = (options: BuildOptions = {}) => {
     const app = createServerApp({ serverClass, ...options, name: options.name ?? spec.name });
-    addJsonRoute(app, { method: 'POST', path: '/v1/responses', input: spec.responses.input ?? MODEL_REQUEST, handler: spec.responses.handler as EndpointSpec<z.ZodType>['handler'] });
+    addJsonRoute(app, { method: 'POST', path: '/v1/responses', input: spec.responses.input ?? MODEL_REQUEST, handler: traceModelCall('responses', spec.responses.handler as RouteHandler<Record<string, unknown>, unknown>) as AnyHandler });
     addJsonRoute(app, {
       method: 'POST',
       path: '/v1/chat/completions',
       input: spec.chatCompletions.input ?? MODEL_REQUEST,
-      handler: spec.chatCompletions.handler as EndpointSpec<z.ZodType>['handler'],
+      handler: traceModelCall('chat_completions', spec.chatCompletions.handler as RouteHandler<Record<string, unknown>, unknown>) as AnyHandler,
     });
     return app;
   };

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { GymHttpInvalidRouteError } from '../http/errors.js';
+import { traceVerify } from '../telemetry/endpoint-spans.js';
 import { createServerApp } from './app.js';
 import { AGGREGATE_METRICS_REQUEST, emptyAggregateMetrics } from './endpoint.js';
 import { addJsonRoute } from './json-route.js';
@@ -79,7 +80,7 @@ export function defineResourcesServer<T extends Record<string, z.ZodType>, V ext
       method: 'POST',
       path: '/verify',
       input: verify.input ?? VERIFY_REQUEST,
-      handler: async (body, context) => ({ ...(body as object), ...(await verify.handler(body as z.output<V>, context)) }),
+      handler: traceVerify(async (body, context) => ({ ...(body as object), ...(await verify.handler(body as z.output<V>, context)) })),
     });
     const metrics = spec.aggregateMetrics;
     addJsonRoute(app, {

@@ -1,0 +1,57 @@
+/**
+ * Telemetry of a CLI process that runs an environment (`gym env start`, `gym eval run`): checks
+ * the settings (a bad value stops the command before anything starts), writes them into the
+ * environment its children inherit (set-if-absent), and sets up its own telemetry, whose console
+ * output goes to `<log dir>/<role>.log` rather than the user's terminal.
+ * @module
+ */
+import { createWriteStream } from 'node:fs';
+import type { WriteStream } from 'node:fs';
+import { join } from 'node:path';
+import { applyTelemetryEnv, isTelemetryEnvEnabled, validateTelemetrySettings } from './env.js';
+import { initTelemetry } from './init.js';
+import type { GymTelemetry } from './state.js';
+
+/** A CLI process's telemetry. */
+export interface CliTelemetry {
+  /** The environment for child processes, telemetry settings applied. */
+  env: NodeJS.ProcessEnv;
+  telemetry: GymTelemetry | undefined;
+  runId: string | undefined;
+  /** Flushes and shuts telemetry down, then closes the log file. */
+  close(): Promise<void>;
+}
+
+/** Options of {@link setUpCliTelemetry}. */
+export interface CliTelemetryOptions {
+  /** The config's `telemetry:` block. */
+  block: Record<string, unknown> | undefined;
+  logDir: string;
+  role: 'orchestrator' | 'collector';
+  /** Base environment; default a copy of `process.env`. */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Validates, applies and initialises. Throws `GymUserError` (GYM_TELEMETRY_INVALID) on bad settings. */
+export async function setUpCliTelemetry(options: CliTelemetryOptions): Promise<CliTelemetry> {
+  const env = { ...(options.env ?? process.env) };
+  validateTelemetrySettings(options.block, env);
+  const runId = applyTelemetryEnv(options.block, env);
+  let output: WriteStream | undefined;
+  if (isTelemetryEnvEnabled(env) && (env['NEMO_GYM_OTEL_EXPORTER'] ?? env['NEMO_LENS_EXPORTER'] ?? '').trim().toLowerCase() === 'console') {
+    output = createWriteStream(join(options.logDir, `${options.role}.log`), { flags: 'a' });
+    output.on('error', () => undefined);
+  }
+  const telemetry = await initTelemetry({ serverName: options.role, serverType: options.role, env, ...(output === undefined ? {} : { output }) });
+  let closing: Promise<void> | undefined;
+  return {
+    env,
+    telemetry,
+    runId,
+    close: () =>
+      (closing ??= (async () => {
+        await telemetry?.shutdown();
+        if (output !== undefined) await new Promise<void>((resolve) => output.end(resolve));
+      })()),
+  };
+}

@@ -1,0 +1,36 @@
+/**
+ * gym's span groups and their gates. The gates are gym's own objects, so call sites never touch
+ * lens: each reads `GATES.<group>.enabled` (one field load) before doing anything else. They are
+ * all false until `initTelemetry` copies the resolved groups in, and stay false when telemetry is
+ * off or lens is not installed.
+ * @module
+ */
+
+/** The namespace gym registers its groups under. */
+export const GYM_NAMESPACE = 'gym';
+
+/** gym's span groups (nemo-gym-observability.md §3.2). */
+export const GYM_SPAN_GROUPS = ['job', 'server', 'http_client', 'rollout', 'agent', 'model_call', 'verify', 'sandbox', 'startup'] as const;
+export type GymSpanGroup = (typeof GYM_SPAN_GROUPS)[number];
+
+/** The cross-process spine every preset includes: without it traces do not join across processes. */
+const SPINE: GymSpanGroup[] = ['server', 'http_client', 'rollout'];
+
+/** gym's presets (§3.3); `all` is lens's wildcard over every registered group. */
+export const GYM_PRESETS: Readonly<Record<string, readonly GymSpanGroup[]>> = {
+  default: ['job', ...SPINE, 'startup'],
+  per_rollout: [...SPINE, 'verify', 'agent', 'model_call'],
+};
+
+/** One gate. A single class with a single boolean field, so every gate read is monomorphic. */
+export class Gate {
+  enabled = false;
+}
+
+/** The gate of every gym span group. */
+export const GATES: Readonly<Record<GymSpanGroup, Gate>> = Object.fromEntries(GYM_SPAN_GROUPS.map((g) => [g, new Gate()])) as Record<GymSpanGroup, Gate>;
+
+/** Sets every gate from a predicate (lens's `isSpanGroupEnabled` after setup). */
+export function syncGates(isEnabled: (group: string) => boolean): void {
+  for (const group of GYM_SPAN_GROUPS) GATES[group].enabled = isEnabled(group);
+}

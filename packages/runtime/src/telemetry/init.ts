@@ -1,0 +1,115 @@
+/**
+ * `initTelemetry()`: the one place a gym process turns telemetry on. Runs the env pre-check first
+ * and loads nothing when it says off; loads @gym/lens (and through it the SDK) only when on, and
+ * runs unchanged when lens is not installed. Never throws: any failure is one warning and the
+ * process serves without telemetry.
+ * @module
+ */
+import { readFileSync } from 'node:fs';
+import { GYM_OTEL_PREFIX, LENS_PREFIX, gymFlag, isTelemetryEnvEnabled } from './env.js';
+import { GATES, GYM_NAMESPACE, GYM_PRESETS, GYM_SPAN_GROUPS, syncGates } from './gates.js';
+import { ATTR } from './attributes.js';
+import { createInstruments } from './instruments.js';
+import { activeTelemetry, setActiveTelemetry } from './state.js';
+import type { GymTelemetry } from './state.js';
+import { GYM_TELEMETRY_WARNINGS, gymWarn } from './warn.js';
+
+/** Options of {@link initTelemetry}. */
+export interface InitTelemetryOptions {
+  /** Server instance name, e.g. `policy_model`; `orchestrator` / `collector` for the CLI. */
+  serverName: string;
+  /** `resources_servers`, `responses_api_models`, `responses_api_agents`, `orchestrator`, … */
+  serverType: string;
+  env?: NodeJS.ProcessEnv;
+  /** Where console telemetry goes (default stdout). */
+  output?: NodeJS.WritableStream;
+}
+
+const GYM_VERSION = (() => {
+  try {
+    return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
+})();
+
+let pending: Promise<GymTelemetry | undefined> | undefined;
+
+/** Sets telemetry up once per process and returns it, or `undefined` when off or unavailable. */
+export function initTelemetry(options: InitTelemetryOptions): Promise<GymTelemetry | undefined> {
+  pending ??= setUp(options).catch((error: unknown) => {
+    gymWarn(GYM_TELEMETRY_WARNINGS.SETUP_FAILED, `telemetry setup failed; continuing without it: ${(error as Error)?.message ?? String(error)}`);
+    return undefined;
+  });
+  return pending;
+}
+
+async function setUp(options: InitTelemetryOptions): Promise<GymTelemetry | undefined> {
+  const env = options.env ?? process.env;
+  if (!isTelemetryEnvEnabled(env)) return undefined;
+  let lens: typeof import('@gym/lens');
+  let api: typeof import('@opentelemetry/api');
+  try {
+    lens = await import('@gym/lens');
+    api = await import('@opentelemetry/api');
+  } catch (error) {
+    gymWarn(GYM_TELEMETRY_WARNINGS.LENS_MISSING, `telemetry is enabled but @gym/lens is not installed (${(error as Error).message}); running without telemetry. Install @gym/lens to get traces.`);
+    return undefined;
+  }
+  let config: InstanceType<typeof lens.NemoLensConfig>;
+  try {
+    config = lens.NemoLensConfig.fromEnv(GYM_OTEL_PREFIX, LENS_PREFIX, env);
+  } catch (error) {
+    gymWarn(GYM_TELEMETRY_WARNINGS.INVALID_ENV, `invalid telemetry environment; telemetry disabled: ${(error as Error).message}`);
+    return undefined;
+  }
+  if (!config.enabled) return undefined;
+  const serviceGroup = env['OTEL_SERVICE_NAME']?.trim() || 'nemo-gym';
+  config.serviceName = gymFlag(env, 'SERVICE_NAME_PER_SERVER', true) ? `${serviceGroup}/${options.serverName}` : serviceGroup;
+  lens.SpanRegistry.register(GYM_NAMESPACE, { groups: GYM_SPAN_GROUPS, presets: GYM_PRESETS }, { allowOverride: true });
+
+  let handle: Awaited<ReturnType<typeof lens.setupTelemetry>> | undefined;
+  try {
+    handle = await lens.setupTelemetry(config, {
+      env,
+      ...(options.output === undefined ? {} : { output: options.output }),
+      resourceAttributes: {
+        [ATTR.SERVICE_GROUP]: serviceGroup,
+        [ATTR.SERVER_NAME]: options.serverName,
+        [ATTR.SERVER_TYPE]: options.serverType,
+        [ATTR.GYM_VERSION]: GYM_VERSION,
+        'nv.dl.rank': 0,
+        'nv.dl.world_size': 1,
+      },
+    });
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'LENS_SETUP_ALREADY_INITIALISED') throw error;
+    // an embedder (a trainer running gym in-process) owns the providers and the span-group spec
+    gymWarn(GYM_TELEMETRY_WARNINGS.REUSED_PROVIDERS, 'telemetry was already set up in this process by another library; gym reuses its providers and span groups and will not shut them down');
+  }
+  syncGates(lens.isSpanGroupEnabled);
+  const telemetry: GymTelemetry = {
+    lens,
+    api,
+    tracer: lens.getTracer('nemo.gym', GYM_VERSION),
+    instruments: createInstruments(lens.getMeter('nemo.gym', GYM_VERSION)),
+    serverName: options.serverName,
+    serverType: options.serverType,
+    runId: config.runId,
+    shutdown: async (timeoutMs = 5000) => {
+      if (activeTelemetry() === telemetry) setActiveTelemetry(undefined);
+      syncGates(() => false);
+      await handle?.shutdown(timeoutMs);
+    },
+  };
+  setActiveTelemetry(telemetry);
+  return telemetry;
+}
+
+/** Test hook: forgets the process's telemetry so the next `initTelemetry` sets up again. */
+export async function resetTelemetryForTests(): Promise<void> {
+  const telemetry = activeTelemetry();
+  pending = undefined;
+  await telemetry?.shutdown();
+  for (const gate of Object.values(GATES)) gate.enabled = false;
+}

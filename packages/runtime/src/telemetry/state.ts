@@ -1,0 +1,34 @@
+/**
+ * The telemetry of this process, once `initTelemetry` set it up; `undefined` while telemetry is
+ * off, before setup, or when lens is not installed. Call sites read it only after a gate said yes.
+ * @module
+ */
+import type { Tracer } from '@opentelemetry/api';
+import type { GymInstruments } from './instruments.js';
+
+/** What the instrumentation of a process needs, all loaded lazily. */
+export interface GymTelemetry {
+  lens: typeof import('@gym/lens');
+  api: typeof import('@opentelemetry/api');
+  tracer: Tracer;
+  instruments: GymInstruments;
+  /** This process's server instance name (`orchestrator` or `collector` for the CLI). */
+  serverName: string;
+  serverType: string;
+  /** The run id every process of the run shares. */
+  runId: string;
+  /** Flushes and shuts down every signal (no-op when another library owns the providers). */
+  shutdown(timeoutMs?: number): Promise<void>;
+}
+
+let current: GymTelemetry | undefined;
+
+/** The active telemetry, if any. */
+export function activeTelemetry(): GymTelemetry | undefined {
+  return current;
+}
+
+/** Installs (or with `undefined`, clears) the active telemetry. */
+export function setActiveTelemetry(telemetry: GymTelemetry | undefined): void {
+  current = telemetry;
+}
