@@ -1,1 +1,63 @@
-export {};
+/**
+ * `@gym/trace`: reads gym telemetry (console JSON lines, the Python SDK console shape, OTLP/JSON),
+ * assembles traces across processes, and answers where each rollout spent its time.
+ * @module
+ */
+export { ATTR, SPAN, isTruncated, nsToMs } from './span-record.js';
+export type { Attributes, AttributeValue, SpanEvent, SpanKindName, SpanRecord, SpanResource, SpanSource, StatusCodeName } from './span-record.js';
+export { TRACE_ERROR_CODES, TraceError, TraceUserError } from './errors.js';
+
+export { readSpans, forEachSpan } from './read/read-spans.js';
+export type { ReadOptions, ReadProgress, ReadResult } from './read/read-spans.js';
+export type { ReadStats, MalformedExample } from './read/read-stats.js';
+export { expandPaths, TELEMETRY_EXTENSIONS } from './read/expand-paths.js';
+export type { InputFile } from './read/expand-paths.js';
+export { normalizeId } from './read/ids.js';
+export { isoToNs, nsToIso } from './read/time.js';
+
+export { assembleTraces } from './assemble/assemble-traces.js';
+export type { DuplicateSpan, SpanNode, Trace, TraceSet } from './assemble/trace-model.js';
+export { findRollouts, rolloutIdOf, rewardOf, subtree } from './assemble/rollouts.js';
+export type { Rollout } from './assemble/rollouts.js';
+export { lookupId, findTrace, closestIds } from './assemble/find.js';
+export type { LookupResult } from './assemble/find.js';
+
+export { selfTimeNs } from './analyze/self-time.js';
+export { criticalPath } from './analyze/critical-path.js';
+export type { CriticalPath, CriticalSegment } from './analyze/critical-path.js';
+export { buildSpanTree } from './analyze/span-tree.js';
+export type { SpanTree, SpanTreeOptions, TreeRow } from './analyze/span-tree.js';
+export { TIME_CATEGORIES, categorizeSubtree, ownCategory, routeOf } from './analyze/categorize.js';
+export type { TimeCategory } from './analyze/categorize.js';
+export { attributeTime } from './analyze/attribution.js';
+export type { Attribution, CriticalSpanShare, NetworkHop } from './analyze/attribution.js';
+export { summarizeAttributions } from './analyze/attribution-summary.js';
+export type { AttributionSummary } from './analyze/attribution-summary.js';
+export { percentile, summarizeDurations } from './analyze/percentiles.js';
+export type { DurationSummary } from './analyze/percentiles.js';
+export { computeStats, parseGrouping } from './analyze/stats.js';
+export type { SpanStats, StatsGroup, StatsGrouping } from './analyze/stats.js';
+export { compareStats } from './analyze/compare.js';
+export type { ComparisonRow, StatsComparison } from './analyze/compare.js';
+export { ANOMALY_KINDS, findAnomalies } from './analyze/anomalies.js';
+export type { Anomaly, AnomalyKind, AnomalyOptions, AnomalyReport } from './analyze/anomalies.js';
+export { retryCount } from './analyze/retries.js';
+
+export { renderTreeText, renderTreeMarkdown, treeToJson } from './render/tree.js';
+export type { TreeRenderOptions } from './render/tree.js';
+export { renderAttribution, renderAttributionSummary } from './render/why.js';
+export { renderStats, renderComparison } from './render/stats.js';
+export { renderAnomalies } from './render/anomalies.js';
+export { formatMs, displayService, toJson } from './render/format.js';
+export { toOtlpJsonLines, toOtlpSpan } from './write/otlp-json.js';
+export type { OtlpWriteOptions } from './write/otlp-json.js';
+
+export { registerTraceCommands } from './cli.js';
+export { processOutput } from './commands/output.js';
+export type { CommandOutput, OutputFormat } from './commands/output.js';
+export type { InputOptions } from './commands/load.js';
+export type { ShowOptions } from './commands/show.js';
+export type { WhyOptions } from './commands/why.js';
+export type { StatsOptions } from './commands/stats.js';
+export type { AnomaliesOptions } from './commands/anomalies.js';
+export type { ConvertOptions } from './commands/convert.js';

@@ -1,0 +1,81 @@
+/**
+ * Things in the telemetry worth a look: truncated spans, orphans, duplicates, rollouts without
+ * verification, retried requests, error spans, spans that never ended, traces without a root.
+ * @module
+ */
+import type { Rollout } from '../assemble/rollouts.js';
+import type { TraceSet } from '../assemble/trace-model.js';
+import { isTruncated } from '../span-record.js';
+import type { SpanRecord, SpanSource } from '../span-record.js';
+import { retryCount } from './retries.js';
+
+interface SpanRef {
+  traceId: string;
+  spanId: string;
+  name: string;
+  service: string;
+  source: SpanSource;
+}
+
+/** One finding; `kind` is the discriminant. */
+export type Anomaly =
+  | ({ kind: 'truncated_span' } & SpanRef)
+  | ({ kind: 'orphan_span'; parentSpanId: string } & SpanRef)
+  | { kind: 'duplicate_span'; traceId: string; spanId: string; kept: SpanSource; dropped: SpanSource }
+  | { kind: 'missing_verify'; traceId: string; rolloutId: string }
+  | ({ kind: 'retry'; retries: number; url: string | null } & SpanRef)
+  | ({ kind: 'error_span'; message: string | null } & SpanRef)
+  | ({ kind: 'unclosed_span'; spanKind: SpanRecord['kind'] } & SpanRef)
+  | { kind: 'root_missing'; traceId: string; spanCount: number };
+
+/** Every anomaly kind, in display order. */
+export const ANOMALY_KINDS = ['unclosed_span', 'root_missing', 'truncated_span', 'orphan_span', 'duplicate_span', 'missing_verify', 'error_span', 'retry'] as const;
+
+/** Anomaly kinds. */
+export type AnomalyKind = (typeof ANOMALY_KINDS)[number];
+
+/** Findings (at most `maxPerKind` of each kind kept) and the full count per kind. */
+export interface AnomalyReport {
+  type: 'anomalies';
+  counts: Record<AnomalyKind, number>;
+  findings: Anomaly[];
+  total: number;
+}
+
+/** Options of {@link findAnomalies}. */
+export interface AnomalyOptions {
+  /** Findings kept per kind (all are counted); default 1000. */
+  maxPerKind?: number;
+}
+
+/** Scans the traces and rollouts for anomalies. */
+export function findAnomalies(set: TraceSet, rollouts: readonly Rollout[], options: AnomalyOptions = {}): AnomalyReport {
+  const max = options.maxPerKind ?? 1000;
+  const counts = Object.fromEntries(ANOMALY_KINDS.map((k) => [k, 0])) as Record<AnomalyKind, number>;
+  const findings: Anomaly[] = [];
+  const add = (a: Anomaly): void => {
+    if (++counts[a.kind] <= max) findings.push(a);
+  };
+  for (const d of set.duplicates) add({ kind: 'duplicate_span', ...d });
+  // Only examples of duplicates are kept by assembly; the count is exact.
+  counts.duplicate_span = set.duplicateCount;
+  for (const trace of set.traces.values()) {
+    if (trace.roots.length > 0 && trace.roots.every((r) => r.orphan)) add({ kind: 'root_missing', traceId: trace.traceId, spanCount: trace.nodes.size });
+    for (const node of trace.nodes.values()) {
+      const s = node.span;
+      const ref = { traceId: s.traceId, spanId: s.spanId, name: s.name, service: s.service, source: s.source };
+      if (!s.ended) add({ kind: 'unclosed_span', spanKind: s.kind, ...ref });
+      if (isTruncated(s)) add({ kind: 'truncated_span', ...ref });
+      if (node.orphan) add({ kind: 'orphan_span', parentSpanId: s.parentSpanId ?? '', ...ref });
+      if (s.status.code === 'ERROR') add({ kind: 'error_span', message: s.status.message ?? null, ...ref });
+      if (s.kind === 'CLIENT') {
+        const retries = retryCount(s);
+        const url = s.attributes['url.full'];
+        if (retries > 0) add({ kind: 'retry', retries, url: typeof url === 'string' ? url : null, ...ref });
+      }
+    }
+  }
+  for (const r of rollouts) if (r.verify === null) add({ kind: 'missing_verify', traceId: r.traceId, rolloutId: r.rolloutId });
+  const total = Object.values(counts).reduce((a, b) => a + b, 0);
+  return { type: 'anomalies', counts, findings, total };
+}

@@ -1,0 +1,72 @@
+/**
+ * Which part of a rollout a span's time belongs to (model, tools, verification, seeding, agent
+ * harness). Spans without a rule of their own inherit their parent's category.
+ * @module
+ */
+import type { SpanNode } from '../assemble/trace-model.js';
+import { ATTR, SPAN } from '../span-record.js';
+import type { SpanRecord } from '../span-record.js';
+
+/** Time categories of `gym trace why`. `network` is CLIENT time outside its SERVER child. */
+export type TimeCategory = 'model' | 'tools' | 'verify' | 'seed' | 'agent' | 'network' | 'unaccounted';
+
+/** Every category, in display order. */
+export const TIME_CATEGORIES: readonly TimeCategory[] = ['model', 'tools', 'verify', 'seed', 'agent', 'network', 'unaccounted'];
+
+const MODEL_ROUTES = new Set(['/v1/responses', '/v1/chat/completions', '/v1/messages', '/v1/completions']);
+
+/** The route of a SERVER span: `http.route`, else the path part of `<METHOD> <route>`. */
+export function routeOf(span: SpanRecord): string | null {
+  const r = span.attributes[ATTR.httpRoute];
+  if (typeof r === 'string' && r.length > 0) return stripRolloutPrefix(r);
+  const m = /^[A-Z]+ (\/\S*)$/.exec(span.name);
+  return m === null ? null : stripRolloutPrefix(m[1]!);
+}
+
+// `/ng-rollout/<id>/v1/responses` is the same route as `/v1/responses` (reference §5.2).
+function stripRolloutPrefix(route: string): string {
+  const m = /^\/ng-rollout\/[^/]+(\/.*)$/.exec(route);
+  return m === null ? route : m[1]!.replace(/^\/training-token-capture(?=\/)/, '');
+}
+
+/**
+ * The category a span claims for itself, or null to inherit. SERVER spans are classified by
+ * route: `/verify` → verify, `/seed_session` → seed, on the agent's own service → agent, model
+ * routes → model, any other route (a resources server's tool) → tools.
+ */
+export function ownCategory(span: SpanRecord, agentService: string): TimeCategory | null {
+  if (span.name.startsWith(SPAN.modelPrefix)) return 'model';
+  if (span.name === SPAN.verify) return 'verify';
+  if (span.name === SPAN.rollout) return 'agent';
+  if (span.kind !== 'SERVER') return null;
+  const route = routeOf(span) ?? '';
+  if (route.endsWith('/verify')) return 'verify';
+  if (route.endsWith('/seed_session')) return 'seed';
+  if (span.service === agentService) return 'agent';
+  if (MODEL_ROUTES.has(route)) return 'model';
+  return 'tools';
+}
+
+/** Categories of every node under `root` (inclusive); `root` itself defaults to `agent`. */
+export function categorizeSubtree(root: SpanNode): Map<SpanNode, TimeCategory> {
+  const agentService = root.span.service;
+  const out = new Map<SpanNode, TimeCategory>();
+  const stack: Array<[SpanNode, TimeCategory]> = [[root, ownCategory(root.span, agentService) ?? 'agent']];
+  while (stack.length > 0) {
+    const [node, inherited] = stack.pop()!;
+    const cat = node === root ? inherited : (ownCategory(node.span, agentService) ?? inherited);
+    out.set(node, cat);
+    for (const c of node.children) stack.push([c, cat]);
+  }
+  return out;
+}
+
+/** The SERVER child a CLIENT span called (the longest, if it retried into several), or null. */
+export function serverChildOf(node: SpanNode): SpanNode | null {
+  let best: SpanNode | null = null;
+  for (const c of node.children) {
+    if (c.span.kind !== 'SERVER') continue;
+    if (best === null || c.span.durationMs > best.span.durationMs) best = c;
+  }
+  return best;
+}

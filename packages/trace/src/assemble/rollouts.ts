@@ -1,0 +1,75 @@
+/**
+ * Finds rollouts in assembled traces. A rollout is a `gym.rollout` span (attribute
+ * `nemo.gym.rollout.id`): with the `default` preset many share one trace under `gym.job`; with
+ * `per_rollout` each is in its own trace.
+ * @module
+ */
+import { ATTR, SPAN } from '../span-record.js';
+import type { SpanRecord } from '../span-record.js';
+import type { SpanNode, Trace, TraceSet } from './trace-model.js';
+
+/** One rollout and where it sits. */
+export interface Rollout {
+  /** `nemo.gym.rollout.id`, or `span:<span id>` when the attribute is missing. */
+  rolloutId: string;
+  traceId: string;
+  trace: Trace;
+  /** The `gym.rollout` span. */
+  node: SpanNode;
+  /** The first `gym.verify` span under it, if any. */
+  verify: SpanNode | null;
+  /** `gym.verify.reward` of that span, when numeric. */
+  reward: number | null;
+  /** True when the trace holds other rollouts too (the `default` preset's `gym.job` trace). */
+  sharedTrace: boolean;
+}
+
+/** Every rollout of every trace, sorted by start time. */
+export function findRollouts(set: TraceSet): Rollout[] {
+  const out: Rollout[] = [];
+  for (const trace of set.traces.values()) {
+    const found: SpanNode[] = [];
+    for (const node of trace.nodes.values()) if (node.span.name === SPAN.rollout) found.push(node);
+    for (const node of found) {
+      const verify = findDescendant(node, (s) => s.name === SPAN.verify);
+      out.push({ rolloutId: rolloutIdOf(node.span), traceId: trace.traceId, trace, node, verify, reward: verify === null ? null : rewardOf(verify.span), sharedTrace: found.length > 1 });
+    }
+  }
+  return out.sort((a, b) => (a.node.span.startNs < b.node.span.startNs ? -1 : a.node.span.startNs > b.node.span.startNs ? 1 : 0));
+}
+
+/** The rollout id of a span (`nemo.gym.rollout.id`), or `span:<id>` when absent. */
+export function rolloutIdOf(span: SpanRecord): string {
+  const v = span.attributes[ATTR.rolloutId];
+  return typeof v === 'string' && v.length > 0 ? v : typeof v === 'number' ? String(v) : `span:${span.spanId}`;
+}
+
+/** `gym.verify.reward` as a number, or null. */
+export function rewardOf(span: SpanRecord): number | null {
+  const v = span.attributes[ATTR.reward];
+  const n = typeof v === 'number' ? v : typeof v === 'string' ? Number(v) : NaN;
+  return Number.isFinite(n) ? n : null;
+}
+
+/** Depth-first search under `node` (excluding it) for the first span matching `pred`. */
+export function findDescendant(node: SpanNode, pred: (s: SpanRecord) => boolean): SpanNode | null {
+  const stack = [...node.children].reverse();
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if (pred(n.span)) return n;
+    for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
+  }
+  return null;
+}
+
+/** Every node of the subtree under and including `node`, depth-first, children in start order. */
+export function subtree(node: SpanNode): SpanNode[] {
+  const out: SpanNode[] = [];
+  const stack = [node];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    out.push(n);
+    for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
+  }
+  return out;
+}

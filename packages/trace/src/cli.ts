@@ -1,0 +1,103 @@
+/**
+ * The `trace` command table. Declares commands and flags only; each action lazily imports its
+ * `commands/<name>.js` module, so `gym --help` loads none of them.
+ * @module
+ */
+import { Option } from '@commander-js/extra-typings';
+import type { Command, OptionValues } from '@commander-js/extra-typings';
+import { processOutput } from './commands/output.js';
+import type { OutputFormat } from './commands/output.js';
+
+// Flag policy: `--json` wins over `--markdown`; neither means text. Numbers are parsed here and
+// validated by the command (so library callers get the same checks).
+function formatOf(o: { json?: boolean; markdown?: boolean }): OutputFormat {
+  return o.json === true ? 'json' : o.markdown === true ? 'markdown' : 'text';
+}
+
+function setExit(code: number): void {
+  if (code !== 0) process.exitCode = code;
+}
+
+const PATHS_HELP = 'telemetry files or directories (default: newest run under .gym/logs/)';
+
+/**
+ * Adds `trace` with subcommands `show`, `why`, `stats`, `anomalies`, `convert` to `program`.
+ * @example
+ * const program = new Command('gym');
+ * registerTraceCommands(program);
+ * await program.parseAsync();
+ */
+export function registerTraceCommands<A extends unknown[], O extends OptionValues, G extends OptionValues>(program: Command<A, O, G>): void {
+  const trace = program.command('trace').description('read telemetry files and show where rollouts spent their time');
+
+  trace
+    .command('show')
+    .description('print the span tree of a rollout or trace, with durations, waterfall and critical path')
+    .argument('[paths...]', PATHS_HELP)
+    .option('--rollout <id>', 'rollout id (nemo.gym.rollout.id) or trace id')
+    .option('--trace <id>', 'trace id (or a unique prefix of at least 6 hex digits)')
+    .option('--slowest <n>', 'the N slowest rollouts', (v) => Number(v))
+    .option('--failed', 'rollouts with error spans or without verification')
+    .option('--max-spans <n>', 'spans listed per tree at most', (v) => Number(v), 500)
+    .option('--json', 'JSON output')
+    .option('--markdown', 'Markdown output')
+    .action(async (paths, o) => {
+      const { show } = await import('./commands/show.js');
+      const opts = { paths, format: formatOf(o), color: process.stdout.isTTY === true, maxSpans: o.maxSpans, failed: o.failed === true };
+      setExit(await show({ ...opts, ...(o.rollout === undefined ? {} : { rollout: o.rollout }), ...(o.trace === undefined ? {} : { trace: o.trace }), ...(o.slowest === undefined ? {} : { slowest: o.slowest }) }, processOutput()));
+    });
+
+  trace
+    .command('why')
+    .description('split a rollout\'s wall time into model, tools, verification, agent, network and unaccounted')
+    .argument('[id]', 'rollout id or trace id (omit with --all)')
+    .argument('[paths...]', PATHS_HELP)
+    .option('--all', 'aggregate over every rollout')
+    .option('--json', 'JSON output')
+    .option('--markdown', 'Markdown output')
+    .action(async (id, paths, o) => {
+      const { why } = await import('./commands/why.js');
+      // With --all there is no id: the first positional is a path.
+      const all = o.all === true;
+      const allPaths = all && id !== undefined ? [id, ...paths] : paths;
+      setExit(await why({ paths: allPaths, all, format: formatOf(o), ...(all || id === undefined ? {} : { id }) }, processOutput()));
+    });
+
+  trace
+    .command('stats')
+    .description('per span name (or service, or attribute) counts, error rate and exact percentiles')
+    .argument('[paths...]', PATHS_HELP)
+    .addOption(new Option('--by <grouping>', 'name | service | attribute:<key>').default('name'))
+    .option('--compare <inputs...>', 'compare two inputs A B (files or directories)')
+    .option('--threshold <pct>', 'flag p50/p95 moves above this percentage', (v) => Number(v), 10)
+    .option('--json', 'JSON output')
+    .option('--markdown', 'Markdown output')
+    .action(async (paths, o) => {
+      const { stats } = await import('./commands/stats.js');
+      const compare = o.compare === undefined ? {} : { compare: o.compare as [string, string] };
+      setExit(await stats({ paths, by: o.by, thresholdPct: o.threshold, format: formatOf(o), ...compare }, processOutput()));
+    });
+
+  trace
+    .command('anomalies')
+    .description('truncated, orphan, duplicate, unclosed and error spans; rollouts without verify; retries')
+    .argument('[paths...]', PATHS_HELP)
+    .option('--json', 'JSON output')
+    .option('--markdown', 'Markdown output')
+    .action(async (paths, o) => {
+      const { anomalies } = await import('./commands/anomalies.js');
+      setExit(await anomalies({ paths, format: formatOf(o) }, processOutput()));
+    });
+
+  trace
+    .command('convert')
+    .description('rewrite the input as OTLP/JSON lines (Collector file-exporter format)')
+    .argument('[paths...]', PATHS_HELP)
+    .addOption(new Option('--to <format>', 'output format').choices(['otlp-json'] as const).makeOptionMandatory())
+    .option('--out <file>', 'output file (default: stdout)')
+    .action(async (paths, o) => {
+      const { convert } = await import('./commands/convert.js');
+      setExit(await convert({ paths, to: o.to, ...(o.out === undefined ? {} : { out: o.out }) }, processOutput()));
+    });
+
+}

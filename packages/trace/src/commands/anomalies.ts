@@ -1,0 +1,28 @@
+/**
+ * `gym trace anomalies`: truncated, orphan, duplicate, unclosed and error spans, traces without a
+ * root, rollouts without verification, retried requests.
+ * @module
+ */
+import { findAnomalies } from '../analyze/anomalies.js';
+import { toJson } from '../render/format.js';
+import { renderAnomalies } from '../render/anomalies.js';
+import { loadTelemetry } from './load.js';
+import type { InputOptions } from './load.js';
+import { runCommand } from './output.js';
+import type { CommandOutput, OutputFormat } from './output.js';
+
+/** Options of {@link anomalies}. */
+export interface AnomaliesOptions extends InputOptions {
+  format?: OutputFormat;
+}
+
+/** Runs `anomalies`; returns 0 whether or not anomalies were found (2 for bad input). */
+export async function anomalies(options: AnomaliesOptions, out: CommandOutput): Promise<number> {
+  return runCommand(out, async () => {
+    const { set, rollouts, stats } = await loadTelemetry(options, out);
+    const report = findAnomalies(set, rollouts);
+    if (options.format === 'json') out.write(toJson({ ...report, read: stats }));
+    else out.write(renderAnomalies(report, options.format === 'markdown' ? 'markdown' : 'text'));
+    return 0;
+  });
+}

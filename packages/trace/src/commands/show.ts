@@ -1,0 +1,111 @@
+/**
+ * `gym trace show`: the tree picture of one rollout or trace, the slowest or failed ones, or a
+ * list of rollouts when nothing is selected.
+ * @module
+ */
+import { buildSpanTree } from '../analyze/span-tree.js';
+import { findTrace, lookupId } from '../assemble/find.js';
+import { subtree } from '../assemble/rollouts.js';
+import type { Rollout } from '../assemble/rollouts.js';
+import type { SpanNode, Trace } from '../assemble/trace-model.js';
+import { TRACE_ERROR_CODES, TraceUserError } from '../errors.js';
+import { displayService, formatMs, markdownTable, textTable, toJson } from '../render/format.js';
+import { renderTreeMarkdown, renderTreeText, treeToJson } from '../render/tree.js';
+import { loadTelemetry } from './load.js';
+import type { InputOptions } from './load.js';
+import { runCommand } from './output.js';
+import type { CommandOutput, OutputFormat } from './output.js';
+
+/** Options of {@link show}. At most one of `rollout`, `trace`, `slowest`, `failed`. */
+export interface ShowOptions extends InputOptions {
+  rollout?: string;
+  trace?: string;
+  slowest?: number;
+  failed?: boolean;
+  format?: OutputFormat;
+  color?: boolean;
+  /** Rows per tree at most (default 500). */
+  maxSpans?: number;
+}
+
+interface View {
+  title: string;
+  roots: SpanNode[];
+  rolloutId: string | null;
+  traceId: string;
+  reward: number | null;
+}
+
+const LIST_LIMIT = 50;
+
+/** Runs `show`; returns the exit code (0, or 2 for bad input). */
+export async function show(options: ShowOptions, out: CommandOutput): Promise<number> {
+  return runCommand(out, async () => {
+    const selectors = [options.rollout, options.trace, options.slowest, options.failed || undefined].filter((v) => v !== undefined);
+    if (selectors.length > 1) throw new TraceUserError(TRACE_ERROR_CODES.badOption, 'Pass at most one of --rollout, --trace, --slowest, --failed.');
+    const { set, rollouts, stats } = await loadTelemetry(options, out);
+    const format = options.format ?? 'text';
+    let views: View[];
+    if (options.rollout !== undefined) {
+      const hit = lookupId(set, rollouts, options.rollout);
+      views = [hit.type === 'rollout' ? rolloutView(hit.rollout) : traceView(hit.trace)];
+    } else if (options.trace !== undefined) views = [traceView(findTrace(set, options.trace))];
+    else if (options.slowest !== undefined) {
+      if (!Number.isInteger(options.slowest) || options.slowest < 1) throw new TraceUserError(TRACE_ERROR_CODES.badOption, `--slowest takes a positive integer, got ${options.slowest}.`);
+      views = rollouts.length > 0
+        ? [...rollouts].sort((a, b) => b.node.span.durationMs - a.node.span.durationMs).slice(0, options.slowest).map(rolloutView)
+        : [...set.traces.values()].sort((a, b) => b.durationMs - a.durationMs).slice(0, options.slowest).map(traceView);
+    } else if (options.failed === true) {
+      views = rollouts.length > 0
+        ? rollouts.filter((r) => r.verify === null || hasError([r.node])).map(rolloutView)
+        : [...set.traces.values()].filter((t) => hasError(t.roots)).map(traceView);
+      if (views.length === 0) {
+        out.write(format === 'json' ? toJson({ type: 'show', views: [] }) : 'No failed rollouts or traces.\n');
+        return 0;
+      }
+    } else if (rollouts.length === 1) views = [rolloutView(rollouts[0]!)];
+    else if (rollouts.length === 0 && set.traces.size === 1) views = [traceView([...set.traces.values()][0]!)];
+    else {
+      out.write(renderList(rollouts, [...set.traces.values()], format, stats.spans));
+      return 0;
+    }
+    const maxRows = options.maxSpans ?? 500;
+    if (format === 'json') {
+      out.write(toJson({ type: 'show', views: views.map((v) => ({ rollout_id: v.rolloutId, trace_id: v.traceId, reward: v.reward, tree: treeToJson(buildSpanTree(v.roots, { maxRows })) })) }));
+      return 0;
+    }
+    const render = format === 'markdown' ? renderTreeMarkdown : renderTreeText;
+    out.write(views.map((v) => render(buildSpanTree(v.roots, { maxRows }), { color: options.color ?? false, title: v.title })).join('\n'));
+    return 0;
+  });
+}
+
+function rolloutView(r: Rollout): View {
+  return { title: `rollout ${r.rolloutId}  trace ${r.traceId}`, roots: [r.node], rolloutId: r.rolloutId, traceId: r.traceId, reward: r.reward };
+}
+
+function traceView(t: Trace): View {
+  return { title: `trace ${t.traceId}  ${t.nodes.size} spans  ${t.services.map(displayService).join(', ')}`, roots: t.roots, rolloutId: null, traceId: t.traceId, reward: null };
+}
+
+function hasError(roots: SpanNode[]): boolean {
+  return roots.some((r) => subtree(r).some((n) => n.span.status.code === 'ERROR'));
+}
+
+function renderList(rollouts: Rollout[], traces: Trace[], format: OutputFormat, spanCount: number): string {
+  if (format === 'json') {
+    return toJson({
+      type: 'list',
+      rollouts: rollouts.map((r) => ({ rollout_id: r.rolloutId, trace_id: r.traceId, duration_ms: r.node.span.durationMs, reward: r.reward, spans: subtree(r.node).length })),
+      traces: traces.map((t) => ({ trace_id: t.traceId, duration_ms: t.durationMs, spans: t.nodes.size, roots: t.roots.map((n) => n.span.name), services: t.services })),
+    });
+  }
+  const table = format === 'markdown' ? markdownTable : textTable;
+  const head = `${rollouts.length} rollouts in ${traces.length} traces (${spanCount} spans). Pick one with --rollout ID, --trace ID, --slowest N or --failed.\n\n`;
+  const rows = rollouts.length > 0
+    ? rollouts.slice(0, LIST_LIMIT).map((r) => [r.rolloutId, r.traceId, formatMs(r.node.span.durationMs), r.reward === null ? (r.verify === null ? 'no verify' : '-') : String(r.reward), String(subtree(r.node).length)])
+    : traces.slice(0, LIST_LIMIT).map((t) => [t.roots[0]?.span.name ?? '-', t.traceId, formatMs(t.durationMs), '-', String(t.nodes.size)]);
+  const total = rollouts.length > 0 ? rollouts.length : traces.length;
+  const more = total > LIST_LIMIT ? `… ${total - LIST_LIMIT} more\n` : '';
+  return head + table([rollouts.length > 0 ? 'rollout' : 'root span', 'trace', 'duration', 'reward', 'spans'], rows, ['l', 'l', 'r', 'r', 'r']) + more;
+}

@@ -1,0 +1,47 @@
+/**
+ * `gym trace stats`: per span name (service, attribute) counts, errors and exact percentiles;
+ * `--compare A B` flags groups whose p50 or p95 moved beyond `--threshold` percent.
+ * @module
+ */
+import { compareStats } from '../analyze/compare.js';
+import { computeStats, parseGrouping } from '../analyze/stats.js';
+import { TRACE_ERROR_CODES, TraceUserError } from '../errors.js';
+import { toJson } from '../render/format.js';
+import { renderComparison, renderStats } from '../render/stats.js';
+import { loadTelemetry } from './load.js';
+import type { InputOptions } from './load.js';
+import { runCommand } from './output.js';
+import type { CommandOutput, OutputFormat } from './output.js';
+
+/** Options of {@link stats}. */
+export interface StatsOptions extends InputOptions {
+  /** `name` (default), `service` or `attribute:<key>`. */
+  by?: string;
+  /** Two inputs (file or directory each) to compare, A then B; replaces `paths`. */
+  compare?: [string, string];
+  /** Percent change of p50 or p95 that flags a group. Default 10. */
+  thresholdPct?: number;
+  format?: OutputFormat;
+}
+
+/** Runs `stats`; returns the exit code (0, or 2 for bad input). */
+export async function stats(options: StatsOptions, out: CommandOutput): Promise<number> {
+  return runCommand(out, async () => {
+    const by = parseGrouping(options.by ?? 'name');
+    const format = options.format ?? 'text';
+    const md = format === 'markdown' ? 'markdown' : 'text';
+    if (options.compare !== undefined) {
+      if (options.compare.length !== 2) throw new TraceUserError(TRACE_ERROR_CODES.badOption, `--compare takes exactly two inputs (A B), got ${options.compare.length}.`);
+      const threshold = options.thresholdPct ?? 10;
+      if (!Number.isFinite(threshold) || threshold < 0) throw new TraceUserError(TRACE_ERROR_CODES.badOption, `--threshold takes a non-negative percentage, got ${options.thresholdPct}.`);
+      const [a, b] = await Promise.all(options.compare.map((p) => loadTelemetry({ paths: [p] }, out)));
+      const result = compareStats(computeStats(a!.set, a!.rollouts, by), computeStats(b!.set, b!.rollouts, by), threshold);
+      out.write(format === 'json' ? toJson(result) : renderComparison(result, md));
+      return 0;
+    }
+    const { set, rollouts } = await loadTelemetry(options, out);
+    const result = computeStats(set, rollouts, by);
+    out.write(format === 'json' ? toJson(result) : renderStats(result, md));
+    return 0;
+  });
+}

@@ -1,0 +1,117 @@
+/**
+ * The reader: streams files line by line (node:readline over fs streams, never a whole file in
+ * memory), recognises our console records, the Python SDK shape and OTLP/JSON requests, and hands
+ * out normalised {@link SpanRecord}s.
+ * @module
+ */
+import { createReadStream } from 'node:fs';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import type { SpanRecord } from '../span-record.js';
+import { fromConsoleSpan, isConsoleSpan } from './console-span.js';
+import { expandPaths } from './expand-paths.js';
+import { fromOtlpRequest, isOtlpRequest } from './otlp-spans.js';
+import { fromPythonSpan, isPythonSpan } from './python-span.js';
+import { emptyReadStats, MAX_MALFORMED_EXAMPLES } from './read-stats.js';
+import type { ReadStats } from './read-stats.js';
+import { RecordScanner } from './record-scanner.js';
+import { ResourceCache } from './resource-cache.js';
+
+/** Progress of a read, in bytes over every file. */
+export interface ReadProgress {
+  bytesRead: number;
+  totalBytes: number;
+  file: string;
+}
+
+/** Options of {@link readSpans} and {@link forEachSpan}. */
+export interface ReadOptions {
+  /** Called about every 4 MiB read and once at the end of each file. */
+  onProgress?: (progress: ReadProgress) => void;
+}
+
+/** Spans and counters of one read. */
+export interface ReadResult {
+  spans: SpanRecord[];
+  stats: ReadStats;
+}
+
+const PROGRESS_EVERY_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Reads every span in `paths` (files, or directories searched recursively for `*.log`, `*.jsonl`,
+ * `*.json`, `*.ndjson`). Garbage lines are counted, never thrown.
+ * @throws TraceUserError `GYM_TRACE_PATH_NOT_FOUND` for a missing path.
+ * @example
+ * const { spans, stats } = await readSpans(['.gym/logs/run-1']);
+ */
+export async function readSpans(paths: readonly string[], options: ReadOptions = {}): Promise<ReadResult> {
+  const spans: SpanRecord[] = [];
+  const stats = await forEachSpan(paths, (s) => void spans.push(s), options);
+  return { spans, stats };
+}
+
+/** Streaming form of {@link readSpans}: calls `onSpan` per span instead of collecting them. */
+export async function forEachSpan(paths: readonly string[], onSpan: (span: SpanRecord) => void, options: ReadOptions = {}): Promise<ReadStats> {
+  const files = await expandPaths(paths);
+  const stats = emptyReadStats();
+  const resources = new ResourceCache();
+  const totalBytes = files.reduce((n, f) => n + f.bytes, 0);
+  let doneBytes = 0;
+  for (const file of files) {
+    stats.files++;
+    const bytes = await readFile(file.path, stats, resources, onSpan, (b) => options.onProgress?.({ bytesRead: doneBytes + b, totalBytes, file: file.path }));
+    doneBytes += bytes;
+    stats.bytes += bytes;
+    options.onProgress?.({ bytesRead: doneBytes, totalBytes, file: file.path });
+  }
+  return stats;
+}
+
+async function readFile(file: string, stats: ReadStats, resources: ResourceCache, onSpan: (s: SpanRecord) => void, progress: (bytes: number) => void): Promise<number> {
+  const malformed = (line: number, reason: string): void => {
+    stats.malformedLines++;
+    if (stats.malformedExamples.length < MAX_MALFORMED_EXAMPLES) stats.malformedExamples.push({ file, line, reason });
+  };
+  const emit = (s: SpanRecord | string, line: number, format: 'console' | 'python'): void => {
+    if (typeof s === 'string') return malformed(line, s);
+    stats.spans++;
+    stats.formats[format]++;
+    onSpan(s);
+  };
+  const scanner = new RecordScanner({
+    skipped: () => void stats.skippedLines++,
+    malformed,
+    record(obj, line) {
+      const source = { file, line };
+      if (isConsoleSpan(obj)) emit(fromConsoleSpan(obj, source, resources), line, 'console');
+      else if (isOtlpRequest(obj)) {
+        const { spans, rejected } = fromOtlpRequest(obj, source, resources);
+        for (const s of spans) {
+          stats.spans++;
+          stats.formats.otlp++;
+          onSpan(s);
+        }
+        for (const r of rejected) malformed(line, r);
+      } else if (isPythonSpan(obj)) emit(fromPythonSpan(obj, source, resources), line, 'python');
+      else stats.skippedLines++;
+    },
+  });
+  const stream = createReadStream(file, { encoding: 'utf8', highWaterMark: 256 * 1024 });
+  const rl = createInterface({ input: stream, crlfDelay: Infinity });
+  let lineNo = 0;
+  let nextProgress = PROGRESS_EVERY_BYTES;
+  rl.on('line', (line) => {
+    lineNo++;
+    stats.linesRead++;
+    scanner.push(line, lineNo);
+    if (stream.bytesRead >= nextProgress) {
+      nextProgress = stream.bytesRead + PROGRESS_EVERY_BYTES;
+      progress(stream.bytesRead);
+    }
+  });
+  const failed = once(stream, 'error').then(([err]) => Promise.reject(err as Error));
+  await Promise.race([once(rl, 'close'), failed]);
+  scanner.end();
+  return stream.bytesRead;
+}

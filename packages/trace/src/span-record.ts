@@ -1,0 +1,100 @@
+/**
+ * The one span model every reader produces, whatever the input format.
+ * @module
+ */
+
+/** OpenTelemetry span kinds, by name. */
+export type SpanKindName = 'INTERNAL' | 'SERVER' | 'CLIENT' | 'PRODUCER' | 'CONSUMER';
+
+/** Span status codes, by name. */
+export type StatusCodeName = 'UNSET' | 'OK' | 'ERROR';
+
+/** An attribute value as read from any input (OTLP arrays of scalars stay arrays). */
+export type AttributeValue = string | number | boolean | null | AttributeValue[] | { [key: string]: AttributeValue };
+
+/** Attribute map of a span, event or resource. */
+export type Attributes = Record<string, AttributeValue>;
+
+/** A span event (`exception`, `nemo.span.truncated`, retries…). */
+export interface SpanEvent {
+  name: string;
+  /** Unix time in nanoseconds. */
+  timeNs: bigint;
+  attributes: Attributes;
+}
+
+/** The resource a span came from, shared by every span of one process (interned by the reader). */
+export interface SpanResource {
+  attributes: Attributes;
+}
+
+/** Where a span was read from: file and 1-based line of the record's first line. */
+export interface SpanSource {
+  file: string;
+  line: number;
+}
+
+/** One span, normalised from console JSON lines, the Python SDK console shape or OTLP/JSON. */
+export interface SpanRecord {
+  /** 32 lowercase hex digits. */
+  traceId: string;
+  /** 16 lowercase hex digits. */
+  spanId: string;
+  /** 16 lowercase hex digits, or null for a root. */
+  parentSpanId: string | null;
+  name: string;
+  kind: SpanKindName;
+  /** Unix time in nanoseconds. */
+  startNs: bigint;
+  /** Unix time in nanoseconds; equals `startNs` when the span never ended (see `ended`). */
+  endNs: bigint;
+  /** `endNs - startNs` in milliseconds. */
+  durationMs: number;
+  /** False when the record had no end time (a span still open when it was written). */
+  ended: boolean;
+  status: { code: StatusCodeName; message?: string };
+  attributes: Attributes;
+  events: SpanEvent[];
+  /** `service.name` of the resource, `unknown_service` when absent. */
+  service: string;
+  resource: SpanResource;
+  /** Instrumentation scope, when the input carried one. */
+  scope: { name: string; version?: string } | null;
+  source: SpanSource;
+}
+
+/** Attribute keys and span names the analyses rely on. */
+export const ATTR = {
+  rolloutId: 'nemo.gym.rollout.id',
+  truncated: 'nemo.span.truncated',
+  reward: 'gym.verify.reward',
+  serverName: 'nemo.gym.server.name',
+  httpRoute: 'http.route',
+  httpMethod: 'http.request.method',
+  httpStatus: 'http.response.status_code',
+  resendCount: 'http.request.resend_count',
+  requestModel: 'gen_ai.request.model',
+  responseModel: 'gen_ai.response.model',
+  inputTokens: 'gen_ai.usage.input_tokens',
+  outputTokens: 'gen_ai.usage.output_tokens',
+  serviceName: 'service.name',
+} as const;
+
+/** Span names with a fixed meaning. */
+export const SPAN = {
+  rollout: 'gym.rollout',
+  job: 'gym.job',
+  verify: 'gym.verify',
+  modelPrefix: 'gym.model.',
+} as const;
+
+/** True when the span was force-closed at shutdown (`nemo.span.truncated=true`). */
+export function isTruncated(span: SpanRecord): boolean {
+  const v = span.attributes[ATTR.truncated];
+  return v === true || v === 'true';
+}
+
+/** Milliseconds between two nanosecond instants. */
+export function nsToMs(ns: bigint): number {
+  return Number(ns) / 1e6;
+}

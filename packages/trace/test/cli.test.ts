@@ -1,0 +1,60 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { Command } from '@commander-js/extra-typings';
+import { registerTraceCommands } from '../src/cli.js';
+import { rolloutSpans, writeRunLogs } from './support/fixtures.js';
+
+const MAIN = fileURLToPath(new URL('./support/cli-main.ts', import.meta.url));
+const cleanups: Array<() => void> = [];
+after(() => cleanups.forEach((c) => c()));
+
+let dir: string;
+before(() => {
+  const d = writeRunLogs([...rolloutSpans({ rolloutId: '0-0' }), ...rolloutSpans({ rolloutId: '1-0', atMs: 2000 })]);
+  cleanups.push(d.cleanup);
+  dir = d.dir;
+});
+
+function gym(...args: string[]) {
+  // spawnSync returns only after the child exits; the timeout kills it if it hangs.
+  const r = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', MAIN, ...args], { encoding: 'utf8', timeout: 60_000 });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+describe('registerTraceCommands', () => {
+  it('adds trace with show, why, stats, anomalies and convert', () => {
+    const program = new Command('gym');
+    registerTraceCommands(program);
+    const trace = program.commands.find((c) => c.name() === 'trace')!;
+    assert.deepEqual(trace.commands.map((c) => c.name()), ['show', 'why', 'stats', 'anomalies', 'convert']);
+  });
+
+  it('runs show and why end to end', () => {
+    const s = gym('trace', 'show', '--rollout', '1-0', dir);
+    assert.equal(s.code, 0, s.err);
+    assert.match(s.out, /^\* gym\.rollout +simple_agent +998ms/m);
+    const w = gym('trace', 'why', '--all', dir, '--json');
+    assert.equal(w.code, 0, w.err);
+    assert.equal(JSON.parse(w.out).rollouts, 2);
+  });
+
+  it('runs stats, anomalies and convert', () => {
+    const s = gym('trace', 'stats', dir, '--by', 'service', '--markdown');
+    assert.equal(s.code, 0, s.err);
+    assert.match(s.out, /^\| nemo-gym\/policy_model \| 4 \|/m);
+    const a = gym('trace', 'anomalies', dir, '--json');
+    assert.equal(JSON.parse(a.out).total, 0);
+    const c = gym('trace', 'convert', dir, '--to', 'otlp-json');
+    assert.equal(c.code, 0, c.err);
+    assert.equal(c.out.trim().split('\n').length, 3);
+  });
+
+  it('exits 2 with the message for a rollout that is not there', () => {
+    const r = gym('trace', 'why', '9-9', dir);
+    assert.equal(r.code, 2);
+    assert.match(r.err, /GYM_TRACE_ROLLOUT_NOT_FOUND.*Closest ids/);
+    assert.equal(r.out, '');
+  });
+});
