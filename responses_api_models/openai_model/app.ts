@@ -1,0 +1,55 @@
+/**
+ * `openai_model`: a pass-through model server in front of an OpenAI-compatible API (reference
+ * §6.4). `POST /v1/responses` → `<openai_base_url>/responses` and `POST /v1/chat/completions` →
+ * `<openai_base_url>/chat/completions`, with `extra_body`, the configured model, default headers,
+ * Bearer auth and an optional concurrency cap. Docs: docs/models.md.
+ * @module
+ */
+import { defineModelServer, GymUpstreamError } from '@gym/runtime';
+import { parseOpenAIModelConfig } from './config.js';
+import { OpenAIUpstream } from './openai-upstream.js';
+import { checkReply, dropReasoningItems, withExtraBodyAndModel } from './pass-through.js';
+import { CHAT_COMPLETION_CREATE_PARAMS, RESPONSES_CREATE_PARAMS } from './request-schemas.js';
+import { Semaphore } from './semaphore.js';
+import type { ServerFactory } from '@gym/runtime';
+
+type Json = Record<string, unknown>;
+
+const createOpenAIModel: ServerFactory = (context) => {
+  const name = context.instance.instanceName;
+  const config = parseOpenAIModelConfig(context.config, name);
+  const upstream = new OpenAIUpstream({
+    http: context.http,
+    baseUrl: config.openaiBaseUrl,
+    apiKey: config.openaiApiKey,
+    defaultHeaders: config.defaultHeaders,
+  });
+  const semaphore = config.maxConcurrentRequests === null ? undefined : new Semaphore(config.maxConcurrentRequests);
+  const call = async (path: string, body: Json, kind: 'response' | 'chat.completion'): Promise<Json> => {
+    const send = () => upstream.post(path, body);
+    const reply = semaphore === undefined ? await send() : await semaphore.run(send);
+    const problem = checkReply(reply, kind);
+    if (problem !== undefined) {
+      throw new GymUpstreamError('GYM_MODEL_BAD_REPLY', `POST ${upstream.baseUrl}${path} answered with a body that is not a ${kind} object (${problem}). Check openai_base_url.`);
+    }
+    return reply;
+  };
+
+  return defineModelServer({
+    name,
+    responses: {
+      input: RESPONSES_CREATE_PARAMS,
+      handler: (body) => {
+        let request = withExtraBodyAndModel(body, config.extraBody, config.openaiModel);
+        if (config.dropInputReasoningItems) request = dropReasoningItems(request);
+        return call('/responses', request, 'response');
+      },
+    },
+    chatCompletions: {
+      input: CHAT_COMPLETION_CREATE_PARAMS,
+      handler: (body) => call('/chat/completions', withExtraBodyAndModel(body, config.extraBody, config.openaiModel), 'chat.completion'),
+    },
+  });
+};
+
+export default createOpenAIModel;

@@ -1,0 +1,66 @@
+/**
+ * An OpenAI-compatible upstream (OpenAI, vLLM, any `/v1` server) reached through the process's
+ * one HTTP client, so every call gets the client's retries and its CLIENT span. The gym
+ * counterpart of the original's `NeMoGymAsyncOpenAI`: Bearer auth, default headers, JSON in and
+ * out, and errors that never carry the key.
+ * @module
+ */
+import { GymUpstreamError } from '@gym/runtime';
+import { redactError } from './redact.js';
+import type { HttpClient } from '@gym/runtime';
+
+/** Options of {@link OpenAIUpstream}. */
+export interface OpenAIUpstreamOptions {
+  http: HttpClient;
+  /** e.g. `https://api.openai.com/v1` or `http://gpu-node:8000/v1`; a trailing `/` is ignored. */
+  baseUrl: string;
+  /** Sent as `Authorization: Bearer <key>`; empty sends no header. */
+  apiKey: string;
+  /** Sent with every request (the key's header wins over an `authorization` entry here). */
+  defaultHeaders?: Record<string, string> | null | undefined;
+}
+
+/** One OpenAI-compatible endpoint. */
+export class OpenAIUpstream {
+  /** The base URL without a trailing slash. */
+  readonly baseUrl: string;
+  readonly #http: HttpClient;
+  readonly #headers: Record<string, string>;
+  readonly #secrets: readonly string[];
+
+  constructor(options: OpenAIUpstreamOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.#http = options.http;
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(options.defaultHeaders ?? {})) headers[name.toLowerCase()] = value;
+    if (options.apiKey !== '') headers['authorization'] = `Bearer ${options.apiKey}`;
+    this.#headers = headers;
+    this.#secrets = [options.apiKey, ...secretHeaderValues(options.defaultHeaders ?? {})];
+  }
+
+  /** `POST <baseUrl><path>` with a JSON body; resolves to the parsed JSON object answer. */
+  post<T extends object = Record<string, unknown>>(path: string, body: unknown): Promise<T> {
+    return this.postUrl<T>(`${this.baseUrl}${path}`, body);
+  }
+
+  /** `POST` to an absolute URL of the same server (e.g. vLLM's `/tokenize`, outside `/v1`). */
+  async postUrl<T extends object = Record<string, unknown>>(url: string, body: unknown): Promise<T> {
+    let answer: unknown;
+    try {
+      answer = (await this.#http.post(url, body, { headers: this.#headers })).body;
+    } catch (error) {
+      throw redactError(error, this.#secrets);
+    }
+    if (answer === null || typeof answer !== 'object' || Array.isArray(answer)) {
+      throw new GymUpstreamError('GYM_MODEL_BAD_REPLY', `POST ${url} answered with a body that is not a JSON object. Check that the URL is an OpenAI-compatible endpoint.`);
+    }
+    return answer as T;
+  }
+}
+
+/** Values of headers whose names look secret (`Authorization`, `x-api-key`, `*-token`, …), with and without a `Bearer ` prefix. */
+function secretHeaderValues(headers: Record<string, string>): string[] {
+  return Object.entries(headers)
+    .filter(([name]) => /auth|key|token|secret/i.test(name))
+    .flatMap(([, value]) => [value, value.replace(/^bearer\s+/i, '')]);
+}

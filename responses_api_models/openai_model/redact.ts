@@ -1,0 +1,61 @@
+/**
+ * Keeping API keys out of errors: an upstream may echo the key (or part of a request) in its
+ * error body, and that body would travel up as the 500 text of every server in the chain.
+ * @module
+ */
+import { GymUpstreamError } from '@gym/runtime';
+
+/** What replaces a secret in text. */
+export const REDACTED = '[REDACTED]';
+
+/** The fields of the runtime's `GymHttpStatusError` (an upstream answered non-2xx). */
+export interface HttpStatusErrorLike extends Error {
+  code: string;
+  method: string;
+  url: string;
+  status: number;
+  bodyText: string;
+  body: unknown;
+  attempts: number;
+}
+
+/** True for the runtime's non-2xx error (switching on shape, as codes may be adopted from upstream). */
+export function isHttpStatusError(error: unknown): error is HttpStatusErrorLike {
+  if (!(error instanceof GymUpstreamError)) return false;
+  const e = error as unknown as Record<string, unknown>;
+  return typeof e['status'] === 'number' && typeof e['bodyText'] === 'string' && typeof e['method'] === 'string';
+}
+
+/** Replaces every occurrence of each secret (4+ characters; shorter ones would mangle text). */
+export function redactText(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) if (secret.length >= 4) out = out.replaceAll(secret, REDACTED);
+  return out;
+}
+
+/**
+ * Returns `error` unchanged when no secret occurs in it, else a copy with the secrets replaced.
+ * A non-2xx error stays one of the same class, so the ingress still nests its body into the 500
+ * text ("… calling an inner server: <body>").
+ */
+export function redactError(error: unknown, secrets: readonly string[]): unknown {
+  if (!(error instanceof Error)) return error;
+  const bodyText = isHttpStatusError(error) ? error.bodyText : '';
+  const leaks = secrets.some((s) => s.length >= 4 && (error.message.includes(s) || bodyText.includes(s)));
+  if (!leaks) return error;
+  if (isHttpStatusError(error)) {
+    const StatusError = error.constructor as new (init: Omit<HttpStatusErrorLike, keyof Error | 'code'>) => Error;
+    const text = redactText(error.bodyText, secrets);
+    return new StatusError({ method: error.method, url: redactText(error.url, secrets), status: error.status, bodyText: text, body: parseOrUndefined(text), attempts: error.attempts });
+  }
+  const code = (error as { code?: unknown }).code;
+  return new GymUpstreamError(typeof code === 'string' ? code : 'GYM_MODEL_UPSTREAM', redactText(error.message, secrets));
+}
+
+function parseOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}

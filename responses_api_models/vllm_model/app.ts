@@ -1,0 +1,47 @@
+/**
+ * `vllm_model`: a model server in front of one or more OpenAI-compatible vLLM replicas (reference
+ * §6.3). `POST /v1/responses` is converted to Chat Completions and back; `POST
+ * /v1/chat/completions` gets the same preprocessing and post-processing without conversion.
+ * Docs: docs/models.md.
+ * @module
+ */
+import { defineModelServer, GymUpstreamError } from '@gym/runtime';
+import { OpenAIUpstream } from '../openai_model/openai-upstream.js';
+import { CHAT_COMPLETION_CREATE_PARAMS, RESPONSES_CREATE_PARAMS } from '../openai_model/request-schemas.js';
+import { ChatPipeline } from './chat-pipeline.js';
+import { chatToResponse } from './chat-to-responses.js';
+import { parseVllmModelConfig } from './config.js';
+import { checkNativeConfig, prepareNativeRequest } from './native-responses.js';
+import { responsesToChat } from './responses-to-chat.js';
+import type { ServerFactory } from '@gym/runtime';
+
+const createVllmModel: ServerFactory = (context) => {
+  const config = parseVllmModelConfig(context.config, context.instance.instanceName);
+  if (config.isResponsesNative) checkNativeConfig(config);
+  const upstreams = config.baseUrls.map((baseUrl) => new OpenAIUpstream({ http: context.http, baseUrl, apiKey: config.apiKey, defaultHeaders: config.defaultHeaders }));
+  const pipeline = new ChatPipeline(config, upstreams);
+  const convert = { usesReasoningParser: config.usesReasoningParser, returnTokenIdInformation: config.returnTokenIdInformation, model: config.model };
+
+  return defineModelServer({
+    name: config.name,
+    responses: {
+      input: RESPONSES_CREATE_PARAMS,
+      handler: async (body, { session }) => {
+        if (config.isResponsesNative) {
+          const reply = await pipeline.replicaFor(session.id).post('/responses', prepareNativeRequest(body, config));
+          if (!Array.isArray(reply['output'])) throw new GymUpstreamError('GYM_MODEL_BAD_REPLY', `vLLM's /responses answered without an output list. Check is_responses_native and base_url.`);
+          return reply;
+        }
+        const chat = responsesToChat(body, { carryTokenIds: config.returnTokenIdInformation });
+        const completion = await pipeline.complete(chat, session.id);
+        return chatToResponse(completion, body, convert);
+      },
+    },
+    chatCompletions: {
+      input: CHAT_COMPLETION_CREATE_PARAMS,
+      handler: (body, { session }) => pipeline.complete(body, session.id),
+    },
+  });
+};
+
+export default createVllmModel;
