@@ -7,7 +7,7 @@ export { ExitError, GymError, GymInternalError, GymUpstreamError, GymUserError }
 export type { GymErrorOptions } from './errors.js';
 export { loadConfig, redactSecrets, dumpConfigYaml } from './config/index.js';
 export type { ConfigMap, LoadConfigOptions, ResolvedConfig, ServerInstanceConfig, ServerRef, ServerType } from './config/index.js';
-export { createHttpClient } from './http/index.js';
+export { createHttpClient, GymHttpRequestError, GymHttpStatusError } from './http/index.js';
 export type { HttpClient, HttpClientOptions, HttpRequestOptions, HttpResponse, CookieMap } from './http/index.js';
 export {
   addJsonRoute,
@@ -30,3 +30,5 @@ export { createServerContext, instanceUrl } from './process/server-context.js';
 export type { ServerContext, ServerFactory } from './process/server-context.js';
 export { startEnvironment } from './orchestrator/start-environment.js';
 export type { RunningEnvironment, StartEnvironmentOptions } from './orchestrator/start-environment.js';
+export { collectRollouts, computeAggregateMetrics, materializeRows } from './rollouts/index.js';
+export type { CollectOptions, CollectResult, AgentAggregateMetrics, MaterializedRow } from './rollouts/index.js';

@@ -31,5 +31,31 @@ export function buildProgram(io: CliIo): Command {
   withConfigFlags(env.command('validate').description('check a config offline: files, interpolation, references, entrypoints')).action(
     async (overrides, flags) => (await import('./commands/env-resolve.js')).envValidate(flags, overrides, io),
   );
+
+  const evalCmd = program.command('eval').description('collect rollouts and aggregate their metrics');
+  withConfigFlags(evalCmd.command('run').description('collect rollouts: start the servers, run every task row through /run, stop them'))
+    .option('--no-serve', 'use servers that already run (found through --head-url) instead of starting them')
+    .option('--head-url <url>', 'the head server with --no-serve (default http://127.0.0.1:11000)')
+    .option('-a, --agent <name>', 'agent instance for rows without agent_ref (default: the only agent)')
+    .option('-i, --input <path>', "input JSONL (default: the agent's dataset of type example)")
+    .option('-o, --output <path>', 'output rollouts JSONL (default results/<agent>_<timestamp>.jsonl)')
+    .option('--limit <n>', 'use only the first n input rows')
+    .option('--num-repeats <n>', 'rollouts per input row (default 1)')
+    .option('--concurrency <n>', 'most /run calls in flight (default unbounded)')
+    .option('--resume', 'continue the run in --output: skip done rollouts, retry failed ones')
+    .option('--strict-input', 'fail on malformed input lines instead of skipping them')
+    .option('--temperature <x>', 'override responses_create_params.temperature')
+    .option('--top-p <x>', 'override responses_create_params.top_p')
+    .option('--max-output-tokens <n>', 'override responses_create_params.max_output_tokens')
+    .option('--disable-aggregation', 'skip aggregate metrics (for shards; see gym eval aggregate)')
+    .option('--log-dir <dir>', 'where <instance>.log files go (default .gym/logs/<timestamp>)')
+    .option('--show-telemetry', 'echo console telemetry records on the terminal too')
+    .action(async (overrides, flags) => (await import('./commands/eval-run.js')).evalRun(flags, overrides, io));
+  evalCmd
+    .command('aggregate')
+    .description('merge rollout shards into one file and recompute the aggregate metrics')
+    .requiredOption('--input-glob <patterns...>', 'shard files or globs (comma-separated lists allowed)')
+    .requiredOption('-o, --output <file>', 'merged rollouts JSONL; metrics go to <stem>_aggregate_metrics.json')
+    .action(async (flags) => (await import('./commands/eval-aggregate.js')).evalAggregate(flags, io));
   return program as unknown as Command;
 }

@@ -1,0 +1,170 @@
+/**
+ * `collectRollouts()`: the orchestration of a collection run (reference §5): prepare (read,
+ * materialize or resume) → dispatch `/run` → append rows and failures → aggregate. Pure stages
+ * live in their own modules; this file only wires them.
+ * @module
+ */
+import { createHttpClient, DEFAULT_CONNECTIONS } from '../http/client.js';
+import { dispatchAll } from './dispatch.js';
+import { agentUrls, chooseAgent, exampleDataset } from './environment.js';
+import { RolloutAgentError, ROLLOUT_WARNINGS } from './errors.js';
+import { describeMalformed } from './jsonl.js';
+import { prepareRun } from './prepare-run.js';
+import { createProgress } from './progress.js';
+import { maxRolloutAttempts } from './resume.js';
+import { openJsonlAppender, readJsonlFile } from './rollout-files.js';
+import { runRollout } from './run-rollout.js';
+import { writeRunMetrics } from './run-metrics.js';
+import { rolloutKey } from './types.js';
+import type { AgentAggregateMetrics } from './aggregate-metrics.js';
+import type { CollectionEnvironment } from './environment.js';
+import type { MaterializeOptions } from './materialize.js';
+import type { ProgressSink } from './progress.js';
+import type { RolloutPlan } from './resume.js';
+import type { RolloutPaths } from './rollout-files.js';
+
+/** Options of {@link collectRollouts}. */
+export interface CollectOptions extends Omit<MaterializeOptions, 'defaultAgent'> {
+  environment: CollectionEnvironment;
+  /** Output rollouts JSONL; the other files are named after its stem. */
+  output: string;
+  /** Input JSONL; default the agent's `example` dataset, looked up with `resolvePath`. */
+  input?: string;
+  /** Agent for rows without `agent_ref`; default the only agent instance. */
+  agent?: string;
+  /** Most `/run` calls in flight; default unbounded. */
+  concurrency?: number;
+  resume?: boolean;
+  strictInput?: boolean;
+  disableAggregation?: boolean;
+  /** Attempts per pair before resume gives up. Default `NEMO_GYM_MAX_ROLLOUT_ATTEMPTS` or 3. */
+  maxAttempts?: number;
+  /** Turns a config-relative path (the dataset's `jsonl_fpath`) into a readable one. Default identity. */
+  resolvePath?: (path: string) => string;
+  /** Stop starting rollouts; in-flight ones get `drainTimeoutMs` to finish. */
+  stopSignal?: AbortSignal;
+  /** Abort in-flight rollouts now (nothing is written for them). */
+  abandonSignal?: AbortSignal;
+  /** Default 10 000 ms. */
+  drainTimeoutMs?: number;
+  progress?: ProgressSink;
+  onInfo?: (line: string) => void;
+  onWarning?: (line: string) => void;
+}
+
+/** Outcome of a run. */
+export interface CollectResult {
+  paths: RolloutPaths;
+  /** Materialized pairs, and how the plan treated them. */
+  total: number;
+  plan: Omit<RolloutPlan, 'pending'> & { pending: number };
+  succeeded: number;
+  failed: number;
+  notPersisted: number;
+  abandoned: number;
+  /** True when `stopSignal` fired before every pending rollout was started. */
+  interrupted: boolean;
+  /** Pairs with neither a successful row nor a terminal failure: what `--resume` (or a higher attempt limit) would still run. */
+  incomplete: number;
+  /** Undefined with `disableAggregation`, when interrupted, or with no successful row. */
+  metrics?: AgentAggregateMetrics[];
+}
+
+/**
+ * Collects rollouts against running servers. Failed rollouts go to the failures sidecar; the run
+ * never aborts because of one. Throws only on user errors found before dispatch.
+ * @example
+ * const result = await collectRollouts({ environment, output: 'results/run.jsonl', numRepeats: 4, concurrency: 64 });
+ */
+export async function collectRollouts(options: CollectOptions): Promise<CollectResult> {
+  const info = options.onInfo ?? (() => undefined);
+  const warn = options.onWarning ?? (() => undefined);
+  const agents = agentUrls(options.environment.instances);
+  const defaultAgent = chooseAgent(agents, options.agent, options.input === undefined);
+  const datasetPath = defaultAgent === undefined ? undefined : exampleDataset(options.environment.config, defaultAgent);
+  const input = options.input ?? (datasetPath === undefined ? undefined : (options.resolvePath ?? ((p) => p))(datasetPath));
+  const prepared = prepareRun({ ...options, input, defaultAgent, maxAttempts: options.maxAttempts ?? maxRolloutAttempts() });
+  for (const m of prepared.malformed) warn(`${m.file === input ? ROLLOUT_WARNINGS.malformedInput : ROLLOUT_WARNINGS.malformedOutput}: skipped ${m.lines.length} malformed line(s) of ${m.file}: ${describeMalformed(m.lines)}`);
+  const unknown = [...new Set(prepared.plan.pending.map((r) => r.agent_ref.name).filter((n) => !agents.has(n)))];
+  if (unknown.length > 0) {
+    throw new RolloutAgentError('GYM_ROLLOUT_AGENT_UNKNOWN', `Rows name agent(s) ${unknown.join(', ')} that no server runs. Agent instances: ${[...agents.keys()].join(', ') || '(none)'}.`);
+  }
+  const { paths, plan } = prepared;
+  info(`${prepared.resumed ? 'resuming' : 'collecting'}: ${prepared.rows.length} rollouts, ${plan.pending.length} to run (${plan.succeeded} done, ${plan.terminal} terminal, ${plan.exhausted} out of attempts)`);
+
+  const concurrency = options.concurrency;
+  // sockets for an explicit --concurrency; unbounded runs queue beyond the default pool inside
+  // undici (docs/http.md: 16k sockets to one agent caused resets, 1024 none)
+  const http = createHttpClient({ connections: Math.max(concurrency ?? 0, DEFAULT_CONNECTIONS) });
+  const outputs = openJsonlAppender(paths.output, { replace: !prepared.resumed });
+  const failures = openJsonlAppender(paths.failures, { replace: !prepared.resumed });
+  const progress = createProgress({ sink: options.progress ?? { write: () => undefined, isTty: false }, total: plan.pending.length });
+  const inFlight = new AbortController();
+  const counts = { succeeded: 0, failed: 0, notPersisted: 0, abandoned: 0 };
+  const succeededKeys = new Set(prepared.history.succeeded);
+  let stopped = options.stopSignal?.aborted === true;
+  const onStop = () => void (stopped = true);
+  options.stopSignal?.addEventListener('abort', onStop, { once: true });
+  try {
+    const dispatched = dispatchAll(plan.pending, {
+      concurrency,
+      shouldStop: () => stopped,
+      run: async (row) => {
+        progress.started();
+        const outcome = await runRollout(http, agents.get(row.agent_ref.name)!, row, inFlight.signal);
+        if (outcome.status === 'ok') {
+          outputs.append(outcome.record);
+          succeededKeys.add(rolloutKey(row)!);
+          counts.succeeded++;
+        } else if (outcome.status === 'failed') {
+          failures.append(outcome.record);
+          counts.failed++;
+        } else if (outcome.status === 'not_persisted') counts.notPersisted++;
+        else counts.abandoned++;
+        progress.finished(outcome.status === 'ok' || outcome.status === 'not_persisted');
+      },
+    });
+    await drain(dispatched, options, inFlight);
+  } finally {
+    options.stopSignal?.removeEventListener('abort', onStop);
+    progress.stop();
+    outputs.close();
+    failures.close();
+  }
+
+  const incomplete = prepared.rows.filter((r) => {
+    const key = rolloutKey(r)!;
+    return !succeededKeys.has(key) && !prepared.history.terminal.has(key);
+  }).length;
+  const result: CollectResult = { paths, total: prepared.rows.length, plan: { ...plan, pending: plan.pending.length }, ...counts, interrupted: stopped, incomplete };
+  try {
+    if (options.disableAggregation !== true && !stopped) {
+      const rows = readJsonlFile(paths.output).lines.map((l) => l.value);
+      if (rows.length > 0) result.metrics = await writeRunMetrics({ rows, inputs: prepared.rows, path: paths.aggregateMetrics, http, agents, onWarning: warn });
+    }
+  } finally {
+    await http.close();
+  }
+  return result;
+}
+
+/** Waits for dispatch; once stopped, gives in-flight rollouts `drainTimeoutMs` (or until abandoned) before aborting them. */
+async function drain(dispatched: Promise<unknown>, options: CollectOptions, inFlight: AbortController): Promise<void> {
+  const abandon = () => inFlight.abort();
+  options.abandonSignal?.addEventListener('abort', abandon, { once: true });
+  if (options.abandonSignal?.aborted === true) abandon();
+  let timer: NodeJS.Timeout | undefined;
+  const onStop = () => {
+    timer = setTimeout(abandon, options.drainTimeoutMs ?? 10_000);
+    timer.unref();
+  };
+  if (options.stopSignal?.aborted === true) onStop();
+  else options.stopSignal?.addEventListener('abort', onStop, { once: true });
+  try {
+    await dispatched;
+  } finally {
+    clearTimeout(timer);
+    options.stopSignal?.removeEventListener('abort', onStop);
+    options.abandonSignal?.removeEventListener('abort', abandon);
+  }
+}

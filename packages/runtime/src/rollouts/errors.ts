@@ -1,0 +1,57 @@
+/**
+ * Errors of rollout collection (`gym eval run`, `gym eval aggregate`). Codes are `GYM_ROLLOUT_*`
+ * and are catalogued, with the failure-row codes and warnings, in `docs/errors-rollouts.md`.
+ * @module
+ */
+import { GymUserError } from '../errors.js';
+import type { GymErrorOptions } from '../errors.js';
+
+/** The input JSONL is missing, unreadable, or (with `--strict-input`) has malformed lines. */
+export class RolloutInputError extends GymUserError {
+  constructor(code: 'GYM_ROLLOUT_INPUT_NOT_FOUND' | 'GYM_ROLLOUT_INPUT_MALFORMED' | 'GYM_ROLLOUT_NO_INPUT' | 'GYM_ROLLOUT_NO_AGENT_REF', message: string, options?: GymErrorOptions) {
+    super(code, message, options);
+  }
+}
+
+/** `--agent` names no agent instance, or none was given and the choice is ambiguous. */
+export class RolloutAgentError extends GymUserError {
+  constructor(code: 'GYM_ROLLOUT_AGENT_UNKNOWN' | 'GYM_ROLLOUT_AGENT_AMBIGUOUS', message: string, options?: GymErrorOptions) {
+    super(code, message, options);
+  }
+}
+
+/** A collection flag has an invalid value (e.g. `--concurrency 0`). */
+export class RolloutFlagError extends GymUserError {
+  constructor(message: string, options?: GymErrorOptions) {
+    super('GYM_ROLLOUT_BAD_FLAG', message, options);
+  }
+}
+
+/** `gym eval aggregate` found no shard files. */
+export class RolloutShardsNotFoundError extends GymUserError {
+  constructor(patterns: readonly string[]) {
+    super('GYM_ROLLOUT_NO_SHARDS', `No rollout files match ${patterns.map((p) => `'${p}'`).join(', ')}. Check the paths or quote the glob so gym expands it.`);
+  }
+}
+
+/** Codes written into `error.code` of failure-sidecar rows (not thrown). */
+export const FAILURE_CODES = Object.freeze({
+  /** `/run` answered non-2xx. */
+  runStatus: 'GYM_ROLLOUT_RUN_STATUS',
+  /** `/run` answered a result carrying `_ng_failure_class`. */
+  failureClass: 'GYM_ROLLOUT_FAILURE_CLASS',
+  /** `/run` answered 2xx with a body that is not a JSON object. */
+  badResult: 'GYM_ROLLOUT_BAD_RESULT',
+  /** `/run` failed in the transport, with no more specific code. */
+  runError: 'GYM_ROLLOUT_RUN_ERROR',
+});
+
+/** Warning codes printed by the collector. */
+export const ROLLOUT_WARNINGS = Object.freeze({
+  /** Malformed input lines were skipped. */
+  malformedInput: 'GYM_ROLLOUT_W001',
+  /** `<agent>/aggregate_metrics` failed; local metrics kept. */
+  aggregateCallFailed: 'GYM_ROLLOUT_W002',
+  /** Unparsable lines in an output or sidecar file were ignored (e.g. a torn last line). */
+  malformedOutput: 'GYM_ROLLOUT_W003',
+});

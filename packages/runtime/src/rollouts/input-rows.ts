@@ -1,0 +1,53 @@
+/**
+ * Reading the input JSONL of a collection run (reference §5.1): every row must be an object with a
+ * `responses_create_params` object. Bad lines are reported with their line numbers and either
+ * skipped (the default, with a warning) or fail the run (`strict`).
+ * @module
+ */
+import { readFileSync } from 'node:fs';
+import { describeMalformed, parseJsonlObjects } from './jsonl.js';
+import { RolloutInputError } from './errors.js';
+import { isJsonObject } from './types.js';
+import type { JsonlLine, MalformedLine } from './jsonl.js';
+
+/** Valid input rows and the malformed lines that were skipped. */
+export interface InputRows {
+  rows: JsonlLine[];
+  malformed: MalformedLine[];
+}
+
+/**
+ * Parses input JSONL text. With `strict`, any malformed line throws `GYM_ROLLOUT_INPUT_MALFORMED`
+ * listing the line numbers; otherwise malformed lines are returned for the caller to warn about.
+ */
+export function parseInputRows(text: string, source: string, strict = false): InputRows {
+  const parsed = parseJsonlObjects(text);
+  const rows: JsonlLine[] = [];
+  const malformed = [...parsed.malformed];
+  for (const line of parsed.lines) {
+    if (!isJsonObject(line.value['responses_create_params'])) {
+      malformed.push({ lineNumber: line.lineNumber, reason: 'no "responses_create_params" object' });
+      continue;
+    }
+    rows.push(line);
+  }
+  malformed.sort((a, b) => a.lineNumber - b.lineNumber);
+  if (strict && malformed.length > 0) {
+    throw new RolloutInputError(
+      'GYM_ROLLOUT_INPUT_MALFORMED',
+      `${source} has ${malformed.length} malformed line(s): ${describeMalformed(malformed)}. Fix them, or drop --strict-input to skip them.`,
+    );
+  }
+  return { rows, malformed };
+}
+
+/** Reads and parses an input JSONL file; throws `GYM_ROLLOUT_INPUT_NOT_FOUND` when it cannot be read. */
+export function readInputRows(path: string, strict = false): InputRows {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new RolloutInputError('GYM_ROLLOUT_INPUT_NOT_FOUND', `Cannot read the input file '${path}' (${(error as Error).message}). Check --input.`, { cause: error });
+  }
+  return parseInputRows(text, path, strict);
+}

@@ -1,0 +1,39 @@
+/**
+ * The few terminal lines that close a run: counts, files, and the headline metrics per agent.
+ * @module
+ */
+import type { AgentAggregateMetrics } from './aggregate-metrics.js';
+import type { CollectResult } from './collect.js';
+
+const fmt = (value: unknown, digits: number): string => (typeof value === 'number' ? value.toFixed(digits) : '-');
+
+/** `agent: N rollouts, mean reward …, pass@1 …%` per agent. */
+export function metricsSummary(metrics: readonly AgentAggregateMetrics[]): string[] {
+  return metrics.map((m) => {
+    const a = m.agent_metrics;
+    const rollouts = m.group_level_metrics.reduce((n, g) => n + (typeof g['num_rollouts'] === 'number' ? g['num_rollouts'] : 0), 0);
+    return `${m.agent_ref.name}: ${rollouts} rollouts, mean reward ${fmt(a['mean/reward'], 3)}, pass@1 ${fmt(a['pass@1/accuracy'], 1)}%`;
+  });
+}
+
+/** The closing lines of `gym eval run`. */
+export function formatSummary(result: CollectResult): string[] {
+  const lines = [
+    `rollouts: ${result.succeeded} succeeded, ${result.failed} failed this run; ${result.total - result.incomplete}/${result.total} complete` +
+      (result.plan.succeeded > 0 ? ` (${result.plan.succeeded} from earlier runs)` : ''),
+    `output: ${result.paths.output}`,
+  ];
+  if (result.failed > 0 || result.plan.exhausted > 0) lines.push(`failures: ${result.paths.failures}`);
+  if (result.metrics !== undefined) {
+    lines.push(...metricsSummary(result.metrics));
+    lines.push(`metrics: ${result.paths.aggregateMetrics}`);
+  }
+  if (result.incomplete > 0) {
+    lines.push(
+      result.interrupted
+        ? `interrupted: ${result.incomplete} rollouts not done; run again with --resume to finish them`
+        : `${result.incomplete} rollouts not done; run again with --resume to retry them (at most NEMO_GYM_MAX_ROLLOUT_ATTEMPTS attempts each)`,
+    );
+  }
+  return lines;
+}

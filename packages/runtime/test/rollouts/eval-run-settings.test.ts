@@ -1,0 +1,23 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { defaultOutputPath, evalRunSettings } from '../../src/cli/commands/eval-run-settings.js';
+
+describe('evalRunSettings', () => {
+  it('prefers flags over the original collection keys', () => {
+    const s = evalRunSettings({ concurrency: '8', temperature: '0.5' }, { num_samples_in_parallel: 2, num_repeats: 3, num_repeats_add_seed: true, agent_name: 'a', responses_create_params: { top_p: 0.9 } });
+    assert.equal(s.concurrency, 8);
+    assert.equal(s.numRepeats, 3);
+    assert.equal(s.addSeed, true);
+    assert.equal(s.agent, 'a');
+    assert.deepEqual(s.paramOverrides, { top_p: 0.9, temperature: 0.5 });
+  });
+
+  it('rejects non-positive or fractional counts', () => {
+    assert.throws(() => evalRunSettings({ concurrency: '0' }, {}), { code: 'GYM_ROLLOUT_BAD_FLAG' });
+    assert.throws(() => evalRunSettings({ numRepeats: '1.5' }, {}), { code: 'GYM_ROLLOUT_BAD_FLAG' });
+  });
+
+  it('names the default output after the agent and a UTC timestamp', () => {
+    assert.equal(defaultOutputPath('ag', new Date('2026-01-02T03:04:05.678Z')), 'results/ag_20260102T030405Z.jsonl');
+  });
+});
