@@ -1,0 +1,64 @@
+// Reads the console telemetry records (one JSON object per line) out of every log file of a run.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface SpanLine {
+  type: 'span';
+  trace_id: string;
+  span_id: string;
+  parent_span_id: string | null;
+  name: string;
+  kind: string;
+  duration_ms: number;
+  start_time_unix_nano: string;
+  status: { code: string; message: string | null };
+  attributes: Record<string, unknown>;
+  resource: { attributes: Record<string, unknown> };
+}
+
+export interface MetricLine {
+  type: 'metric';
+  name: string;
+  unit: string;
+  [key: string]: unknown;
+}
+
+export function readRecords(logDir: string): { spans: SpanLine[]; metrics: MetricLine[]; logs: Array<Record<string, unknown>>; byFile: Record<string, SpanLine[]> } {
+  const spans: SpanLine[] = [];
+  const metrics: MetricLine[] = [];
+  const logs: Array<Record<string, unknown>> = [];
+  const byFile: Record<string, SpanLine[]> = {};
+  for (const file of readdirSync(logDir).filter((f) => f.endsWith('.log'))) {
+    byFile[file] = [];
+    for (const line of readFileSync(join(logDir, file), 'utf8').split('\n')) {
+      if (!line.startsWith('{"type":')) continue;
+      const record = JSON.parse(line) as { type: string };
+      if (record.type === 'span') {
+        spans.push(record as SpanLine);
+        byFile[file]!.push(record as SpanLine);
+      } else if (record.type === 'metric') metrics.push(record as MetricLine);
+      else if (record.type === 'log') logs.push(record as Record<string, unknown>);
+    }
+  }
+  return { spans, metrics, logs, byFile };
+}
+
+/** The spans of one trace as an indented tree of `name [service]` lines, children by start time. */
+export function treeLines(spans: SpanLine[], traceId: string, service = (s: SpanLine) => String(s.resource.attributes['service.name']).replace('nemo-gym/', '')): string[] {
+  const inTrace = spans.filter((s) => s.trace_id === traceId);
+  const ids = new Set(inTrace.map((s) => s.span_id));
+  const children = new Map<string | null, SpanLine[]>();
+  for (const s of inTrace) {
+    const parent = s.parent_span_id !== null && ids.has(s.parent_span_id) ? s.parent_span_id : null;
+    children.set(parent, [...(children.get(parent) ?? []), s]);
+  }
+  const out: string[] = [];
+  const walk = (parent: string | null, depth: number) => {
+    for (const s of (children.get(parent) ?? []).sort((a, b) => (BigInt(a.start_time_unix_nano) < BigInt(b.start_time_unix_nano) ? -1 : 1))) {
+      out.push(`${'  '.repeat(depth)}${s.name} [${service(s)}]`);
+      walk(s.span_id, depth + 1);
+    }
+  };
+  walk(null, 0);
+  return out;
+}
