@@ -12,7 +12,8 @@ import { buildProgram } from './program.js';
 async function main(argv: string[]): Promise<number> {
   try {
     await buildProgram(PROCESS_IO).exitOverride().parseAsync(argv);
-    return 0;
+    // the `gym trace` commands report their outcome through process.exitCode
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (error) {
     if (error instanceof ExitError) return error.exitCode;
     if (error instanceof CommanderError) return error.exitCode;

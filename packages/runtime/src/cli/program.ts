@@ -4,6 +4,7 @@
  * @module
  */
 import { Command } from '@commander-js/extra-typings';
+import { registerTraceCommands } from '@gym/trace';
 import { withConfigFlags } from './config-options.js';
 import type { CliIo } from './io.js';
 
@@ -57,5 +58,6 @@ export function buildProgram(io: CliIo): Command {
     .requiredOption('--input-glob <patterns...>', 'shard files or globs (comma-separated lists allowed)')
     .requiredOption('-o, --output <file>', 'merged rollouts JSONL; metrics go to <stem>_aggregate_metrics.json')
     .action(async (flags) => (await import('./commands/eval-aggregate.js')).evalAggregate(flags, io));
+  registerTraceCommands(program);
   return program as unknown as Command;
 }

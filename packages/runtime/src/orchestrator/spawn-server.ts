@@ -66,7 +66,12 @@ export function spawnServer(options: SpawnServerOptions): SpawnedServer {
     writeFileSync(path, options.configYaml, { mode: 0o600 });
     env[CONFIG_DICT_FILE_ENV] = path;
   }
-  const child = spawn(process.execPath, [...typescriptNodeFlags(), SERVER_MAIN, entrypoint], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // detached: a terminal Ctrl-C reaches only the orchestrator, which then stops servers in order
+  const child = spawn(process.execPath, [...typescriptNodeFlags(), SERVER_MAIN, entrypoint], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  // if the orchestrator dies without stopping its servers, they must not outlive it
+  const killOnExit = () => child.kill('SIGTERM');
+  process.once('exit', killOnExit);
+  child.once('exit', () => process.removeListener('exit', killOnExit));
   const tee = teeChildOutput(child.stdout!, child.stderr!, {
     name: instance.instanceName,
     logPath: join(options.logDir, `${instance.instanceName}.log`),

@@ -16,6 +16,7 @@ import { openJsonlAppender, readJsonlFile } from './rollout-files.js';
 import { runRollout } from './run-rollout.js';
 import { writeRunMetrics } from './run-metrics.js';
 import { rolloutKey } from './types.js';
+import type { RequestInstrumentation } from '../http/instrumentation.js';
 import type { AgentAggregateMetrics } from './aggregate-metrics.js';
 import type { CollectionEnvironment } from './environment.js';
 import type { MaterializeOptions } from './materialize.js';
@@ -50,6 +51,8 @@ export interface CollectOptions extends Omit<MaterializeOptions, 'defaultAgent'>
   progress?: ProgressSink;
   onInfo?: (line: string) => void;
   onWarning?: (line: string) => void;
+  /** Telemetry of the HTTP client (CLIENT spans, `traceparent`); none when telemetry is off. */
+  instrument?: RequestInstrumentation;
 }
 
 /** Outcome of a run. */
@@ -95,7 +98,7 @@ export async function collectRollouts(options: CollectOptions): Promise<CollectR
   const concurrency = options.concurrency;
   // sockets for an explicit --concurrency; unbounded runs queue beyond the default pool inside
   // undici (docs/http.md: 16k sockets to one agent caused resets, 1024 none)
-  const http = createHttpClient({ connections: Math.max(concurrency ?? 0, DEFAULT_CONNECTIONS) });
+  const http = createHttpClient({ connections: Math.max(concurrency ?? 0, DEFAULT_CONNECTIONS), instrument: options.instrument });
   const outputs = openJsonlAppender(paths.output, { replace: !prepared.resumed });
   const failures = openJsonlAppender(paths.failures, { replace: !prepared.resumed });
   const progress = createProgress({ sink: options.progress ?? { write: () => undefined, isTty: false }, total: plan.pending.length });

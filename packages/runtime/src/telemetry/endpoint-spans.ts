@@ -41,7 +41,15 @@ export function traceRollout<In extends Row, Out>(handler: RouteHandler<In, Out>
     const started = performance.now();
     let outcome = 'failure';
     try {
-      const result = await telemetry.api.context.with(ctx, () => inSpan(telemetry, 'gym.rollout', async () => handler(row, route)));
+      const result = await telemetry.api.context.with(ctx, () =>
+        inSpan(telemetry, 'gym.rollout', async (span) => {
+          const rolled = await handler(row, route);
+          // the reward on the rollout too, so it is there when the verify group is off
+          const reward = (rolled as { reward?: unknown } | null)?.reward;
+          if (typeof reward === 'number') span.setAttribute(ATTR.VERIFY_REWARD, reward);
+          return rolled;
+        }),
+      );
       outcome = 'success';
       return result;
     } finally {

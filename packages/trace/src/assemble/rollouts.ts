@@ -31,8 +31,10 @@ export function findRollouts(set: TraceSet): Rollout[] {
     const found: SpanNode[] = [];
     for (const node of trace.nodes.values()) if (node.span.name === SPAN.rollout) found.push(node);
     for (const node of found) {
-      const verify = findDescendant(node, (s) => s.name === SPAN.verify);
-      out.push({ rolloutId: rolloutIdOf(node.span), traceId: trace.traceId, trace, node, verify, reward: verify === null ? null : rewardOf(verify.span), sharedTrace: found.length > 1 });
+      // the `default` preset has no gym.verify span, but the /verify SERVER span is there
+      const verify = findDescendant(node, (s) => s.name === SPAN.verify) ?? findDescendant(node, isVerifyServerSpan);
+      const reward = (verify === null ? null : rewardOf(verify.span)) ?? rewardOf(node.span);
+      out.push({ rolloutId: rolloutIdOf(node.span), traceId: trace.traceId, trace, node, verify, reward, sharedTrace: found.length > 1 });
     }
   }
   return out.sort((a, b) => (a.node.span.startNs < b.node.span.startNs ? -1 : a.node.span.startNs > b.node.span.startNs ? 1 : 0));
@@ -42,6 +44,10 @@ export function findRollouts(set: TraceSet): Rollout[] {
 export function rolloutIdOf(span: SpanRecord): string {
   const v = span.attributes[ATTR.rolloutId];
   return typeof v === 'string' && v.length > 0 ? v : typeof v === 'number' ? String(v) : `span:${span.spanId}`;
+}
+
+function isVerifyServerSpan(span: SpanRecord): boolean {
+  return span.kind === 'SERVER' && /\/verify$/.test(String(span.attributes['http.route'] ?? span.name));
 }
 
 /** `gym.verify.reward` as a number, or null. */

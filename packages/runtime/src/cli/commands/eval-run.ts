@@ -3,6 +3,7 @@
  * `--no-serve` against servers found through the head server. Behaviour: docs/rollouts.md.
  * @module
  */
+import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadConfig } from '../../config/load.js';
 import { applyOverrides } from '../../config/override-apply.js';
@@ -16,6 +17,10 @@ import { startEnvironment } from '../../orchestrator/start-environment.js';
 import { collectRollouts } from '../../rollouts/collect.js';
 import { agentUrls, chooseAgent, fetchEnvironment } from '../../rollouts/environment.js';
 import { formatSummary } from '../../rollouts/summary.js';
+import { setUpCliTelemetry } from '../../telemetry/cli-telemetry.js';
+import { withJobSpan } from '../../telemetry/job-span.js';
+import { processTelemetry } from '../../telemetry/process-telemetry.js';
+import type { GymTelemetry } from '../../telemetry/state.js';
 import { INSTALL_ROOT, toLoadConfigOptions } from '../config-options.js';
 import { defaultOutputPath, evalRunSettings } from './eval-run-settings.js';
 import type { CollectionEnvironment } from '../../rollouts/environment.js';
@@ -45,14 +50,37 @@ export async function evalRun(flags: EvalRunFlags, overrides: string[], io: CliI
       const head = flags.headUrl ?? `http://${DEFAULT_HOST}:${DEFAULT_HEAD_SERVER_PORT}`;
       const http = createHttpClient({ retry: { maxAttempts: 2 } });
       const environment = await fetchEnvironment(http, head).finally(() => http.close());
-      await collect(flags, { ...environment, config: { ...environment.config, ...raw } }, [cwd, INSTALL_ROOT], { stop, abandon, sigint: () => sigint }, io);
+      const logDir = flags.logDir ?? createRunLogDir(cwd);
+      const cli = await setUpCliTelemetry({ block: environment.config['telemetry'] as Record<string, unknown> | undefined, logDir, role: 'collector' });
+      try {
+        await collect(flags, { ...environment, config: { ...environment.config, ...raw } }, [cwd, INSTALL_ROOT], { stop, abandon, sigint: () => sigint }, io, cli.telemetry);
+      } finally {
+        await cli.close();
+      }
       return;
     }
     const options = toLoadConfigOptions(flags, overrides, cwd);
     const config = await loadConfig(options);
     for (const warning of config.warnings) io.err(`gym: warning: ${warning}`);
     const roots = searchRoots(options.rootDir, options.selectors?.searchDirs, process.env);
-    const env = await startEnvironment({ config, roots, logDir: flags.logDir ?? createRunLogDir(cwd), echoTelemetry: flags.showTelemetry ?? false, onProgress: (line) => io.err(`gym: ${line}`) });
+    const logDir = flags.logDir ?? createRunLogDir(cwd);
+    mkdirSync(logDir, { recursive: true });
+    const cli = await setUpCliTelemetry({ block: config.telemetry, logDir, role: 'collector' });
+    let env;
+    try {
+      env = await startEnvironment({
+        config,
+        roots,
+        logDir,
+        env: cli.env,
+        echoTelemetry: flags.showTelemetry ?? false,
+        onProgress: (line) => io.err(`gym: ${line}`),
+        ...(cli.telemetry === undefined ? {} : { telemetry: cli.telemetry }),
+      });
+    } catch (error) {
+      await cli.close();
+      throw error;
+    }
     let collecting = true;
     // a dead server fails every later rollout: stop dispatching instead of burning their attempts
     void env.firstExit.then((exit) => {
@@ -61,10 +89,11 @@ export async function evalRun(flags: EvalRunFlags, overrides: string[], io: CliI
       stop.abort();
     });
     try {
-      await collect(flags, { config: config.raw, instances: env.servers.map((s) => s.display) }, [cwd, ...roots], { stop, abandon, sigint: () => sigint }, io);
+      await collect(flags, { config: config.raw, instances: env.servers.map((s) => s.display) }, [cwd, ...roots], { stop, abandon, sigint: () => sigint }, io, cli.telemetry);
     } finally {
       collecting = false;
       await env.stop();
+      await cli.close();
       io.err(`gym: servers stopped; logs in ${env.logDir}`);
     }
   } finally {
@@ -72,10 +101,18 @@ export async function evalRun(flags: EvalRunFlags, overrides: string[], io: CliI
   }
 }
 
-async function collect(flags: EvalRunFlags, environment: CollectionEnvironment, roots: readonly string[], signals: { stop: AbortController; abandon: AbortController; sigint: () => boolean }, io: CliIo): Promise<void> {
+async function collect(
+  flags: EvalRunFlags,
+  environment: CollectionEnvironment,
+  roots: readonly string[],
+  signals: { stop: AbortController; abandon: AbortController; sigint: () => boolean },
+  io: CliIo,
+  telemetry: GymTelemetry | undefined,
+): Promise<void> {
   const settings = evalRunSettings(flags, environment.config);
   const output = resolve(settings.output ?? defaultOutputPath(chooseAgent(agentUrls(environment.instances), settings.agent, false)));
-  const result = await collectRollouts({
+  const instrument = processTelemetry(telemetry).client;
+  const result = await withJobSpan(telemetry, () => collectRollouts({
     ...settings,
     environment,
     output,
@@ -86,7 +123,8 @@ async function collect(flags: EvalRunFlags, environment: CollectionEnvironment, 
     progress: { write: (text) => void process.stderr.write(text), isTty: process.stderr.isTTY === true },
     onInfo: (line) => io.err(`gym: ${line}`),
     onWarning: (line) => io.err(`gym: warning: ${line}`),
-  });
+    ...(instrument === undefined ? {} : { instrument }),
+  }));
   for (const line of formatSummary(result)) io.out(line);
   if (signals.sigint() && result.incomplete > 0) throw new ExitError(130);
   if (result.incomplete > 0) throw new ExitError(1);

@@ -1,0 +1,15 @@
+/**
+ * `gym.job`: the span around a whole collection run (group `job`). Under `default` every rollout's
+ * `/run` call descends from it, so a run is one trace; under `per_rollout` it does not exist and
+ * each rollout is its own trace.
+ * @module
+ */
+import { ATTR } from './attributes.js';
+import { GATES } from './gates.js';
+import type { GymTelemetry } from './state.js';
+
+/** Runs `run` inside `gym.job` when telemetry is on and the `job` group enabled. */
+export function withJobSpan<T>(telemetry: GymTelemetry | undefined, run: () => Promise<T>): Promise<T> {
+  if (telemetry === undefined || !GATES.job.enabled) return run();
+  return telemetry.lens.spanCm('gym.job', () => run(), { [ATTR.SERVER_NAME]: telemetry.serverName }, { tracer: telemetry.tracer });
+}
