@@ -21,7 +21,8 @@ function setExit(code: number): void {
 const PATHS_HELP = 'telemetry files or directories (default: newest run under .gym/logs/)';
 
 /**
- * Adds `trace` with subcommands `show`, `why`, `stats`, `anomalies`, `convert` to `program`.
+ * Adds `trace` with subcommands `show`, `why`, `stats`, `anomalies`, `convert`, `report`, `receive`
+ * to `program`.
  * @example
  * const program = new Command('gym');
  * registerTraceCommands(program);
@@ -100,4 +101,28 @@ export function registerTraceCommands<A extends unknown[], O extends OptionValue
       setExit(await convert({ paths, to: o.to, ...(o.out === undefined ? {} : { out: o.out }) }, processOutput()));
     });
 
+  trace
+    .command('report')
+    .description('write one self-contained HTML report: summary, rollout list, waterfalls, span statistics')
+    .argument('[paths...]', PATHS_HELP)
+    .option('--out <file>', 'output HTML file', 'trace-report.html')
+    .option('--max-rollouts <n>', 'rollouts with full span detail (errors first, then slowest)', (v) => Number(v), 200)
+    .option('--max-spans <n>', 'spans per waterfall at most', (v) => Number(v), 1000)
+    .action(async (paths, o) => {
+      const { report } = await import('./commands/report.js');
+      setExit(await report({ paths, out: o.out, maxRollouts: o.maxRollouts, maxSpans: o.maxSpans }, processOutput()));
+    });
+
+  trace
+    .command('receive')
+    .description('run an OTLP receiver (gRPC, HTTP protobuf/JSON) writing <service>.jsonl files the other commands read')
+    .requiredOption('--out <dir>', 'directory for <service.name>.jsonl files (created if missing)')
+    .option('--grpc-port <port>', 'OTLP/gRPC port (0 = any free port)', (v) => Number(v), 4317)
+    .option('--http-port <port>', 'OTLP/HTTP port (0 = any free port)', (v) => Number(v), 4318)
+    .option('--host <host>', 'interface to listen on', '127.0.0.1')
+    .option('--every <n>', 'print a line every N spans received', (v) => Number(v), 1000)
+    .action(async (o) => {
+      const { receive } = await import('./commands/receive.js');
+      setExit(await receive({ out: o.out, grpcPort: o.grpcPort, httpPort: o.httpPort, host: o.host, progressEvery: o.every }, processOutput()));
+    });
 }

@@ -61,3 +61,13 @@ export type { WhyOptions } from './commands/why.js';
 export type { StatsOptions } from './commands/stats.js';
 export type { AnomaliesOptions } from './commands/anomalies.js';
 export type { ConvertOptions } from './commands/convert.js';
+export type { ReportOptions } from './commands/report.js';
+export type { ReceiveOptions } from './commands/receive.js';
+
+export { buildReportData } from './report/report-data.js';
+export type { ReportData, ReportDataOptions, ReportDetail, ReportRow, ReportSpan, ReportStat } from './report/report-data.js';
+export { renderReportHtml, embedJson } from './report/page.js';
+export { startOtlpReceiver, DEFAULT_MAX_BODY_BYTES } from './receive/receiver.js';
+export type { OtlpReceiver, OtlpReceiverOptions } from './receive/receiver.js';
+export type { ExportEvent, ReceiverCounts } from './receive/ingest.js';
+export { serviceFileName } from './receive/service-files.js';

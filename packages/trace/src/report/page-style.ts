@@ -1,0 +1,68 @@
+/**
+ * The report's stylesheet: system fonts, high-contrast text, one light colour per time category
+ * (the same classes colour the legend, the split bars and the waterfall bars).
+ * @module
+ */
+
+/** Light fill per time category, shared by legend, split bars and waterfall. */
+export const CATEGORY_COLORS: Readonly<Record<string, string>> = {
+  model: '#8cb9f0',
+  tools: '#94d69a',
+  verify: '#c7a4ea',
+  seed: '#86d3cd',
+  agent: '#f4c875',
+  network: '#b6c2d1',
+  unaccounted: '#dedede',
+};
+
+const categoryRules = Object.entries(CATEGORY_COLORS).map(([c, color]) => `.cat-${c}{background:${color}}`).join('\n');
+
+/** The CSS of the page (inlined in a `<style>` element). */
+export const PAGE_STYLE = `
+:root{color-scheme:light;--fg:#1b1f24;--muted:#57606a;--line:#d8dee4;--bg:#fff;--panel:#f6f8fa;--accent:#0969da;--crit:#bc4c00;--err:#cf222e}
+*{box-sizing:border-box}
+body{margin:0;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;color:var(--fg);background:var(--bg)}
+main{max-width:1280px;margin:0 auto;padding:24px 28px 64px}
+h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:32px 0 10px}
+.muted{color:var(--muted)}.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12.5px}
+.cards{display:flex;flex-wrap:wrap;gap:10px;margin:16px 0}
+.card{background:var(--panel);border:1px solid var(--line);border-radius:8px;padding:8px 14px;min-width:120px}
+.card b{display:block;font-size:19px}.card span{color:var(--muted);font-size:12px}
+.card.bad b{color:var(--err)}
+.split{display:flex;height:22px;border-radius:5px;overflow:hidden;border:1px solid var(--line);background:#fafafa}
+.split div{height:100%;min-width:0}
+.legend{display:flex;flex-wrap:wrap;gap:6px 16px;margin:8px 0 0;font-size:12.5px}
+.legend i{display:inline-block;width:11px;height:11px;border-radius:2px;margin-right:5px;vertical-align:-1px;border:1px solid rgba(0,0,0,.15)}
+.legend .crit-key{background:#fff;border:2px solid var(--crit)}
+${categoryRules}
+table{border-collapse:collapse;width:100%}
+th,td{padding:5px 8px;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
+th{background:var(--panel);font-weight:600;position:sticky;top:0;white-space:nowrap}
+th.sortable{cursor:pointer;user-select:none}th.sortable:hover{color:var(--accent)}
+th[aria-sort=ascending]::after{content:" \\25B2";font-size:10px}th[aria-sort=descending]::after{content:" \\25BC";font-size:10px}
+td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
+tr.row{cursor:pointer}tr.row:hover,tr.row:focus{background:#eef4fc;outline:none}tr.row.open{background:#e3eefb}
+tr.detail>td{background:#fbfcfd;padding:12px 14px 18px}
+.badge{display:inline-block;padding:0 7px;border-radius:10px;font-size:12px;border:1px solid var(--line)}
+.badge.error{color:#fff;background:var(--err);border-color:var(--err)}.badge.no_verify,.badge.incomplete{background:#fff8c5;border-color:#d4a72c}
+.badge.ok{background:#dafbe1;border-color:#4ac26b}
+input[type=search]{font:inherit;padding:6px 10px;border:1px solid var(--line);border-radius:6px;width:320px;max-width:100%}
+.toolbar{display:flex;gap:12px;align-items:center;margin-bottom:8px}
+.wf{border:1px solid var(--line);border-radius:6px;background:#fff;margin-top:12px}
+.wf-row{display:grid;grid-template-columns:minmax(220px,34%) 1fr;align-items:center;min-height:22px;border-bottom:1px solid #f0f2f4;cursor:pointer}
+.wf-row:hover{background:#f3f7fc}.wf-row.sel{background:#e3eefb}
+.wf-head{cursor:default;font-size:11.5px;color:var(--muted);background:var(--panel)}
+.wf-name{white-space:nowrap;overflow:hidden;text-overflow:ellipsis;padding:2px 8px;font-size:12.5px}
+.wf-name .svc{color:var(--muted);margin-left:6px;font-size:11.5px}
+.wf-name.crit .nm{font-weight:650}
+.wf-track{position:relative;height:22px;margin-right:70px}
+.wf-bar{position:absolute;top:4px;height:14px;border-radius:3px;min-width:2px;border:1px solid rgba(0,0,0,.18)}
+.wf-bar.crit{border:2px solid var(--crit);top:3px;height:16px}
+.wf-bar.err{box-shadow:inset 0 -3px 0 var(--err)}
+.wf-dur{position:absolute;top:3px;font-size:11px;color:var(--muted);white-space:nowrap;padding-left:4px}
+.wf-tick{position:absolute;top:3px;font-size:11px;transform:translateX(-50%)}
+.panel{margin-top:10px;border:1px solid var(--line);border-radius:6px;padding:10px 12px;background:#fff}
+.panel table td:first-child{color:var(--muted);width:220px;word-break:break-all}
+.panel td{word-break:break-word;white-space:pre-wrap}
+.note{font-size:12.5px;color:var(--muted);margin:6px 0}
+`;
