@@ -173,3 +173,29 @@ describe('JsonLinesWriter', () => {
     }
   });
 });
+
+describe('spanLine', () => {
+  it('writes the same object as toSpanRecord, escaping names, messages and attributes', async () => {
+    const { spanLine, toSpanRecord } = await import('../../src/setup/exporters/span-record.js');
+    const { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } = await import('@opentelemetry/sdk-trace-base');
+    const { resourceFromAttributes } = await import('@opentelemetry/resources');
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({ resource: resourceFromAttributes({ 'service.name': 'nemo-gym/"quoted"', n: 3 }), spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    const tracer = provider.getTracer('scope "x"', '1.0');
+    const parent = tracer.startSpan('parent');
+    const { trace, context, SpanStatusCode } = await import('@opentelemetry/api');
+    const child = tracer.startSpan('name with "quotes"\nand a newline', { links: [{ context: parent.spanContext(), attributes: { why: 'retry' } }] }, trace.setSpan(context.active(), parent));
+    child.setAttributes({ s: '</script>"\\', list: [1, 2], flag: true });
+    child.addEvent('gym.http.retry', { attempt: 1 });
+    child.setStatus({ code: SpanStatusCode.ERROR, message: 'boom "x"' });
+    child.end();
+    parent.end();
+    for (const span of exporter.getFinishedSpans()) {
+      const line = spanLine(span);
+      assert.ok(!line.includes('\n'));
+      assert.deepEqual(JSON.parse(line), JSON.parse(JSON.stringify(toSpanRecord(span))));
+      assert.deepEqual(Object.keys(JSON.parse(line)), Object.keys(toSpanRecord(span)));
+    }
+    await provider.shutdown();
+  });
+});

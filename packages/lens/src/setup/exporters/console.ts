@@ -14,22 +14,26 @@ import { writerFor } from './json-lines-writer.js';
 import type { JsonLinesWriter, OutputStream } from './json-lines-writer.js';
 import { toLogRecordLine } from './log-record.js';
 import { toMetricRecords } from './metric-record.js';
-import { toSpanRecord } from './span-record.js';
+import { spanLine } from './span-record.js';
 
 const SUCCESS: ExportResult = { code: ExportResultCode.SUCCESS };
 
-function writeRecords<T>(writer: JsonLinesWriter, items: readonly T[], toRecord: (item: T) => unknown): void {
+function writeLines<T>(writer: JsonLinesWriter, items: readonly T[], toLine: (item: T) => string): void {
   let text = '';
   let count = 0;
   for (const item of items) {
     try {
-      text += `${JSON.stringify(toRecord(item))}\n`;
+      text += `${toLine(item)}\n`;
       count++;
     } catch {
       writer.countDropped(1);
     }
   }
   writer.write(text, count);
+}
+
+function writeRecords<T>(writer: JsonLinesWriter, items: readonly T[], toRecord: (item: T) => unknown): void {
+  writeLines(writer, items, (item) => JSON.stringify(toRecord(item)));
 }
 
 abstract class ConsoleExporterBase {
@@ -57,7 +61,7 @@ abstract class ConsoleExporterBase {
 /** Writes one `{"type":"span",…}` line per span. */
 export class ConsoleSpanExporter extends ConsoleExporterBase implements SpanExporter {
   export(spans: ReadableSpan[], done: (result: ExportResult) => void): void {
-    if (!this.isShutdown) writeRecords(this.writer, spans, toSpanRecord);
+    if (!this.isShutdown) writeLines(this.writer, spans, spanLine);
     done(SUCCESS);
   }
 }
