@@ -1,7 +1,9 @@
 /**
- * Tees a child process's output: every line, raw, into `<log dir>/<instance>.log`, and on the
- * terminal prefixed with `(<instance>) ` as the original does. Whole lines only, so stdout and
- * stderr never interleave mid-line in the file and `grep | jq` recipes keep working.
+ * Tees a child process's output: every byte, raw, into `<log dir>/<instance>.log`, and on the
+ * terminal each line prefixed with `(<instance>) ` as the original does. The file gets whole lines
+ * only, so stdout and stderr never interleave mid-line and `grep | jq` recipes keep working.
+ * Telemetry records are the bulk of the output under load, so chunks are handled as buffers and
+ * written once each; only lines shown on the terminal are decoded.
  * @module
  */
 import { createWriteStream } from 'node:fs';
@@ -17,7 +19,7 @@ export interface TeeOptions {
   terminal?: Writable | null;
   /** Where prefixed stderr lines go. Default `process.stderr`. */
   terminalErr?: Writable | null;
-  /** Also echo console telemetry records (`{"type":"span"…}`) to the terminal. Default false. */
+  /** Also echo console telemetry records (`{"type":…}` lines) to the terminal. Default false. */
   echoTelemetry?: boolean;
 }
 
@@ -28,32 +30,51 @@ export interface Tee {
   close(): Promise<void>;
 }
 
+const NEWLINE = 0x0a;
+const TAIL_BYTES = 8 * 1024;
 const TAIL_LINES = 40;
-const TELEMETRY_RECORD = /^\{"type":"(span|metric|log)"/;
+const TELEMETRY_PREFIX = Buffer.from('{"type":"');
+
+function isTelemetryLine(buffer: Buffer, start: number): boolean {
+  return buffer.compare(TELEMETRY_PREFIX, 0, TELEMETRY_PREFIX.length, start, Math.min(buffer.length, start + TELEMETRY_PREFIX.length)) === 0;
+}
 
 /** Starts teeing `stdout` and `stderr` of a child. */
 export function teeChildOutput(stdout: Readable, stderr: Readable, options: TeeOptions): Tee {
   const file = createWriteStream(options.logPath, { flags: 'a' });
   file.on('error', () => undefined); // a full disk must not take the orchestrator down
-  const recent: string[] = [];
+  let recent = Buffer.alloc(0);
   const prefix = `(${options.name}) `;
+
+  const echo = (lines: Buffer, terminal: Writable) => {
+    let out = '';
+    for (let start = 0; start < lines.length; ) {
+      const end = lines.indexOf(NEWLINE, start) + 1;
+      if (options.echoTelemetry || !isTelemetryLine(lines, start)) out += prefix + lines.toString('utf8', start, end);
+      start = end;
+    }
+    if (out.length > 0) terminal.write(out);
+  };
+  const take = (lines: Buffer, terminal: Writable | null) => {
+    file.write(lines);
+    recent = lines.length >= TAIL_BYTES ? Buffer.from(lines.subarray(-TAIL_BYTES)) : Buffer.concat([recent, lines]).subarray(-TAIL_BYTES);
+    if (terminal !== null) echo(lines, terminal);
+  };
   const pipeLines = (source: Readable, terminal: Writable | null) => {
-    let partial = '';
-    const emit = (line: string) => {
-      file.write(`${line}\n`);
-      recent.push(line);
-      if (recent.length > TAIL_LINES) recent.shift();
-      if (terminal !== null && (options.echoTelemetry || !TELEMETRY_RECORD.test(line))) terminal.write(`${prefix}${line}\n`);
-    };
-    source.setEncoding('utf8');
-    source.on('data', (chunk: string) => {
-      const lines = (partial + chunk).split('\n');
-      partial = lines.pop() ?? '';
-      for (const line of lines) emit(line);
+    let partial: Buffer | undefined;
+    source.on('data', (chunk: Buffer) => {
+      const text = partial === undefined ? chunk : Buffer.concat([partial, chunk]);
+      const end = text.lastIndexOf(NEWLINE);
+      if (end === -1) {
+        partial = text;
+        return;
+      }
+      partial = end + 1 < text.length ? Buffer.from(text.subarray(end + 1)) : undefined;
+      take(text.subarray(0, end + 1), terminal);
     });
     return new Promise<void>((resolve) => {
       source.on('close', () => {
-        if (partial.length > 0) emit(partial);
+        if (partial !== undefined) take(Buffer.concat([partial, Buffer.from('\n')]), terminal);
         resolve();
       });
     });
@@ -64,10 +85,7 @@ export function teeChildOutput(stdout: Readable, stderr: Readable, options: TeeO
   ]);
   let closing: Promise<void> | undefined;
   return {
-    tail: () => [...recent],
-    close: () =>
-      (closing ??= done.then(
-        () => new Promise<void>((resolve) => file.end(resolve)),
-      )),
+    tail: () => recent.toString('utf8').split('\n').filter((l) => l.length > 0).slice(-TAIL_LINES),
+    close: () => (closing ??= done.then(() => new Promise<void>((resolve) => file.end(resolve)))),
   };
 }

@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { pino } from 'pino';
 import { createHttpClient } from '../http/client.js';
 import { installShutdownHandlers, listen } from '../server/lifecycle.js';
+import { closeTelemetryFile, openTelemetryFile } from '../telemetry/console-file.js';
 import { initTelemetry } from '../telemetry/init.js';
 import { processTelemetry } from '../telemetry/process-telemetry.js';
 import { createServerContext, readServerEnv, serverInstancesOf } from './server-context.js';
@@ -19,7 +20,8 @@ async function main(entrypoint: string | undefined): Promise<void> {
   if (entrypoint === undefined) throw new Error('usage: server-main.ts <path to app.ts>');
   const { tree, name } = readServerEnv();
   const serverType = serverInstancesOf(tree).find((s) => s.instanceName === name)?.serverType ?? 'unknown';
-  const telemetry = await initTelemetry({ serverName: name, serverType });
+  const telemetryFile = openTelemetryFile();
+  const telemetry = await initTelemetry({ serverName: name, serverType, ...(telemetryFile === undefined ? {} : { output: telemetryFile }) });
   const seams = processTelemetry(telemetry);
   const logger = pino({ base: { server: name }, ...seams.loggerOptions });
   const http = createHttpClient({ instrument: seams.client });
@@ -34,6 +36,7 @@ async function main(entrypoint: string | undefined): Promise<void> {
     onShutdown: async () => {
       await http.close();
       await telemetry?.shutdown();
+      await closeTelemetryFile(telemetryFile);
     },
   });
   const address = await listen(app, { host: context.instance.host, port: context.instance.port });

@@ -4,6 +4,7 @@
  * Plugged into the one HTTP client; with `http_client` off it adds one field read per request.
  * @module
  */
+import type { Attributes } from '@opentelemetry/api';
 import type { HttpResponse } from '../http/types.js';
 import type { InstrumentedRequest, RequestInstrumentation, RetryEvent } from '../http/instrumentation.js';
 import { ATTR } from './attributes.js';
@@ -28,11 +29,11 @@ export function createClientInstrumentation(telemetry: GymTelemetry): RequestIns
     wrap(request: InstrumentedRequest, send) {
       if (!HTTP_CLIENT.enabled) return send();
       const parent = api.context.active();
-      const span = tracer.startSpan(`HTTP ${request.method}`, { kind: api.SpanKind.CLIENT }, parent);
       const url = new URL(request.url);
-      span.setAttributes({ [ATTR.HTTP_METHOD]: request.method, [ATTR.URL_FULL]: request.url, [ATTR.SERVER_ADDRESS]: url.hostname, [ATTR.SERVER_PORT]: Number(url.port || 80) });
+      const attributes: Attributes = { [ATTR.HTTP_METHOD]: request.method, [ATTR.URL_FULL]: request.url, [ATTR.SERVER_ADDRESS]: url.hostname, [ATTR.SERVER_PORT]: Number(url.port || 80) };
       const rolloutId = rolloutIdIn(telemetry, parent);
-      if (rolloutId !== undefined) span.setAttribute(ATTR.ROLLOUT_ID, rolloutId);
+      if (rolloutId !== undefined) attributes[ATTR.ROLLOUT_ID] = rolloutId;
+      const span = tracer.startSpan(`HTTP ${request.method}`, { kind: api.SpanKind.CLIENT, attributes }, parent);
       const ctx = api.trace.setSpan(parent, span);
       const headers: Record<string, string> = {};
       lens.injectContext(headers, ctx);

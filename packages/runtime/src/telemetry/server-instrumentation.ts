@@ -5,7 +5,7 @@
  * caller in a `traceresponse` header. All under the `server` group.
  * @module
  */
-import type { Context, Span } from '@opentelemetry/api';
+import type { Attributes, Context, Span } from '@opentelemetry/api';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerInstrumentation } from '../server/instrumentation.js';
 import { ATTR, TRACE_RESPONSE_HEADER } from './attributes.js';
@@ -36,9 +36,9 @@ export function createServerInstrumentation(telemetry: GymTelemetry): ServerInst
       if (!SERVER.enabled || (request.method === 'GET' && request.routeOptions.url === '/')) return;
       let parent = lens.extractContext(request.headers, api.ROOT_CONTEXT);
       const route = request.routeOptions.url;
-      const span = tracer.startSpan(route === undefined ? request.method : `${request.method} ${route}`, { kind: api.SpanKind.SERVER }, parent);
-      span.setAttributes({ [ATTR.HTTP_METHOD]: request.method, [ATTR.URL_PATH]: pathOf(request.url), [ATTR.SERVER_NAME]: telemetry.serverName });
-      if (route !== undefined) span.setAttribute(ATTR.HTTP_ROUTE, route);
+      const attributes: Attributes = { [ATTR.HTTP_METHOD]: request.method, [ATTR.URL_PATH]: pathOf(request.url), [ATTR.SERVER_NAME]: telemetry.serverName };
+      if (route !== undefined) attributes[ATTR.HTTP_ROUTE] = route;
+      const span = tracer.startSpan(route === undefined ? request.method : `${request.method} ${route}`, { kind: api.SpanKind.SERVER, attributes }, parent);
       // the id from an `/ng-rollout/<id>/` URL counts when the caller sent none in its baggage
       let rolloutId = rolloutIdIn(telemetry, parent);
       if (rolloutId === undefined && request.gymRolloutId !== null) {

@@ -1,0 +1,48 @@
+import { after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough, Writable } from 'node:stream';
+import { teeChildOutput } from '../../src/orchestrator/log-tee.js';
+
+function terminal(): { stream: Writable; text(): string } {
+  let text = '';
+  return { stream: new Writable({ write: (chunk, _e, done) => ((text += chunk), done()) }), text: () => text };
+}
+
+describe('teeChildOutput', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'gym-tee-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('writes whole lines only, so stdout and stderr never interleave mid-line', async () => {
+    const out = new PassThrough();
+    const err = new PassThrough();
+    const term = terminal();
+    const logPath = join(dir, 'a.log');
+    const tee = teeChildOutput(out, err, { name: 'agent', logPath, terminal: term.stream, terminalErr: term.stream });
+    out.write('{"type":"span","name":"HTTP ');
+    err.write('warning: something\n');
+    out.write('POST"}\n{"level":30,"msg":"listening"}\npartial');
+    out.end(' line');
+    err.end();
+    await tee.close();
+    assert.equal(readFileSync(logPath, 'utf8'), 'warning: something\n{"type":"span","name":"HTTP POST"}\n{"level":30,"msg":"listening"}\npartial line\n');
+    assert.equal(term.text(), '(agent) warning: something\n(agent) {"level":30,"msg":"listening"}\n(agent) partial line\n');
+    assert.deepEqual(tee.tail(), ['warning: something', '{"type":"span","name":"HTTP POST"}', '{"level":30,"msg":"listening"}', 'partial line']);
+  });
+
+  it('echoes telemetry records too when asked, and keeps only the last lines as its tail', async () => {
+    const out = new PassThrough();
+    const err = new PassThrough();
+    const term = terminal();
+    const tee = teeChildOutput(out, err, { name: 'm', logPath: join(dir, 'b.log'), terminal: term.stream, terminalErr: null, echoTelemetry: true });
+    for (let i = 0; i < 100; i++) out.write(`{"type":"metric","i":${i}}\n`);
+    out.end();
+    err.end();
+    await tee.close();
+    assert.equal(term.text().split('\n').length - 1, 100);
+    assert.equal(tee.tail().length, 40);
+    assert.equal(tee.tail().at(-1), '{"type":"metric","i":99}');
+  });
+});
