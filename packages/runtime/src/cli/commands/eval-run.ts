@@ -22,6 +22,7 @@ import { withJobSpan } from '../../telemetry/job-span.js';
 import { processTelemetry } from '../../telemetry/process-telemetry.js';
 import type { GymTelemetry } from '../../telemetry/state.js';
 import { INSTALL_ROOT, toLoadConfigOptions } from '../config-options.js';
+import { printTraceEpilogue, wroteConsoleTelemetry } from '../trace-epilogue.js';
 import { defaultOutputPath, evalRunSettings } from './eval-run-settings.js';
 import type { CollectionEnvironment } from '../../rollouts/environment.js';
 import type { CliIo } from '../io.js';
@@ -95,6 +96,7 @@ export async function evalRun(flags: EvalRunFlags, overrides: string[], io: CliI
       await env.stop();
       await cli.close();
       io.err(`gym: servers stopped; logs in ${env.logDir}`);
+      if (wroteConsoleTelemetry(cli.env)) await printTraceEpilogue(env.logDir, io);
     }
   } finally {
     process.removeListener('SIGINT', onSigint);
