@@ -4,7 +4,7 @@
  * @module
  */
 import { z } from 'zod';
-import { defineResourcesServer } from '@gym/runtime';
+import { defineResourcesServer, gymSpan } from '@gym/runtime';
 import type { ServerFactory } from '@gym/runtime';
 
 /** The `get_weather` tool's request body. */
@@ -19,7 +19,16 @@ const createExampleSingleToolCall: ServerFactory = (context) =>
         handler: ({ city }) => ({ city, weather_description: `The weather in ${city} is cold.` }),
       },
     },
-    verify: { handler: () => ({ reward: 1.0 }) },
+    // A worked example of a server's own span (docs/observability/extending.md): gated by the
+    // `verify` group, it records shapes and outcomes — a count, a boolean — never the text itself.
+    verify: {
+      handler: (body) =>
+        gymSpan('verify', 'example_single_tool_call.grade', (span) => {
+          const output = body.response.output as Array<{ type?: string }>;
+          if (span.isRecording()) span.setAttribute('example_single_tool_call.tool_calls', output.filter((item) => item.type === 'function_call').length);
+          return { reward: 1.0 };
+        }),
+    },
     reverifyMode: 'stateless',
   });
 

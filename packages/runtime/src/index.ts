@@ -32,3 +32,7 @@ export { startEnvironment } from './orchestrator/start-environment.js';
 export type { RunningEnvironment, StartEnvironmentOptions } from './orchestrator/start-environment.js';
 export { collectRollouts, computeAggregateMetrics, materializeRows } from './rollouts/index.js';
 export type { CollectOptions, CollectResult, AgentAggregateMetrics, MaterializedRow } from './rollouts/index.js';
+export { gymSpan, isGymSpanGroupEnabled } from './telemetry/gym-span.js';
+export type { GymSpan } from './telemetry/gym-span.js';
+export { GYM_PRESETS, GYM_SPAN_GROUPS } from './telemetry/gates.js';
+export type { GymSpanGroup } from './telemetry/gates.js';

@@ -17,6 +17,7 @@ export const ROLLOUT_TREE = [
   `    HTTP POST [${AGENT}]`,
   '      POST /verify [example_single_tool_call]',
   '        gym.verify [example_single_tool_call]',
+  '          example_single_tool_call.grade [example_single_tool_call]',
 ];
 
 export function telemetryEnv(extra: Record<string, string>): NodeJS.ProcessEnv {

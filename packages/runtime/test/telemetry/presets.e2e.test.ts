@@ -28,7 +28,7 @@ async function rolloutUnder(spanGroups: string) {
 describe('span groups over real processes', () => {
   it('default: the cross-process spine and gym.rollout, no per-call detail, startup spans in the orchestrator, and metrics', async () => {
     const { traceId, spans, metrics, byFile } = await rolloutUnder('default');
-    const expected = ROLLOUT_TREE.filter((line) => !/gym\.(model|verify)/.test(line));
+    const expected = ROLLOUT_TREE.filter((line) => !/gym\.(model|verify)|\.grade/.test(line));
     assert.deepEqual(treeLines(spans, traceId), expected);
     const startup = byFile['orchestrator.log']!.map((s) => s.name).sort();
     assert.deepEqual(startup, ['gym.startup', 'gym.startup.server', 'gym.startup.server', 'gym.startup.server']);
@@ -45,6 +45,6 @@ describe('span groups over real processes', () => {
 
   it('turning one group off removes exactly its spans', async () => {
     const { traceId, spans } = await rolloutUnder('server,http_client,rollout,agent,model_call');
-    assert.deepEqual(treeLines(spans, traceId), ROLLOUT_TREE.filter((line) => !line.includes('gym.verify')));
+    assert.deepEqual(treeLines(spans, traceId), ROLLOUT_TREE.filter((line) => !line.includes('gym.verify') && !line.includes('.grade')));
   });
 });
