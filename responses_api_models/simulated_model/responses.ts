@@ -4,16 +4,12 @@
  */
 import { newId } from './ids.js';
 import { decide, estimateTokens } from './policy.js';
+import { textOf } from './text.js';
 import type { PolicyDecision, PolicyInput } from './policy.js';
 import type { JsonSchema } from './schema-arguments.js';
 
 type Item = Record<string, unknown>;
 
-function textOf(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.map((part) => (typeof (part as Item)?.['text'] === 'string' ? ((part as Item)['text'] as string) : '')).join(' ');
-  return '';
-}
 
 /** Reads the policy's view of a Responses request. */
 export function policyInputFromResponses(body: Item): PolicyInput {

@@ -20,7 +20,7 @@ function sources(dir: string, out: string[] = []): string[] {
 
 describe('error catalogue', () => {
   it('documents every code the sources raise', () => {
-    const docs = readdirSync(join(REPO_ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => readFileSync(join(REPO_ROOT, 'docs', f), 'utf8')).join('\n');
+    const docs = readdirSync(join(REPO_ROOT, 'docs'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.md')).map((f) => readFileSync(join(REPO_ROOT, 'docs', f), 'utf8')).join('\n');
     const codes = new Set<string>();
     for (const dir of SOURCE_DIRS) for (const file of sources(join(REPO_ROOT, dir))) for (const m of readFileSync(file, 'utf8').matchAll(CODE)) codes.add(m[1]!);
     assert.ok(codes.size > 50, `found only ${codes.size} codes: the scan is broken`);

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { traceAgentResponses, traceRollout } from '../telemetry/endpoint-spans.js';
 import { createServerApp } from './app.js';
-import { AGGREGATE_METRICS_REQUEST, emptyAggregateMetrics } from './endpoint.js';
+import { addAggregateMetricsRoute } from './endpoint.js';
 import { addJsonRoute } from './json-route.js';
 import { MODEL_REQUEST } from './model-server.js';
 import type { AggregateMetricsResult, BuildOptions, EndpointSpec, ServerDefinition } from './endpoint.js';
@@ -45,13 +45,7 @@ export function defineAgentServer<R extends z.ZodType = typeof RUN_REQUEST, P ex
       input: spec.responses.input ?? MODEL_REQUEST,
       handler: traceAgentResponses(spec.responses.handler as EndpointSpec<z.ZodType>['handler']),
     });
-    const metrics = spec.aggregateMetrics;
-    addJsonRoute(app, {
-      method: 'POST',
-      path: '/aggregate_metrics',
-      input: metrics?.input ?? AGGREGATE_METRICS_REQUEST,
-      handler: metrics?.handler ?? emptyAggregateMetrics,
-    });
+    addAggregateMetricsRoute(app, spec.aggregateMetrics);
     return app;
   };
   return { kind: 'agent', name: spec.name, serverClass, routes: ['/run', '/v1/responses', '/aggregate_metrics'], build };

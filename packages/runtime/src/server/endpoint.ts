@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
+import { addJsonRoute } from './json-route.js';
 import type { ServerAppOptions } from './app.js';
 import type { RouteHandler } from './json-route.js';
 
@@ -47,4 +48,14 @@ export interface AggregateMetricsResult {
  */
 export function emptyAggregateMetrics(): AggregateMetricsResult {
   return { group_level_metrics: [], agent_metrics: {}, key_metrics: {} };
+}
+
+/** Adds `POST /aggregate_metrics` (shared by resources and agent servers): `spec`, else empty metrics. */
+export function addAggregateMetricsRoute(app: FastifyInstance, spec: EndpointSpec<z.ZodType, AggregateMetricsResult> | undefined): void {
+  addJsonRoute(app, {
+    method: 'POST',
+    path: '/aggregate_metrics',
+    input: spec?.input ?? AGGREGATE_METRICS_REQUEST,
+    handler: spec?.handler ?? emptyAggregateMetrics,
+  });
 }

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { GymHttpInvalidRouteError } from '../http/errors.js';
 import { traceVerify } from '../telemetry/endpoint-spans.js';
 import { createServerApp } from './app.js';
-import { AGGREGATE_METRICS_REQUEST, emptyAggregateMetrics } from './endpoint.js';
+import { addAggregateMetricsRoute } from './endpoint.js';
 import { addJsonRoute } from './json-route.js';
 import type { AggregateMetricsResult, BuildOptions, EndpointSpec, ServerDefinition } from './endpoint.js';
 
@@ -82,13 +82,7 @@ export function defineResourcesServer<T extends Record<string, z.ZodType>, V ext
       input: verify.input ?? VERIFY_REQUEST,
       handler: traceVerify(async (body, context) => ({ ...(body as object), ...(await verify.handler(body as z.output<V>, context)) })),
     });
-    const metrics = spec.aggregateMetrics;
-    addJsonRoute(app, {
-      method: 'POST',
-      path: '/aggregate_metrics',
-      input: metrics?.input ?? AGGREGATE_METRICS_REQUEST,
-      handler: metrics?.handler ?? emptyAggregateMetrics,
-    });
+    addAggregateMetricsRoute(app, spec.aggregateMetrics);
     const reverifyMode = spec.reverifyMode ?? 'unknown';
     addJsonRoute(app, { method: 'GET', path: '/reverify_mode', handler: () => reverifyMode });
     return app;

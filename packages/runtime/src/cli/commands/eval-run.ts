@@ -13,7 +13,6 @@ import { lookupPath, searchRoots } from '../../config/search-roots.js';
 import { ExitError } from '../../errors.js';
 import { createHttpClient } from '../../http/client.js';
 import { createRunLogDir } from '../../orchestrator/log-dir.js';
-import { startEnvironment } from '../../orchestrator/start-environment.js';
 import { collectRollouts } from '../../rollouts/collect.js';
 import { agentUrls, chooseAgent, fetchEnvironment } from '../../rollouts/environment.js';
 import { formatSummary } from '../../rollouts/summary.js';
@@ -22,6 +21,7 @@ import { withJobSpan } from '../../telemetry/job-span.js';
 import { processTelemetry } from '../../telemetry/process-telemetry.js';
 import type { GymTelemetry } from '../../telemetry/state.js';
 import { INSTALL_ROOT, toLoadConfigOptions } from '../config-options.js';
+import { startCliEnvironment } from '../start-cli-environment.js';
 import { printTraceEpilogue, wroteConsoleTelemetry } from '../trace-epilogue.js';
 import { defaultOutputPath, evalRunSettings } from './eval-run-settings.js';
 import type { CollectionEnvironment } from '../../rollouts/environment.js';
@@ -52,6 +52,7 @@ export async function evalRun(flags: EvalRunFlags, overrides: string[], io: CliI
       const http = createHttpClient({ retry: { maxAttempts: 2 } });
       const environment = await fetchEnvironment(http, head).finally(() => http.close());
       const logDir = flags.logDir ?? createRunLogDir(cwd);
+      mkdirSync(logDir, { recursive: true });
       const cli = await setUpCliTelemetry({ block: environment.config['telemetry'] as Record<string, unknown> | undefined, logDir, role: 'collector' });
       try {
         await collect(flags, { ...environment, config: { ...environment.config, ...raw } }, [cwd, INSTALL_ROOT], { stop, abandon, sigint: () => sigint }, io, cli.telemetry);
@@ -64,24 +65,10 @@ export async function evalRun(flags: EvalRunFlags, overrides: string[], io: CliI
     const config = await loadConfig(options);
     for (const warning of config.warnings) io.err(`gym: warning: ${warning}`);
     const roots = searchRoots(options.rootDir, options.selectors?.searchDirs, process.env);
-    const logDir = flags.logDir ?? createRunLogDir(cwd);
-    mkdirSync(logDir, { recursive: true });
-    const cli = await setUpCliTelemetry({ block: config.telemetry, logDir, role: 'collector' });
-    let env;
-    try {
-      env = await startEnvironment({
-        config,
-        roots,
-        logDir,
-        env: cli.env,
-        echoTelemetry: flags.showTelemetry ?? false,
-        onProgress: (line) => io.err(`gym: ${line}`),
-        ...(cli.telemetry === undefined ? {} : { telemetry: cli.telemetry }),
-      });
-    } catch (error) {
-      await cli.close();
-      throw error;
-    }
+    const { env, cli, close } = await startCliEnvironment(
+      { config, roots, cwd, role: 'collector', showTelemetry: flags.showTelemetry ?? false, ...(flags.logDir === undefined ? {} : { logDir: flags.logDir }) },
+      io,
+    );
     let collecting = true;
     // a dead server fails every later rollout: stop dispatching instead of burning their attempts
     void env.firstExit.then((exit) => {
@@ -93,8 +80,7 @@ export async function evalRun(flags: EvalRunFlags, overrides: string[], io: CliI
       await collect(flags, { config: config.raw, instances: env.servers.map((s) => s.display) }, [cwd, ...roots], { stop, abandon, sigint: () => sigint }, io, cli.telemetry);
     } finally {
       collecting = false;
-      await env.stop();
-      await cli.close();
+      await close();
       io.err(`gym: servers stopped; logs in ${env.logDir}`);
       if (wroteConsoleTelemetry(cli.env)) await printTraceEpilogue(env.logDir, io);
     }

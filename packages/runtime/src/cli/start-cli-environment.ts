@@ -1,0 +1,57 @@
+/**
+ * The environment start shared by `gym env start` and `gym eval run`: a log dir, the run's telemetry
+ * (checked, written into the servers' environment, set up for this process), then the servers.
+ * @module
+ */
+import { mkdirSync } from 'node:fs';
+import type { ResolvedConfig } from '../config/types.js';
+import { createRunLogDir } from '../orchestrator/log-dir.js';
+import { startEnvironment } from '../orchestrator/start-environment.js';
+import type { RunningEnvironment } from '../orchestrator/start-environment.js';
+import { setUpCliTelemetry } from '../telemetry/cli-telemetry.js';
+import type { CliTelemetry } from '../telemetry/cli-telemetry.js';
+import type { CliIo } from './io.js';
+
+/** Options of {@link startCliEnvironment}. */
+export interface CliEnvironmentOptions {
+  config: ResolvedConfig;
+  roots: readonly string[];
+  /** Default `.gym/logs/<time>` under `cwd`. */
+  logDir?: string;
+  cwd?: string;
+  role: 'orchestrator' | 'collector';
+  showTelemetry?: boolean;
+}
+
+/** A running environment and the telemetry of this process; `close()` stops both. */
+export interface CliEnvironment {
+  env: RunningEnvironment;
+  cli: CliTelemetry;
+  close(): Promise<void>;
+}
+
+/** Starts the environment; on failure, shuts the telemetry down again before rethrowing. */
+export async function startCliEnvironment(options: CliEnvironmentOptions, io: CliIo): Promise<CliEnvironment> {
+  const logDir = options.logDir ?? createRunLogDir(options.cwd);
+  mkdirSync(logDir, { recursive: true });
+  const cli = await setUpCliTelemetry({ block: options.config.telemetry, logDir, role: options.role });
+  if (cli.runId !== undefined) {
+    const exporter = cli.env['NEMO_GYM_OTEL_EXPORTER'] ?? cli.env['NEMO_LENS_EXPORTER'] ?? 'otlp';
+    io.err(`gym: telemetry on (run id ${cli.runId}, exporter ${exporter})${cli.telemetry === undefined ? ' but not available in this process' : ''}`);
+  }
+  try {
+    const env = await startEnvironment({
+      config: options.config,
+      roots: options.roots,
+      logDir,
+      env: cli.env,
+      echoTelemetry: options.showTelemetry ?? false,
+      onProgress: (line) => io.err(`gym: ${line}`),
+      ...(cli.telemetry === undefined ? {} : { telemetry: cli.telemetry }),
+    });
+    return { env, cli, close: async () => (await env.stop(), await cli.close()) };
+  } catch (error) {
+    await cli.close();
+    throw error;
+  }
+}
