@@ -50,18 +50,21 @@ export function addJsonRoute<S extends z.ZodType>(app: FastifyInstance, route: J
       const cookies = parseCookieHeader(request.headers.cookie);
       const session = resolveSession(cookies, reply, sessionConfig);
       request.session = session;
-      let body: unknown = request.body ?? (route.method === 'POST' ? {} : undefined);
-      if (input !== undefined) {
-        const parsed = input.safeParse(body, { reportInput: true });
-        if (!parsed.success) {
-          const detail = toValidationDetail(parsed.error.issues);
-          request.log.warn({ route: route.path, loc: detail.map((d) => d.loc) }, 'request body failed validation');
-          return sendJson(reply.code(422), { detail });
+      // validation runs inside the instrumentation too, so its warning carries the request's trace ids
+      const run = async (): Promise<unknown> => {
+        let body: unknown = request.body ?? (route.method === 'POST' ? {} : undefined);
+        if (input !== undefined) {
+          const parsed = input.safeParse(body, { reportInput: true });
+          if (!parsed.success) {
+            const detail = toValidationDetail(parsed.error.issues);
+            request.log.warn({ route: route.path, loc: detail.map((d) => d.loc) }, 'request body failed validation');
+            return sendJson(reply.code(422), { detail });
+          }
+          body = parsed.data;
         }
-        body = parsed.data;
-      }
-      const context: RouteContext = { request, reply, session, rolloutId: request.gymRolloutId, cookies };
-      const run = async () => handler(body as z.output<S>, context);
+        const context: RouteContext = { request, reply, session, rolloutId: request.gymRolloutId, cookies };
+        return handler(body as z.output<S>, context);
+      };
       const result = wrap === undefined ? await run() : await wrap(request, run);
       // a handler may have answered by itself (e.g. a stream)
       if (reply.sent) return reply;
