@@ -18,6 +18,6 @@ export interface ServerInstrumentation {
    * (undefined for a 404); `reply.statusCode` the status.
    */
   onResponse?(request: FastifyRequest, reply: FastifyReply, durationMs: number): void;
-  /** Runs around each gym route handler (after body validation), e.g. to make the SERVER span current. */
+  /** Runs around each gym route's body validation and handler, e.g. to make the SERVER span current. */
   wrapHandler?<T>(request: FastifyRequest, handler: () => Promise<T>): Promise<T>;
 }

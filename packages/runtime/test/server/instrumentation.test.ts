@@ -33,6 +33,7 @@ describe('server instrumentation', () => {
       'handler /get_weather',
       'end POST /get_weather 200',
       'start POST /get_weather',
+      'handler /get_weather',
       'end POST /get_weather 422',
       'start GET /missing',
       'end GET - 404',
