@@ -9,6 +9,7 @@ import { createRunLogDir } from '../orchestrator/log-dir.js';
 import { startEnvironment } from '../orchestrator/start-environment.js';
 import type { RunningEnvironment } from '../orchestrator/start-environment.js';
 import { setUpCliTelemetry } from '../telemetry/cli-telemetry.js';
+import { validateTelemetrySettings } from '../telemetry/env.js';
 import type { CliTelemetry } from '../telemetry/cli-telemetry.js';
 import type { CliIo } from './io.js';
 
@@ -32,6 +33,8 @@ export interface CliEnvironment {
 
 /** Starts the environment; on failure, shuts the telemetry down again before rethrowing. */
 export async function startCliEnvironment(options: CliEnvironmentOptions, io: CliIo): Promise<CliEnvironment> {
+  // bad telemetry settings stop the command before anything is created
+  validateTelemetrySettings(options.config.telemetry, process.env);
   const logDir = options.logDir ?? createRunLogDir(options.cwd);
   mkdirSync(logDir, { recursive: true });
   const cli = await setUpCliTelemetry({ block: options.config.telemetry, logDir, role: options.role });

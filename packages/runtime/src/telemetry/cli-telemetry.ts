@@ -5,7 +5,7 @@
  * output goes to `<log dir>/<role>.log` rather than the user's terminal.
  * @module
  */
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, mkdirSync } from 'node:fs';
 import type { WriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { applyTelemetryEnv, isTelemetryEnvEnabled, validateTelemetrySettings } from './env.js';
@@ -26,7 +26,8 @@ export interface CliTelemetry {
 export interface CliTelemetryOptions {
   /** The config's `telemetry:` block. */
   block: Record<string, unknown> | undefined;
-  logDir: string;
+  /** Where `<role>.log` goes; asked only when console telemetry is on, and created then. */
+  logDir: string | (() => string);
   role: 'orchestrator' | 'collector';
   /** Base environment; default a copy of `process.env`. */
   env?: NodeJS.ProcessEnv;
@@ -39,7 +40,9 @@ export async function setUpCliTelemetry(options: CliTelemetryOptions): Promise<C
   const runId = applyTelemetryEnv(options.block, env);
   let output: WriteStream | undefined;
   if (isTelemetryEnvEnabled(env) && (env['NEMO_GYM_OTEL_EXPORTER'] ?? env['NEMO_LENS_EXPORTER'] ?? '').trim().toLowerCase() === 'console') {
-    output = createWriteStream(join(options.logDir, `${options.role}.log`), { flags: 'a' });
+    const logDir = typeof options.logDir === 'string' ? options.logDir : options.logDir();
+    mkdirSync(logDir, { recursive: true });
+    output = createWriteStream(join(logDir, `${options.role}.log`), { flags: 'a' });
     output.on('error', () => undefined);
   }
   const telemetry = await initTelemetry({ serverName: options.role, serverType: options.role, env, ...(output === undefined ? {} : { output }) });

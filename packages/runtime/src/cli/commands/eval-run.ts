@@ -3,7 +3,6 @@
  * `--no-serve` against servers found through the head server. Behaviour: docs/rollouts.md.
  * @module
  */
-import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadConfig } from '../../config/load.js';
 import { applyOverrides } from '../../config/override-apply.js';
@@ -51,8 +50,8 @@ export async function evalRun(flags: EvalRunFlags, overrides: string[], io: CliI
       const head = flags.headUrl ?? `http://${DEFAULT_HOST}:${DEFAULT_HEAD_SERVER_PORT}`;
       const http = createHttpClient({ retry: { maxAttempts: 2 } });
       const environment = await fetchEnvironment(http, head).finally(() => http.close());
-      const logDir = flags.logDir ?? createRunLogDir(cwd);
-      mkdirSync(logDir, { recursive: true });
+      // a log dir only when this process writes console telemetry (the servers log elsewhere)
+      const logDir = () => flags.logDir ?? createRunLogDir(cwd);
       const cli = await setUpCliTelemetry({ block: environment.config['telemetry'] as Record<string, unknown> | undefined, logDir, role: 'collector' });
       try {
         await collect(flags, { ...environment, config: { ...environment.config, ...raw } }, [cwd, INSTALL_ROOT], { stop, abandon, sigint: () => sigint }, io, cli.telemetry);
