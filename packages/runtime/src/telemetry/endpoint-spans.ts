@@ -90,9 +90,13 @@ export function traceModelCall<In extends Row, Out>(dialect: 'responses' | 'chat
     try {
       return await inSpan(telemetry, spanName, async (span) => {
         span.setAttribute(ATTR.GEN_AI_OPERATION, 'chat');
-        if (typeof body['model'] === 'string') span.setAttribute(ATTR.GEN_AI_REQUEST_MODEL, body['model']);
+        const requested = body['model'];
+        if (typeof requested === 'string') span.setAttribute(ATTR.GEN_AI_REQUEST_MODEL, requested);
         const result = await handler(body, route);
-        span.setAttributes(usageAttributes(result));
+        const attributes = usageAttributes(result);
+        // a request without `model` gets the server's configured one: name that
+        if (typeof requested !== 'string' && attributes[ATTR.GEN_AI_RESPONSE_MODEL] !== undefined) attributes[ATTR.GEN_AI_REQUEST_MODEL] = attributes[ATTR.GEN_AI_RESPONSE_MODEL];
+        span.setAttributes(attributes);
         return result;
       });
     } finally {
