@@ -21,6 +21,7 @@ const scratch = mkdtempSync(join(tmpdir(), 'gym-bench-'));
 const blocker = join(scratch, 'block-lens.mjs');
 writeFileSync(blocker, `import { register } from 'node:module';\nregister('data:text/javascript,' + encodeURIComponent('export async function resolve(s, c, n) { if (s === "@gym/lens" || s.startsWith("@opentelemetry/")) { const e = new Error("blocked " + s); e.code = "ERR_MODULE_NOT_FOUND"; throw e; } return n(s, c); }'));\n`);
 
+const AUTO = fileURLToPath(new URL('./support/auto-instrumentation.ts', import.meta.url));
 const baseEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('NEMO_') && !k.startsWith('OTEL_')));
 const telemetry = (groups: string) => ({ ...baseEnv, NEMO_GYM_OTEL_ENABLED: '1', NEMO_GYM_OTEL_EXPORTER: 'console', NEMO_GYM_OTEL_SPAN_GROUPS: groups });
 
@@ -42,6 +43,7 @@ const variants: Variant[] = [
   { name: 'gym, lens not installed', start: () => gym({ ...baseEnv, NODE_OPTIONS: `--import=${blocker}` }, 'absent') },
   { name: 'gym, default preset, console to file', start: () => gym(telemetry('default'), 'default') },
   { name: 'gym, per_rollout preset, console to file', start: () => gym(telemetry('per_rollout'), 'per_rollout') },
+  { name: 'gym + OTel auto-instrumentation (http, undici), console to file', start: () => gym({ ...baseEnv, GYM_SERVER_NODE_FLAGS: `--import=${AUTO}` }, 'auto') },
   { name: 'hand-written node:http + undici chain', start: () => startBaselineChain() },
 ];
 
@@ -76,4 +78,5 @@ console.log('| --- | --- | --- |');
 console.log(`| telemetry off ÷ lens not installed | ${ratio('gym, telemetry off', 'gym, lens not installed').toFixed(3)} | ≥ 0.99 |`);
 console.log(`| default preset ÷ telemetry off | ${ratio('gym, default preset, console to file', 'gym, telemetry off').toFixed(3)} | ≥ 0.85 |`);
 console.log(`| per_rollout preset ÷ telemetry off | ${ratio('gym, per_rollout preset, console to file', 'gym, telemetry off').toFixed(3)} | (no budget) |`);
+console.log(`| default preset ÷ OTel auto-instrumentation | ${ratio('gym, default preset, console to file', 'gym + OTel auto-instrumentation (http, undici), console to file').toFixed(3)} | ≥ 1.5 |`);
 console.log(`| gym (off) ÷ hand-written chain | ${ratio('gym, telemetry off', 'hand-written node:http + undici chain').toFixed(3)} | ≥ 0.5 |`);

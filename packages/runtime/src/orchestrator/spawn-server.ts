@@ -75,9 +75,10 @@ export function spawnServer(options: SpawnServerOptions): SpawnedServer {
     env[CONFIG_DICT_FILE_ENV] = path;
   }
   // detached: a terminal Ctrl-C reaches only the orchestrator, which then stops servers in order
-  // extra Node flags for every server (`--max-old-space-size=8192`, `--cpu-prof`, …); NODE_OPTIONS refuses some
+  // extra Node flags for every server (`--max-old-space-size=8192`, `--cpu-prof`, an `--import` preload
+  // written in TypeScript: they come after tsx's own flags); NODE_OPTIONS refuses some
   const extraFlags = (env[SERVER_NODE_FLAGS_ENV] ?? '').split(/\s+/).filter((flag) => flag.length > 0);
-  const child = spawn(process.execPath, [...extraFlags, ...typescriptNodeFlags(), SERVER_MAIN, entrypoint], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(process.execPath, [...typescriptNodeFlags(), ...extraFlags, SERVER_MAIN, entrypoint], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   // if the orchestrator dies without stopping its servers, they must not outlive it
   const killOnExit = () => child.kill('SIGTERM');
   process.once('exit', killOnExit);
