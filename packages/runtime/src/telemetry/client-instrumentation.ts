@@ -7,7 +7,7 @@
 import type { Attributes } from '@opentelemetry/api';
 import type { HttpResponse } from '../http/types.js';
 import type { InstrumentedRequest, RequestInstrumentation, RetryEvent } from '../http/instrumentation.js';
-import { ATTR } from './attributes.js';
+import { ATTR, TRACE_RESPONSE_HEADER } from './attributes.js';
 import { GATES } from './gates.js';
 import { rolloutIdIn } from './rollout-context.js';
 import type { GymTelemetry } from './state.js';
@@ -40,6 +40,12 @@ export function createClientInstrumentation(telemetry: GymTelemetry): RequestIns
       return api.context.with(ctx, () => send(headers)).then(
         (response: HttpResponse) => {
           span.setAttribute(ATTR.HTTP_STATUS, response.status);
+          // a server tells only callers without trace context which trace they started; this caller
+          // knows, so it answers for it and readers of the header (the collector) see the trace
+          if (response.headers[TRACE_RESPONSE_HEADER] === undefined) {
+            const { traceId, spanId } = span.spanContext();
+            response.headers[TRACE_RESPONSE_HEADER] = `00-${traceId}-${spanId}-01`;
+          }
           if (response.status >= 400) span.setStatus({ code: api.SpanStatusCode.ERROR, message: `HTTP ${response.status}` });
           span.end();
           return response;
