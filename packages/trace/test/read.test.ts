@@ -188,3 +188,13 @@ describe('readSpans', () => {
     });
   });
 });
+
+describe('line splitting', () => {
+  it('keeps a record whole when an attribute holds U+2028 or U+2029 (readline would split it on Node 24)', async () => {
+    const { forEachLine } = await import('../src/read/lines.js');
+    const { Readable } = await import('node:stream');
+    const lines: string[] = [];
+    await forEachLine(Readable.from(['{"a":"x\u2028y\u2029z"}\r\n{"b"', ':1}\n', 'tail']), (l) => lines.push(l));
+    assert.deepEqual(lines, ['{"a":"x\u2028y\u2029z"}', '{"b":1}', 'tail']);
+  });
+});

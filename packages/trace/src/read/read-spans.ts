@@ -1,12 +1,10 @@
 /**
- * The reader: streams files line by line (node:readline over fs streams, never a whole file in
+ * The reader: streams files line by line (split on `\n` over fs streams, never a whole file in
  * memory), recognises our console records, the Python SDK shape and OTLP/JSON requests, and hands
  * out normalised {@link SpanRecord}s.
  * @module
  */
 import { createReadStream } from 'node:fs';
-import { once } from 'node:events';
-import { createInterface } from 'node:readline';
 import type { SpanRecord } from '../span-record.js';
 import { fromConsoleSpan, isConsoleSpan } from './console-span.js';
 import { expandPaths } from './expand-paths.js';
@@ -14,6 +12,7 @@ import { fromOtlpRequest, isOtlpRequest } from './otlp-spans.js';
 import { fromPythonSpan, isPythonSpan } from './python-span.js';
 import { emptyReadStats, MAX_MALFORMED_EXAMPLES } from './read-stats.js';
 import type { ReadStats } from './read-stats.js';
+import { forEachLine } from './lines.js';
 import { RecordScanner } from './record-scanner.js';
 import { ResourceCache } from './resource-cache.js';
 
@@ -98,10 +97,9 @@ async function readFile(file: string, stats: ReadStats, resources: ResourceCache
     },
   });
   const stream = createReadStream(file, { encoding: 'utf8', highWaterMark: 256 * 1024 });
-  const rl = createInterface({ input: stream, crlfDelay: Infinity });
   let lineNo = 0;
   let nextProgress = PROGRESS_EVERY_BYTES;
-  rl.on('line', (line) => {
+  await forEachLine(stream, (line) => {
     lineNo++;
     stats.linesRead++;
     scanner.push(line, lineNo);
@@ -110,8 +108,6 @@ async function readFile(file: string, stats: ReadStats, resources: ResourceCache
       progress(stream.bytesRead);
     }
   });
-  const failed = once(stream, 'error').then(([err]) => Promise.reject(err as Error));
-  await Promise.race([once(rl, 'close'), failed]);
   scanner.end();
   return stream.bytesRead;
 }
