@@ -9,7 +9,6 @@ import { createRunLogDir } from '../orchestrator/log-dir.js';
 import { startEnvironment } from '../orchestrator/start-environment.js';
 import type { RunningEnvironment } from '../orchestrator/start-environment.js';
 import { setUpCliTelemetry } from '../telemetry/cli-telemetry.js';
-import { validateTelemetrySettings } from '../telemetry/env.js';
 import type { CliTelemetry } from '../telemetry/cli-telemetry.js';
 import type { CliIo } from './io.js';
 
@@ -33,11 +32,14 @@ export interface CliEnvironment {
 
 /** Starts the environment; on failure, shuts the telemetry down again before rethrowing. */
 export async function startCliEnvironment(options: CliEnvironmentOptions, io: CliIo): Promise<CliEnvironment> {
-  // bad telemetry settings stop the command before anything is created
-  validateTelemetrySettings(options.config.telemetry, process.env);
-  const logDir = options.logDir ?? createRunLogDir(options.cwd);
-  mkdirSync(logDir, { recursive: true });
-  const cli = await setUpCliTelemetry({ block: options.config.telemetry, logDir, role: options.role });
+  // created only once the telemetry settings passed their check, so a refused start leaves nothing
+  let logDir: string | undefined;
+  const ensureLogDir = (): string => {
+    logDir ??= options.logDir ?? createRunLogDir(options.cwd);
+    mkdirSync(logDir, { recursive: true });
+    return logDir;
+  };
+  const cli = await setUpCliTelemetry({ block: options.config.telemetry, logDir: ensureLogDir, role: options.role });
   if (cli.runId !== undefined) {
     const exporter = cli.env['NEMO_GYM_OTEL_EXPORTER'] ?? cli.env['NEMO_LENS_EXPORTER'] ?? 'otlp';
     io.err(`gym: telemetry on (run id ${cli.runId}, exporter ${exporter})${cli.telemetry === undefined ? ' but not available in this process' : ''}`);
@@ -46,7 +48,7 @@ export async function startCliEnvironment(options: CliEnvironmentOptions, io: Cl
     const env = await startEnvironment({
       config: options.config,
       roots: options.roots,
-      logDir,
+      logDir: ensureLogDir(),
       env: cli.env,
       echoTelemetry: options.showTelemetry ?? false,
       onProgress: (line) => io.err(`gym: ${line}`),
