@@ -20,7 +20,7 @@ describe('correlated logs', () => {
     const res = await fetch(`${env.url('example_single_tool_call')}/get_weather`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', traceparent: `00-${TRACE}-00f067aa0ba902b7-01` },
-      body: JSON.stringify({ city: 12 }),
+      body: JSON.stringify({ city: { note: 'do-not-log-me' } }),
     });
     status = res.status;
     assert.equal(await env.stop(), 0);
@@ -34,7 +34,7 @@ describe('correlated logs', () => {
     const pinoLine = JSON.parse(lines[0]!) as Record<string, unknown>;
     assert.equal(pinoLine['trace_id'], TRACE);
     assert.match(String(pinoLine['span_id']), /^[0-9a-f]{16}$/);
-    assert.ok(!lines[0]!.includes('12'), 'the log names the field, not the value');
+    assert.ok(!lines[0]!.includes('do-not-log-me'), 'the log names the field, not the value');
   });
 
   it('exports it as an OpenTelemetry log record of the same span', () => {
