@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { show } from '../src/commands/show.js';
 import { why } from '../src/commands/why.js';
@@ -194,6 +194,21 @@ describe('default paths', () => {
     const c = capture();
     assert.equal(await show({ cwd: d.dir }, c), 0);
     assert.match(c.out, /^rollout new/);
+  });
+
+  it('prefers the run .gym/logs/latest points at over a directory touched later', async () => {
+    const d = tempDir();
+    cleanups.push(d.cleanup);
+    for (const [run, id, t] of [['run-a', 'pointed', 1_000_000], ['run-b', 'touched', 2_000_000]] as const) {
+      const dir = join(d.dir, '.gym', 'logs', run);
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, 'agent.log'), rolloutSpans({ rolloutId: id }).map(consoleLine).join('\n'));
+      utimesSync(dir, t, t);
+    }
+    symlinkSync('run-a', join(d.dir, '.gym', 'logs', 'latest'));
+    const c = capture();
+    assert.equal(await show({ cwd: d.dir }, c), 0);
+    assert.match(c.out, /^rollout pointed/);
   });
 
   it('explains what to pass when there is no .gym/logs', async () => {

@@ -1,5 +1,6 @@
 /**
- * Where to read when no paths are given: the newest run directory under `.gym/logs/`.
+ * Where to read when no paths are given: the newest run directory under `.gym/logs/`
+ * (`.gym/logs/latest`).
  * @module
  */
 import { readdir, stat } from 'node:fs/promises';
@@ -10,8 +11,9 @@ import { TRACE_ERROR_CODES, TraceUserError } from '../errors.js';
 export const DEFAULT_LOG_ROOT = join('.gym', 'logs');
 
 /**
- * Returns `paths` when non-empty. Otherwise: the most recently modified subdirectory of
- * `<cwd>/.gym/logs` (one per run), else `.gym/logs` itself when it holds files.
+ * Returns `paths` when non-empty. Otherwise: `<cwd>/.gym/logs/latest` (the link gym points at the
+ * newest run), else the most recently modified subdirectory of `.gym/logs` (one per run), else
+ * `.gym/logs` itself when it holds files.
  * @throws TraceUserError `GYM_TRACE_NO_PATHS` when there is nothing to read.
  */
 export async function resolvePaths(paths: readonly string[] | undefined, cwd: string = process.cwd()): Promise<string[]> {
@@ -24,6 +26,9 @@ export async function resolvePaths(paths: readonly string[] | undefined, cwd: st
       `No paths given and no logs under ${DEFAULT_LOG_ROOT} in ${cwd}. Pass the files or directories holding console telemetry or OTLP/JSON, e.g. \`gym trace show server-logs/\`.`,
     );
   }
+  // written by gym at each run start; a directory's mtime also moves when a report is written into it
+  const latest = join(root, 'latest');
+  if ((await stat(latest).catch(() => null))?.isDirectory() === true) return [latest];
   let newest: { path: string; mtimeMs: number } | null = null;
   for (const e of entries) {
     if (!e.isDirectory()) continue;
