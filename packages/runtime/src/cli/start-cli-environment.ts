@@ -54,7 +54,8 @@ export async function startCliEnvironment(options: CliEnvironmentOptions, io: Cl
       onProgress: (line) => io.err(`gym: ${line}`),
       ...(cli.telemetry === undefined ? {} : { telemetry: cli.telemetry }),
     });
-    return { env, cli, close: async () => (await env.stop(), await cli.close()) };
+    // servers and this process flush at the same time: with a dead collector each waits its full timeout
+    return { env, cli, close: async () => void (await Promise.all([env.stop(), cli.close()])) };
   } catch (error) {
     await cli.close();
     throw error;

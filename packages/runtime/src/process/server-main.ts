@@ -37,6 +37,9 @@ async function main(entrypoint: string | undefined): Promise<void> {
       await http.close();
       await telemetry?.shutdown();
       await closeTelemetryFile(telemetryFile);
+      // everything is flushed or given up on (shutdown is bounded); an exporter still retrying a dead
+      // collector must not keep the process alive until its own timeout
+      setTimeout(() => process.exit(), 200).unref();
     },
   });
   const address = await listen(app, { host: context.instance.host, port: context.instance.port });
