@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 import { assembleTraces, findAnomalies, findRollouts, readSpans } from '@gym/trace';
 import { loadConfig, startEnvironment } from '@gym/runtime';
-import { freePort } from './support/baseline-chain.js';
+import { freePort } from '../packages/runtime/test/support/gym-process.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const ROLLOUTS = Number(process.env.BENCH_ROLLOUTS ?? 16_384);

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig, startEnvironment } from '@gym/runtime';
-import { freePort, startBaselineChain } from './support/baseline-chain.js';
+import { freePort } from '../packages/runtime/test/support/gym-process.js';
+import { startBaselineChain } from './support/baseline-chain.js';
 import { runLoad } from './support/load.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

@@ -1,18 +1,10 @@
 // Starts the hand-written three-process chain on free ports; stop() kills the processes by pid.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../../packages/runtime/test/support/gym-process.js';
 
 const SERVER = fileURLToPath(new URL('./baseline-server.ts', import.meta.url));
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 function start(args: string[]): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', SERVER, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { GYM_OTEL_PREFIX, LENS_PREFIX, gymFlag, isTelemetryEnvEnabled } from './env.js';
-import { GATES, GYM_NAMESPACE, GYM_PRESETS, GYM_SPAN_GROUPS, syncGates } from './gates.js';
+import { GYM_NAMESPACE, GYM_PRESETS, GYM_SPAN_GROUPS, syncGates } from './gates.js';
 import { ATTR } from './attributes.js';
 import { createInstruments } from './instruments.js';
 import { activeTelemetry, setActiveTelemetry } from './state.js';
@@ -104,12 +104,4 @@ async function setUp(options: InitTelemetryOptions): Promise<GymTelemetry | unde
   };
   setActiveTelemetry(telemetry);
   return telemetry;
-}
-
-/** Test hook: forgets the process's telemetry so the next `initTelemetry` sets up again. */
-export async function resetTelemetryForTests(): Promise<void> {
-  const telemetry = activeTelemetry();
-  pending = undefined;
-  await telemetry?.shutdown();
-  for (const gate of Object.values(GATES)) gate.enabled = false;
 }

@@ -3,9 +3,9 @@
  * {@link SpanRecord}.
  * @module
  */
-import type { SpanEvent, SpanRecord, SpanSource } from '../span-record.js';
+import type { SpanRecord, SpanSource } from '../span-record.js';
 import { normalizeId } from './ids.js';
-import { asAttributes, durationMsOf, makeStatus, normalizeKind, normalizeStatusCode, serviceOf } from './normalize.js';
+import { asAttributes, makeStatus, normalizeKind, normalizeStatusCode, readEvents, serviceOf, spanTiming } from './normalize.js';
 import type { ResourceCache } from './resource-cache.js';
 import { anyTimeToNs } from './time.js';
 
@@ -25,9 +25,6 @@ export function fromConsoleSpan(obj: Record<string, unknown>, source: SpanSource
   const startNs = anyTimeToNs(obj['start_time_unix_nano'], obj['start_time']);
   if (startNs === null) return 'missing start time';
   const endRaw = anyTimeToNs(obj['end_time_unix_nano'], obj['end_time']);
-  // An end before the start (e.g. 0) means the writer never saw the span end.
-  const end = endRaw !== null && endRaw >= startNs ? endRaw : null;
-  const endNs = end ?? startNs;
   const status = (obj['status'] ?? {}) as Record<string, unknown>;
   const resourceAttrs = asAttributes((obj['resource'] as Record<string, unknown> | undefined)?.['attributes']);
   const resource = resources.intern(resourceAttrs);
@@ -39,9 +36,7 @@ export function fromConsoleSpan(obj: Record<string, unknown>, source: SpanSource
     name,
     kind: normalizeKind(obj['kind']),
     startNs,
-    endNs,
-    durationMs: durationMsOf(startNs, endNs),
-    ended: end !== null,
+    ...spanTiming(startNs, endRaw),
     status: makeStatus(normalizeStatusCode(status['code']), status['message']),
     attributes: asAttributes(obj['attributes']),
     events: readEvents(obj['events']),
@@ -52,13 +47,3 @@ export function fromConsoleSpan(obj: Record<string, unknown>, source: SpanSource
   };
 }
 
-function readEvents(raw: unknown): SpanEvent[] {
-  if (!Array.isArray(raw) || raw.length === 0) return [];
-  const out: SpanEvent[] = [];
-  for (const e of raw as Array<Record<string, unknown>>) {
-    if (e === null || typeof e !== 'object' || typeof e['name'] !== 'string') continue;
-    const timeNs = anyTimeToNs(e['time_unix_nano'], e['time'] ?? e['timestamp']) ?? 0n;
-    out.push({ name: e['name'], timeNs, attributes: asAttributes(e['attributes']) });
-  }
-  return out;
-}

@@ -2,7 +2,8 @@
  * Field normalisers shared by the readers: kinds, status codes, attribute maps, durations.
  * @module
  */
-import type { Attributes, AttributeValue, SpanKindName, StatusCodeName } from '../span-record.js';
+import type { Attributes, AttributeValue, SpanEvent, SpanKindName, StatusCodeName } from '../span-record.js';
+import { anyTimeToNs } from './time.js';
 
 const KIND_BY_INT: readonly SpanKindName[] = ['INTERNAL', 'INTERNAL', 'SERVER', 'CLIENT', 'PRODUCER', 'CONSUMER'];
 const KINDS = new Set<string>(['INTERNAL', 'SERVER', 'CLIENT', 'PRODUCER', 'CONSUMER']);
@@ -48,4 +49,26 @@ export function serviceOf(resource: Attributes): string {
 /** Duration in ms from ns instants, never negative. */
 export function durationMsOf(startNs: bigint, endNs: bigint): number {
   return endNs > startNs ? Number(endNs - startNs) / 1e6 : 0;
+}
+
+/**
+ * End, duration and whether the writer saw the span end, from its start and its raw end: a missing
+ * end, or one before the start (e.g. 0), means it never ended; such a span lasts zero.
+ */
+export function spanTiming(startNs: bigint, endRaw: bigint | null): { endNs: bigint; durationMs: number; ended: boolean } {
+  const ended = endRaw !== null && endRaw >= startNs;
+  const endNs = ended ? endRaw : startNs;
+  return { endNs, durationMs: durationMsOf(startNs, endNs), ended };
+}
+
+/** The events of a JSON span record: `{name, time_unix_nano | time | timestamp, attributes}`. */
+export function readEvents(raw: unknown): SpanEvent[] {
+  if (!Array.isArray(raw) || raw.length === 0) return [];
+  const out: SpanEvent[] = [];
+  for (const e of raw as Array<Record<string, unknown>>) {
+    if (e === null || typeof e !== 'object' || typeof e['name'] !== 'string') continue;
+    const timeNs = anyTimeToNs(e['time_unix_nano'], e['time'] ?? e['timestamp']) ?? 0n;
+    out.push({ name: e['name'], timeNs, attributes: asAttributes(e['attributes']) });
+  }
+  return out;
 }

@@ -4,9 +4,9 @@
  * ISO times) to a {@link SpanRecord}.
  * @module
  */
-import type { SpanEvent, SpanRecord, SpanSource } from '../span-record.js';
+import type { SpanRecord, SpanSource } from '../span-record.js';
 import { normalizeId } from './ids.js';
-import { asAttributes, durationMsOf, makeStatus, normalizeKind, normalizeStatusCode, serviceOf } from './normalize.js';
+import { asAttributes, makeStatus, normalizeKind, normalizeStatusCode, readEvents, serviceOf, spanTiming } from './normalize.js';
 import type { ResourceCache } from './resource-cache.js';
 import { isoToNs } from './time.js';
 
@@ -26,8 +26,6 @@ export function fromPythonSpan(obj: Record<string, unknown>, source: SpanSource,
   const startNs = typeof obj['start_time'] === 'string' ? isoToNs(obj['start_time']) : null;
   if (startNs === null) return 'missing start_time';
   const endRaw = typeof obj['end_time'] === 'string' ? isoToNs(obj['end_time']) : null;
-  const end = endRaw !== null && endRaw >= startNs ? endRaw : null;
-  const endNs = end ?? startNs;
   const status = (obj['status'] ?? {}) as Record<string, unknown>;
   const resource = resources.intern(asAttributes((obj['resource'] as Record<string, unknown> | undefined)?.['attributes']));
   return {
@@ -37,9 +35,7 @@ export function fromPythonSpan(obj: Record<string, unknown>, source: SpanSource,
     name: obj['name'] as string,
     kind: normalizeKind(obj['kind']),
     startNs,
-    endNs,
-    durationMs: durationMsOf(startNs, endNs),
-    ended: end !== null,
+    ...spanTiming(startNs, endRaw),
     status: makeStatus(normalizeStatusCode(status['status_code']), status['description']),
     attributes: asAttributes(obj['attributes']),
     events: readEvents(obj['events']),
@@ -50,13 +46,3 @@ export function fromPythonSpan(obj: Record<string, unknown>, source: SpanSource,
   };
 }
 
-function readEvents(raw: unknown): SpanEvent[] {
-  if (!Array.isArray(raw) || raw.length === 0) return [];
-  const out: SpanEvent[] = [];
-  for (const e of raw as Array<Record<string, unknown>>) {
-    if (e === null || typeof e !== 'object' || typeof e['name'] !== 'string') continue;
-    const timeNs = typeof e['timestamp'] === 'string' ? (isoToNs(e['timestamp']) ?? 0n) : 0n;
-    out.push({ name: e['name'], timeNs, attributes: asAttributes(e['attributes']) });
-  }
-  return out;
-}

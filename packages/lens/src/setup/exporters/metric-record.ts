@@ -79,10 +79,7 @@ function toMetricRecord(metric: MetricData, resource: MetricRecord['resource'], 
       record.kind = 'HISTOGRAM';
       record.data_points = metric.dataPoints.map((p) => ({
         ...times(p),
-        count: p.value.count,
-        sum: p.value.sum ?? null,
-        min: p.value.min ?? null,
-        max: p.value.max ?? null,
+        ...summary(p.value),
         bucket_bounds: p.value.buckets.boundaries,
         bucket_counts: p.value.buckets.counts,
       }));
@@ -91,10 +88,7 @@ function toMetricRecord(metric: MetricData, resource: MetricRecord['resource'], 
       record.kind = 'EXPONENTIAL_HISTOGRAM';
       record.data_points = metric.dataPoints.map((p) => ({
         ...times(p),
-        count: p.value.count,
-        sum: p.value.sum ?? null,
-        min: p.value.min ?? null,
-        max: p.value.max ?? null,
+        ...summary(p.value),
         scale: p.value.scale,
         zero_count: p.value.zeroCount,
         positive: { offset: p.value.positive.offset, bucket_counts: p.value.positive.bucketCounts },
@@ -113,4 +107,9 @@ function times(p: DataPoint<unknown>): Omit<MetricPointRecord, 'value'> {
     start_time_unix_nano: hrTimeToNanosString(p.startTime),
     end_time_unix_nano: hrTimeToNanosString(p.endTime),
   };
+}
+
+/** Count, sum, min and max shared by both histogram kinds (`null` where the SDK recorded none). */
+function summary(value: { count: number; sum?: number; min?: number; max?: number }): { count: number; sum: number | null; min: number | null; max: number | null } {
+  return { count: value.count, sum: value.sum ?? null, min: value.min ?? null, max: value.max ?? null };
 }
