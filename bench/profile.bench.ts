@@ -1,0 +1,58 @@
+// Where a saturated environment spends its CPU: runs the example environment at saturation with
+// one telemetry setting, with `--cpu-prof` in every server, and prints each process's CPU time per
+// rollout (from /proc) and its top frames by self time.
+// Run: npm run bench -- profile   (BENCH_PROFILE_GROUPS=default|per_rollout|off, BENCH_SECONDS, BENCH_CONCURRENCY, BENCH_TOP)
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadConfig, startEnvironment } from '@gym/runtime';
+import { freePort } from '../packages/runtime/test/support/gym-process.js';
+import { runLoad } from './support/load.js';
+import { summarizeProfile } from './support/cpu-profile.js';
+import { processCpuSeconds } from './support/proc-cpu.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const GROUPS = process.env.BENCH_PROFILE_GROUPS ?? 'default';
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
+const TOP = Number(process.env.BENCH_TOP ?? 25);
+const ROW = readFileSync(join(ROOT, 'resources_servers/example_single_tool_call/data/example.jsonl'), 'utf8').split('\n')[0]!;
+
+const scratch = mkdtempSync(join(tmpdir(), 'gym-profile-'));
+const profiles = join(scratch, 'profiles');
+const baseEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('NEMO_') && !k.startsWith('OTEL_')));
+const env: NodeJS.ProcessEnv = {
+  ...baseEnv,
+  ...(TOP > 0 ? { GYM_SERVER_NODE_FLAGS: `--cpu-prof --cpu-prof-dir=${profiles}` } : {}),
+  ...(GROUPS === 'off' ? {} : { NEMO_GYM_OTEL_ENABLED: '1', NEMO_GYM_OTEL_EXPORTER: 'console', NEMO_GYM_OTEL_SPAN_GROUPS: GROUPS }),
+};
+try {
+  const config = await loadConfig({ rootDir: ROOT, selectors: { resourcesServers: ['example_single_tool_call'], modelTypes: ['simulated_model'] }, overrides: [`++head_server.port=${await freePort()}`] });
+  const running = await startEnvironment({ config, roots: [ROOT], logDir: join(scratch, 'logs'), env });
+  const agent = running.servers.find((s) => s.display.server_type === 'responses_api_agents')!;
+  const pids = running.servers.map((s) => ({ name: s.display.name, pid: s.child.pid! }));
+  const before = new Map(pids.map((p) => [p.name, processCpuSeconds(p.pid)]));
+  const load = await runLoad(`${agent.display.url}/run`, ROW, { concurrency: CONCURRENCY, durationMs: SECONDS * 1000, warmupMs: 1000 });
+  const after = new Map(pids.map((p) => [p.name, processCpuSeconds(p.pid)]));
+  await running.stop();
+  const total = load.completed + load.errors;
+  console.log(`\n${GROUPS}: ${load.perSecond.toFixed(0)} rollouts/s at ${CONCURRENCY} in flight (${load.errors} errors), node ${process.version}\n`);
+  console.log('| process | CPU µs per rollout (user+sys, all threads) |');
+  console.log('| --- | --- |');
+  for (const { name } of pids) console.log(`| ${name} | ${(((after.get(name)! - before.get(name)!) / total) * 1e6).toFixed(0)} |`);
+  for (const file of TOP > 0 ? readdirSync(profiles).sort() : []) {
+    const pid = Number(file.split('.')[3]);
+    const name = pids.find((p) => p.pid === pid)?.name ?? `pid ${pid}`;
+    const summary = summarizeProfile(JSON.parse(readFileSync(join(profiles, file), 'utf8')), TOP);
+    console.log(`\n#### ${name} (main thread, ${summary.totalMs.toFixed(0)} ms sampled)\n`);
+    console.log('| self % | self ms | frame |');
+    console.log('| --- | --- | --- |');
+    for (const row of summary.rows) console.log(`| ${row.percent.toFixed(1)} | ${row.ms.toFixed(0)} | ${row.frame} |`);
+    console.log('\n| stacks through | % of sampled | ms |');
+    console.log('| --- | --- | --- |');
+    for (const row of summary.through) console.log(`| ${row.group} | ${row.percent.toFixed(1)} | ${row.ms.toFixed(0)} |`);
+  }
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}
