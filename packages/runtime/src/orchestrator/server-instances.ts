@@ -5,7 +5,14 @@
  */
 import type { ServerType } from '../config/types.js';
 
-/** One running server instance. Wire field names as the original. */
+/** One worker process of a server instance started with `num_workers > 1`. */
+export interface ServerWorkerDisplay {
+  /** `0 … num_workers-1`; its telemetry carries `service.instance.id=<process_name>-w<index>`. */
+  index: number;
+  pid: number;
+}
+
+/** One running server instance. Wire field names as the original, plus `workers`. */
 export interface ServerInstanceDisplay {
   process_name: string;
   server_type: ServerType;
@@ -18,4 +25,9 @@ export interface ServerInstanceDisplay {
   pid: number | null;
   config_path: string;
   start_time: number;
+  /**
+   * Present only for `num_workers > 1`, once every worker listens: the worker processes serving
+   * `url` (`pid` is then their cluster primary, which serves nothing). Not in the original.
+   */
+  workers?: ServerWorkerDisplay[];
 }

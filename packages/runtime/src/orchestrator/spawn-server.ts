@@ -1,5 +1,7 @@
 /**
- * Spawns one server instance as its own Node process running TypeScript sources.
+ * Spawns one server instance as its own Node process running TypeScript sources. With
+ * `num_workers > 1` that process is a cluster primary (`process/server-workers.ts`), started with an
+ * IPC channel: it reports its workers once they all listen, and stops them when the channel closes.
  * @module
  */
 import { spawn } from 'node:child_process';
@@ -11,6 +13,7 @@ import type { ServerInstanceConfig } from '../config/types.js';
 import { GymUserError } from '../errors.js';
 import { typescriptNodeFlags } from '../process/node-flags.js';
 import { CONFIG_DICT_ENV, CONFIG_DICT_FILE_ENV, CONFIG_PATH_ENV, instanceUrl } from '../process/server-context.js';
+import { isWorkersMessage, numWorkersOf } from '../process/server-workers.js';
 import { TELEMETRY_FILE_ENV } from '../telemetry/console-file.js';
 import { teeChildOutput } from './log-tee.js';
 import type { Tee } from './log-tee.js';
@@ -29,6 +32,10 @@ export interface SpawnedServer {
   tee: Tee;
   /** Resolves with the exit code (or signal name) when the process ends. */
   exited: Promise<number | string>;
+  /** The instance's `num_workers` (1: a single process, no cluster). */
+  numWorkers: number;
+  /** True once every worker listens (at once for a single process); `display.workers` is then set. */
+  workersListening(): boolean;
 }
 
 /** Options of {@link spawnServer}. */
@@ -78,7 +85,9 @@ export function spawnServer(options: SpawnServerOptions): SpawnedServer {
   // extra Node flags for every server (`--max-old-space-size=8192`, `--cpu-prof`, an `--import` preload
   // written in TypeScript: they come after tsx's own flags); NODE_OPTIONS refuses some
   const extraFlags = (env[SERVER_NODE_FLAGS_ENV] ?? '').split(/\s+/).filter((flag) => flag.length > 0);
-  const child = spawn(process.execPath, [...typescriptNodeFlags(), ...extraFlags, SERVER_MAIN, entrypoint], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const numWorkers = numWorkersOf(instance.config);
+  const stdio = numWorkers > 1 ? (['ignore', 'pipe', 'pipe', 'ipc'] as const) : (['ignore', 'pipe', 'pipe'] as const);
+  const child = spawn(process.execPath, [...typescriptNodeFlags(), ...extraFlags, SERVER_MAIN, entrypoint], { cwd: dir, env, stdio: [...stdio], detached: true });
   // if the orchestrator dies without stopping its servers, they must not outlive it
   const killOnExit = () => child.kill('SIGTERM');
   process.once('exit', killOnExit);
@@ -105,5 +114,13 @@ export function spawnServer(options: SpawnServerOptions): SpawnedServer {
     config_path: instance.instanceName,
     start_time: Date.now() / 1000,
   };
-  return { display, child, tee, exited };
+  let listening = numWorkers === 1;
+  if (numWorkers > 1) {
+    child.on('message', (message: unknown) => {
+      if (!isWorkersMessage(message)) return;
+      display.workers = message.workers.map((w) => ({ index: w.index, pid: w.pid }));
+      listening = true;
+    });
+  }
+  return { display, child, tee, exited, numWorkers, workersListening: () => listening };
 }

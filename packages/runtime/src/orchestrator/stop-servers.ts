@@ -1,6 +1,8 @@
 /**
  * Stopping server processes: SIGTERM (each server closes gracefully and flushes its telemetry),
- * then SIGKILL for any still alive after a grace period. Processes are addressed by pid only.
+ * then SIGKILL for any still alive after a grace period. Processes are addressed by pid only; a
+ * server with `num_workers > 1` is SIGKILLed with its process group (its primary and workers: the
+ * orchestrator started it detached, so the group is the server's own).
  * @module
  */
 import type { SpawnedServer } from './spawn-server.js';
@@ -15,11 +17,24 @@ export async function stopServers(servers: readonly SpawnedServer[], graceMs: nu
       const { child } = server;
       if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGTERM');
-        const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+        const timer = setTimeout(() => kill(server), graceMs);
         await server.exited;
         clearTimeout(timer);
       }
       await server.tee.close();
     }),
   );
+}
+
+function kill(server: SpawnedServer): void {
+  const pid = server.child.pid;
+  if (server.numWorkers > 1 && pid !== undefined) {
+    try {
+      process.kill(-pid, 'SIGKILL');
+      return;
+    } catch {
+      // the group is gone already, or this platform has none: the primary alone
+    }
+  }
+  server.child.kill('SIGKILL');
 }

@@ -23,8 +23,8 @@ async function answers(http: HttpClient, url: string): Promise<boolean> {
 }
 
 /**
- * Polls `GET /` of each server until it answers. Rejects as soon as a server process exits, with
- * the tail of its output, or when `timeoutMs` passes.
+ * Polls `GET /` of each server until it answers and, with `num_workers > 1`, every worker listens.
+ * Rejects as soon as a server process exits, with the tail of its output, or when `timeoutMs` passes.
  */
 export async function waitForServers(http: HttpClient, servers: readonly SpawnedServer[], timeoutMs: number, onReady: (server: SpawnedServer) => void = () => undefined): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -36,7 +36,8 @@ export async function waitForServers(http: HttpClient, servers: readonly Spawned
         if (died !== undefined) {
           throw new GymUserError('GYM_SERVER_EXITED', `Server '${server.display.process_name}' exited (${died}) before it was ready. Its last output:\n${server.tee.tail().join('\n')}`);
         }
-        if (await answers(http, `${server.display.url}/`)) return onReady(server);
+        // a server with num_workers > 1 is ready once every worker listens, not just the first
+        if (server.workersListening() && (await answers(http, `${server.display.url}/`))) return onReady(server);
         if (Date.now() > deadline) {
           throw new GymUserError('GYM_SERVER_START_TIMEOUT', `Server '${server.display.process_name}' did not answer ${server.display.url}/ within ${Math.round(timeoutMs / 1000)} s. Its last output:\n${server.tee.tail().join('\n')}`);
         }

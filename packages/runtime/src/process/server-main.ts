@@ -3,28 +3,36 @@
  * `gym env start` with the resolved config in `NEMO_GYM_CONFIG_DICT` and the instance name in
  * `NEMO_GYM_CONFIG_PATH`. Sets telemetry up (when the environment says so), loads the
  * implementation's factory, builds its app and serves it until SIGINT/SIGTERM, then flushes.
+ * With `num_workers: N > 1` this process is a `node:cluster` primary that forks N workers running
+ * this same file (see `server-workers.ts`); each worker then does all of the above.
  * The only place of a server process that sets an exit code.
  * @module
  */
 import { pathToFileURL } from 'node:url';
 import { pino } from 'pino';
-import { createHttpClient } from '../http/client.js';
+import { createHttpClient, DEFAULT_CONNECTIONS } from '../http/client.js';
 import { installShutdownHandlers, listen } from '../server/lifecycle.js';
 import { closeTelemetryFile, openTelemetryFile } from '../telemetry/console-file.js';
 import { initTelemetry } from '../telemetry/init.js';
 import { processTelemetry } from '../telemetry/process-telemetry.js';
 import { createServerContext, readServerEnv, serverInstancesOf } from './server-context.js';
 import type { ServerFactory } from './server-context.js';
+import { isClusterPrimary, numWorkersOf, runServerPrimary, workerIndex } from './server-workers.js';
 
 async function main(entrypoint: string | undefined): Promise<void> {
   if (entrypoint === undefined) throw new Error('usage: server-main.ts <path to app.ts>');
   const { tree, name } = readServerEnv();
-  const serverType = serverInstancesOf(tree).find((s) => s.instanceName === name)?.serverType ?? 'unknown';
+  const block = serverInstancesOf(tree).find((s) => s.instanceName === name);
+  const serverType = block?.serverType ?? 'unknown';
+  const numWorkers = block === undefined ? 1 : numWorkersOf(block.config);
+  if (numWorkers > 1 && isClusterPrimary()) return runServerPrimary({ name, numWorkers });
+  const worker = numWorkers > 1 ? workerIndex() : undefined;
   const telemetryFile = openTelemetryFile();
   const telemetry = await initTelemetry({ serverName: name, serverType, ...(telemetryFile === undefined ? {} : { output: telemetryFile }) });
   const seams = processTelemetry(telemetry);
-  const logger = pino({ base: { server: name }, ...seams.loggerOptions });
-  const http = createHttpClient({ instrument: seams.client });
+  const logger = pino({ base: worker === undefined ? { server: name } : { server: name, worker, pid: process.pid }, ...seams.loggerOptions });
+  // as the original divides its connection limits by num_workers: the workers together keep one server's budget
+  const http = createHttpClient({ instrument: seams.client, ...(worker === undefined ? {} : { connections: Math.max(1, Math.floor(DEFAULT_CONNECTIONS / numWorkers)) }) });
   const context = createServerContext(tree, name, http);
   const module = (await import(pathToFileURL(entrypoint).href)) as { default?: ServerFactory };
   if (typeof module.default !== 'function') {
@@ -43,7 +51,7 @@ async function main(entrypoint: string | undefined): Promise<void> {
     },
   });
   const address = await listen(app, { host: context.instance.host, port: context.instance.port });
-  logger.info({ url: address.url, kind: definition.kind, telemetry: telemetry !== undefined }, `${name} listening on ${address.url}`);
+  logger.info({ url: address.url, kind: definition.kind, telemetry: telemetry !== undefined }, `${name}${worker === undefined ? '' : ` worker ${worker}`} listening on ${address.url}`);
 }
 
 main(process.argv[2]).catch((error: unknown) => {
