@@ -1,8 +1,12 @@
 // Rollouts per second at saturation through agent → model/resources (simulated model, zero
 // latency), for gym with telemetry off, without lens installed, with the `default` and
-// `per_rollout` presets exporting to console (log files), and for a hand-written node:http +
-// undici chain making the same hops. Variants alternate in rounds so drift hits all alike.
-// Run: npm run bench -- throughput   (BENCH_ROUNDS, BENCH_SECONDS, BENCH_CONCURRENCY to tune)
+// `per_rollout` presets exporting to console (log files), with telemetry off and the agent at
+// `num_workers: 2` (two cluster workers on its port), and for a hand-written node:http + undici
+// chain making the same hops. Variants alternate in rounds so drift hits all alike.
+// Run: npm run bench -- throughput   (BENCH_ROUNDS, BENCH_SECONDS, BENCH_CONCURRENCY to tune;
+// BENCH_VARIANTS=<substring>,<substring>… runs only the variants whose name contains one of them,
+// case-insensitively, e.g. BENCH_VARIANTS='telemetry off' for the agent at 1 and 2 workers;
+// ratios whose two variants did not both run are left out)
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +20,8 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
+const VARIANT_FILTER = (process.env.BENCH_VARIANTS ?? '').split(',').map((s) => s.trim().toLowerCase()).filter((s) => s.length > 0);
+const AGENT = 'example_single_tool_call_simple_agent';
 const ROW = readFileSync(join(ROOT, 'resources_servers/example_single_tool_call/data/example.jsonl'), 'utf8').split('\n')[0]!;
 
 const scratch = mkdtempSync(join(tmpdir(), 'gym-bench-'));
@@ -31,22 +37,25 @@ interface Variant {
   start(): Promise<{ agentUrl: string; stop(): Promise<void> }>;
 }
 
-async function gym(env: NodeJS.ProcessEnv, label: string): Promise<{ agentUrl: string; stop(): Promise<void> }> {
-  const config = await loadConfig({ rootDir: ROOT, selectors: { resourcesServers: ['example_single_tool_call'], modelTypes: ['simulated_model'] }, overrides: [`++head_server.port=${await freePort()}`] });
+async function gym(env: NodeJS.ProcessEnv, label: string, overrides: string[] = []): Promise<{ agentUrl: string; stop(): Promise<void> }> {
+  const config = await loadConfig({ rootDir: ROOT, selectors: { resourcesServers: ['example_single_tool_call'], modelTypes: ['simulated_model'] }, overrides: [`++head_server.port=${await freePort()}`, ...overrides] });
   const logDir = join(scratch, `${label}-${Date.now()}`);
   const running = await startEnvironment({ config, roots: [ROOT], logDir, env });
   const agent = running.servers.find((s) => s.display.server_type === 'responses_api_agents')!;
   return { agentUrl: agent.display.url, stop: () => running.stop() };
 }
 
-const variants: Variant[] = [
+const allVariants: Variant[] = [
   { name: 'gym, telemetry off', start: () => gym(baseEnv, 'off') },
+  { name: 'gym, telemetry off, agent num_workers=2', start: () => gym(baseEnv, 'off-2-workers', [`++${AGENT}.responses_api_agents.simple_agent.num_workers=2`]) },
   { name: 'gym, lens not installed', start: () => gym({ ...baseEnv, NODE_OPTIONS: `--import=${blocker}` }, 'absent') },
   { name: 'gym, default preset, console to file', start: () => gym(telemetry('default'), 'default') },
   { name: 'gym, per_rollout preset, console to file', start: () => gym(telemetry('per_rollout'), 'per_rollout') },
   { name: 'gym + OTel auto-instrumentation (http, undici), console to file', start: () => gym({ ...baseEnv, GYM_SERVER_NODE_FLAGS: `--import=${AUTO}` }, 'auto') },
   { name: 'hand-written node:http + undici chain', start: () => startBaselineChain() },
 ];
+const variants = allVariants.filter((v) => VARIANT_FILTER.length === 0 || VARIANT_FILTER.some((f) => v.name.toLowerCase().includes(f)));
+if (variants.length === 0) throw new Error(`BENCH_VARIANTS=${process.env.BENCH_VARIANTS} matches none of: ${allVariants.map((v) => v.name).join('; ')}`);
 
 const results = new Map<string, number[]>(variants.map((v) => [v.name, []]));
 try {
@@ -73,11 +82,14 @@ console.log(`\nconcurrency ${CONCURRENCY}, ${SECONDS} s per run, median of ${ROU
 console.log('| variant | rollouts/s (median) | runs |');
 console.log('| --- | --- | --- |');
 for (const [name, xs] of results) console.log(`| ${name} | ${m[name]!.toFixed(0)} | ${xs.map((x) => x.toFixed(0)).join(', ')} |`);
-const ratio = (a: string, b: string) => m[a]! / m[b]!;
 console.log('\n| ratio | value | budget (DESIGN.md §6) |');
 console.log('| --- | --- | --- |');
-console.log(`| telemetry off ÷ lens not installed | ${ratio('gym, telemetry off', 'gym, lens not installed').toFixed(3)} | ≥ 0.99 |`);
-console.log(`| default preset ÷ telemetry off | ${ratio('gym, default preset, console to file', 'gym, telemetry off').toFixed(3)} | ≥ 0.85 |`);
-console.log(`| per_rollout preset ÷ telemetry off | ${ratio('gym, per_rollout preset, console to file', 'gym, telemetry off').toFixed(3)} | (no budget) |`);
-console.log(`| default preset ÷ OTel auto-instrumentation | ${ratio('gym, default preset, console to file', 'gym + OTel auto-instrumentation (http, undici), console to file').toFixed(3)} | ≥ 1.5 |`);
-console.log(`| gym (off) ÷ hand-written chain | ${ratio('gym, telemetry off', 'hand-written node:http + undici chain').toFixed(3)} | ≥ 0.5 |`);
+const ratio = (label: string, a: string, b: string, budget: string) => {
+  if (m[a] !== undefined && m[b] !== undefined) console.log(`| ${label} | ${(m[a] / m[b]).toFixed(3)} | ${budget} |`);
+};
+ratio('telemetry off ÷ lens not installed', 'gym, telemetry off', 'gym, lens not installed', '≥ 0.99');
+ratio('default preset ÷ telemetry off', 'gym, default preset, console to file', 'gym, telemetry off', '≥ 0.85');
+ratio('per_rollout preset ÷ telemetry off', 'gym, per_rollout preset, console to file', 'gym, telemetry off', '(no budget)');
+ratio('default preset ÷ OTel auto-instrumentation', 'gym, default preset, console to file', 'gym + OTel auto-instrumentation (http, undici), console to file', '≥ 1.5');
+ratio('gym (off) ÷ hand-written chain', 'gym, telemetry off', 'hand-written node:http + undici chain', '≥ 0.5');
+ratio('agent num_workers=2 ÷ 1 worker (telemetry off)', 'gym, telemetry off, agent num_workers=2', 'gym, telemetry off', '(no budget)');
