@@ -5,6 +5,7 @@
  * @module
  */
 import { createHttpClient, DEFAULT_CONNECTIONS } from '../http/client.js';
+import { createAbortFanout } from './abort-fanout.js';
 import { dispatchAll } from './dispatch.js';
 import { agentUrls, chooseAgent, exampleDataset } from './environment.js';
 import { RolloutAgentError, ROLLOUT_WARNINGS } from './errors.js';
@@ -103,6 +104,8 @@ export async function collectRollouts(options: CollectOptions): Promise<CollectR
   const failures = openJsonlAppender(paths.failures, { replace: !prepared.resumed });
   const progress = createProgress({ sink: options.progress ?? { write: () => undefined, isTty: false }, total: plan.pending.length });
   const inFlight = new AbortController();
+  // one signal per rollout: the shared one would collect a listener per request in flight
+  const rolloutSignals = createAbortFanout(inFlight.signal);
   const counts = { succeeded: 0, failed: 0, notPersisted: 0, abandoned: 0 };
   const succeededKeys = new Set(prepared.history.succeeded);
   let stopped = options.stopSignal?.aborted === true;
@@ -114,7 +117,7 @@ export async function collectRollouts(options: CollectOptions): Promise<CollectR
       shouldStop: () => stopped,
       run: async (row) => {
         progress.started();
-        const outcome = await runRollout(http, agents.get(row.agent_ref.name)!, row, inFlight.signal);
+        const outcome = await rolloutSignals.run((signal) => runRollout(http, agents.get(row.agent_ref.name)!, row, signal));
         if (outcome.status === 'ok') {
           outputs.append(outcome.record);
           succeededKeys.add(rolloutKey(row)!);
@@ -130,6 +133,7 @@ export async function collectRollouts(options: CollectOptions): Promise<CollectR
     await drain(dispatched, options, inFlight);
   } finally {
     options.stopSignal?.removeEventListener('abort', onStop);
+    rolloutSignals.close();
     progress.stop();
     outputs.close();
     failures.close();
