@@ -17,7 +17,7 @@ import { initTelemetry } from '../telemetry/init.js';
 import { processTelemetry } from '../telemetry/process-telemetry.js';
 import { createServerContext, readServerEnv, serverInstancesOf } from './server-context.js';
 import type { ServerFactory } from './server-context.js';
-import { isClusterPrimary, numWorkersOf, runServerPrimary, workerIndex } from './server-workers.js';
+import { isClusterPrimary, numWorkersOf, runServerPrimary, takeWorkerSessionSecret, workerIndex } from './server-workers.js';
 
 async function main(entrypoint: string | undefined): Promise<void> {
   if (entrypoint === undefined) throw new Error('usage: server-main.ts <path to app.ts>');
@@ -27,6 +27,7 @@ async function main(entrypoint: string | undefined): Promise<void> {
   const numWorkers = block === undefined ? 1 : numWorkersOf(block.config);
   if (numWorkers > 1 && isClusterPrimary()) return runServerPrimary({ name, numWorkers });
   const worker = numWorkers > 1 ? workerIndex() : undefined;
+  const sessionSecret = worker === undefined ? undefined : takeWorkerSessionSecret();
   const telemetryFile = openTelemetryFile();
   const telemetry = await initTelemetry({ serverName: name, serverType, ...(telemetryFile === undefined ? {} : { output: telemetryFile }) });
   const seams = processTelemetry(telemetry);
@@ -39,7 +40,7 @@ async function main(entrypoint: string | undefined): Promise<void> {
     throw new Error(`${entrypoint} must export a default server factory (context) => ServerDefinition`);
   }
   const definition = await module.default(context);
-  const app = definition.build({ name, logger, instrumentation: seams.server });
+  const app = definition.build({ name, logger, instrumentation: seams.server, ...(sessionSecret === undefined ? {} : { sessionSecret }) });
   installShutdownHandlers(app, {
     onShutdown: async () => {
       await http.close();

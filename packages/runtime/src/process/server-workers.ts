@@ -7,9 +7,11 @@
  * server die as it does for a single process. SIGTERM/SIGINT (or the orchestrator's IPC channel
  * closing) stops every worker gracefully, each flushing its telemetry; the primary exits once all
  * are gone. Workers' stdout/stderr are relayed line by line, so lines of two workers never mix.
+ * Workers share one session-cookie secret; anything else a server keeps in memory is per worker.
  * @module
  */
 import cluster from 'node:cluster';
+import { randomBytes } from 'node:crypto';
 import type { Worker } from 'node:cluster';
 import type { Readable, Writable } from 'node:stream';
 import { pino } from 'pino';
@@ -17,6 +19,12 @@ import type { ConfigMap } from '../config/types.js';
 
 /** Set by the primary in each worker's environment: the worker's index, `0 … num_workers-1`. */
 export const WORKER_INDEX_ENV = 'GYM_SERVER_WORKER_INDEX';
+/**
+ * Set by the primary in each worker's environment: one random session-cookie secret for all workers,
+ * so a cookie set by one worker is valid on the others (the session id, and what is keyed by it,
+ * such as a model server's replica choice, stays the same whichever worker a request reaches).
+ */
+export const WORKER_SESSION_SECRET_ENV = 'GYM_SERVER_SESSION_SECRET';
 /** How long the primary waits for workers to stop gracefully before SIGKILL (under the orchestrator's 10 s). */
 export const WORKER_STOP_GRACE_MS = 8_000;
 /** `type` of the IPC message a primary sends its orchestrator once every worker listens. */
@@ -63,6 +71,13 @@ export function workerIndex(env: NodeJS.ProcessEnv = process.env): number | unde
   if (!cluster.isWorker) return undefined;
   const index = Number(env[WORKER_INDEX_ENV]);
   return Number.isInteger(index) && index >= 0 ? index : undefined;
+}
+
+/** Takes the shared session secret out of this worker's environment (children it starts do not inherit it). */
+export function takeWorkerSessionSecret(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const secret = env[WORKER_SESSION_SECRET_ENV];
+  delete env[WORKER_SESSION_SECRET_ENV];
+  return secret === undefined || secret === '' ? undefined : secret;
 }
 
 /** True in the process the orchestrator spawned (not a cluster worker). */
@@ -116,6 +131,7 @@ export function runServerPrimary({ name, numWorkers }: ServerPrimaryOptions): vo
   let stopping = false;
   let failed = false;
   let killTimer: NodeJS.Timeout | undefined;
+  const sessionSecret = randomBytes(32).toString('base64url');
 
   const finish = async (): Promise<void> => {
     if (killTimer !== undefined) clearTimeout(killTimer);
@@ -142,6 +158,7 @@ export function runServerPrimary({ name, numWorkers }: ServerPrimaryOptions): vo
   for (let index = 0; index < numWorkers; index++) {
     const worker = cluster.fork({
       [WORKER_INDEX_ENV]: String(index),
+      [WORKER_SESSION_SECRET_ENV]: sessionSecret,
       OTEL_RESOURCE_ATTRIBUTES: workerResourceAttributes(process.env['OTEL_RESOURCE_ATTRIBUTES'], workerInstanceId(name, index)),
     });
     live.set(index, worker);

@@ -42,13 +42,14 @@ async function start(env: NodeJS.ProcessEnv): Promise<{ running: RunningEnvironm
 }
 
 /** POST /run on a fresh connection (no keep-alive), so the cluster hands each request to the next worker. */
-function runOnNewConnection(url: string): Promise<{ status: number; reward: unknown }> {
+function runOnNewConnection(url: string, cookie?: string): Promise<{ status: number; reward: unknown; setCookie: string | undefined }> {
   return new Promise((resolve, reject) => {
-    const req = request(`${url}/run`, { method: 'POST', agent: false, headers: { 'content-type': 'application/json', connection: 'close' } }, (res) => {
+    const headers = { 'content-type': 'application/json', connection: 'close', ...(cookie === undefined ? {} : { cookie }) };
+    const req = request(`${url}/run`, { method: 'POST', agent: false, headers }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, reward: (JSON.parse(body) as { reward?: unknown }).reward }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, reward: (JSON.parse(body) as { reward?: unknown }).reward, setCookie: res.headers['set-cookie']?.[0]?.split(';')[0] }));
     });
     req.on('error', reject);
     req.end(ROW);
@@ -86,12 +87,16 @@ describe('an agent with num_workers=2, console telemetry on', () => {
     }
   });
 
-  it('serves rollouts, from both workers', async () => {
+  it('serves rollouts from both workers, which accept each other\'s session cookies', async () => {
     const url = instances.find((i) => i.process_name === AGENT)!.url as string;
-    // in waves of concurrent requests, so both workers append to the log file at the same time
+    const first = await runOnNewConnection(url);
+    assert.equal(first.status, 200);
+    assert.ok(first.setCookie, 'a new session sets its cookie');
+    // in waves of concurrent requests, so both workers append to the log file at the same time;
+    // a valid cookie is not re-sent, whichever worker checks it
     for (let wave = 0; wave < 4; wave++) {
-      const results = await Promise.all(Array.from({ length: 8 }, () => runOnNewConnection(url)));
-      for (const r of results) assert.deepEqual(r, { status: 200, reward: 1 });
+      const results = await Promise.all(Array.from({ length: 8 }, () => runOnNewConnection(url, first.setCookie)));
+      for (const r of results) assert.deepEqual(r, { status: 200, reward: 1, setCookie: undefined });
     }
   });
 
@@ -116,7 +121,7 @@ describe('an agent with num_workers=2, console telemetry on', () => {
       'POST /run spans come from both workers, each with its own service.instance.id and pid',
     );
     const runs = byFile[`${AGENT}.log`]!.filter((s) => s.name === 'POST /run').length;
-    assert.equal(runs, 32, 'one SERVER span per rollout');
+    assert.equal(runs, 33, 'one SERVER span per rollout');
     for (const span of byFile['policy_model.log']!) assert.equal(span.resource.attributes['service.instance.id'], undefined, 'single-process servers are unchanged');
   });
 });
