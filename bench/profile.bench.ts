@@ -20,7 +20,8 @@ const TOP = Number(process.env.BENCH_TOP ?? 25);
 const ROW = readFileSync(join(ROOT, 'resources_servers/example_single_tool_call/data/example.jsonl'), 'utf8').split('\n')[0]!;
 
 const scratch = mkdtempSync(join(tmpdir(), 'gym-profile-'));
-const profiles = join(scratch, 'profiles');
+// BENCH_PROFILE_DIR keeps the .cpuprofile files (open them in Chrome DevTools)
+const profiles = process.env.BENCH_PROFILE_DIR ?? join(scratch, 'profiles');
 const baseEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('NEMO_') && !k.startsWith('OTEL_')));
 const env: NodeJS.ProcessEnv = {
   ...baseEnv,

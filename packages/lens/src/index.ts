@@ -9,6 +9,7 @@ export { ALL, SpanRegistry, parseSpec } from './span-registry.js';
 export type { RegisterOptions, SpanGroupDeclaration, SpanRegistryApi, SpecResolution } from './span-registry.js';
 export {
   SpanGroup,
+  bindSpanGroupGate,
   enabledSpanGroups,
   isSpanGroupEnabled,
   pendingSpanGroups,
@@ -30,6 +31,10 @@ export type { StartSpanOptions } from './start-span.js';
 export { emitSpan, epochSecondsToNanos } from './emit-span.js';
 export type { EmitSpanOptions, EpochSeconds } from './emit-span.js';
 export { extractContext, injectContext } from './propagation.js';
+export { hrTimeAt, nowHrTime } from './clock.js';
+export { getLeanTracer } from './lean/lean-tracer.js';
+export type { LeanTracer } from './lean/lean-tracer.js';
+export { formatTraceparent, parseTraceparent } from './lean/traceparent.js';
 export type { Carrier } from './propagation.js';
 export { DEFAULT_SCOPE, getMeter, getTracer } from './tracer.js';
 export { LENS_WARNINGS, lensWarn } from './warnings.js';

@@ -3,16 +3,19 @@
  * the span always ended.
  * @module
  */
-import { context, SpanStatusCode, trace } from '@opentelemetry/api';
-import type { Context, Link, Span, SpanKind, Tracer } from '@opentelemetry/api';
-import { safeSetSpanAttributes } from './attributes.js';
+import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import type { Attributes, Context, Link, Span, Tracer } from '@opentelemetry/api';
+import { safeSetSpanAttributes, toAttributeValue } from './attributes.js';
 import type { LooseAttributes } from './attributes.js';
-import { getTracer } from './tracer.js';
+import { nowHrTime } from './clock.js';
+import { getLeanTracer } from './lean/lean-tracer.js';
 
 /** Options shared by the span primitives. */
 export interface SpanOptions {
-  /** Tracer to use; default: the global provider's `nemo.lens` tracer. */
+  /** Tracer to use; default: lens's own (lean) spans of instrumentation scope `scope`. */
   tracer?: Tracer;
+  /** Instrumentation scope of the span when no tracer is given; default `nemo.lens.helpers`. */
+  scope?: string;
   /** Span kind; default INTERNAL. */
   kind?: SpanKind;
   /** Parent context; default the active context. Pass `ROOT_CONTEXT` for a new trace. */
@@ -37,35 +40,61 @@ function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
   return value !== null && typeof value === 'object' && typeof (value as { then?: unknown }).then === 'function';
 }
 
+/** Copies the valid, redacted attribute values into a fresh object. */
+export function cleanAttributes(attributes: LooseAttributes | undefined): Attributes {
+  const clean: Attributes = {};
+  if (attributes === undefined) return clean;
+  for (const key in attributes) {
+    const value = toAttributeValue(key, attributes[key]);
+    if (value !== undefined) clean[key] = value;
+  }
+  return clean;
+}
+
+/**
+ * Starts a span under `parent`: a lean span of scope `options.scope ?? defaultScope`, or with
+ * `options.tracer` an ordinary one. Times come from the lens clock (sub-millisecond), so spans of
+ * one process nest exactly.
+ */
+export function startSpanAt(name: string, parent: Context, attributes: LooseAttributes | undefined, options: SpanOptions | undefined, defaultScope: string): Span {
+  if (options?.tracer !== undefined) {
+    const span = options.tracer.startSpan(name, { kind: options.kind, links: options.links, startTime: nowHrTime() }, parent);
+    if (attributes !== undefined) safeSetSpanAttributes(span, attributes);
+    return span;
+  }
+  const parentSpan = trace.getSpanContext(parent);
+  const span = getLeanTracer(options?.scope ?? defaultScope).startSpan(name, options?.kind ?? SpanKind.INTERNAL, parentSpan !== undefined && trace.isSpanContextValid(parentSpan) ? parentSpan : undefined, cleanAttributes(attributes));
+  if (options?.links !== undefined) span.addLinks(options.links);
+  return span;
+}
+
 /**
  * Starts span `name`, runs `fn(span)` with the span active, and ends the span when `fn` returns —
  * or, when `fn` returns a promise, when it settles. Errors are recorded and rethrown.
  */
-export function runInSpan<T>(name: string, fn: (span: Span) => T, attributes: LooseAttributes | undefined, options: SpanOptions | undefined, defaultTracer?: string): T {
-  const tracer = options?.tracer ?? getTracer(defaultTracer);
+export function runInSpan<T>(name: string, fn: (span: Span) => T, attributes: LooseAttributes | undefined, options: SpanOptions | undefined, defaultScope: string): T {
   const parent = options?.parent ?? context.active();
-  const span = tracer.startSpan(name, options?.kind === undefined && options?.links === undefined ? undefined : { kind: options.kind, links: options.links }, parent);
-  if (attributes !== undefined) safeSetSpanAttributes(span, attributes);
+  const span = startSpanAt(name, parent, attributes, options, defaultScope);
   let result: T;
   try {
     result = context.with(trace.setSpan(parent, span), fn, undefined, span);
   } catch (error) {
     recordSpanError(span, error);
-    span.end();
+    span.end(nowHrTime());
     throw error;
   }
   if (!isPromiseLike(result)) {
-    span.end();
+    span.end(nowHrTime());
     return result;
   }
   return result.then(
     (value) => {
-      span.end();
+      span.end(nowHrTime());
       return value;
     },
     (error: unknown) => {
       recordSpanError(span, error);
-      span.end();
+      span.end(nowHrTime());
       throw error;
     },
   ) as T;

@@ -22,6 +22,8 @@ export class SpanGroup {
 }
 
 const gates = new Map<string, SpanGroup>();
+/** Gate objects of other libraries, kept current with lens's own (see {@link bindSpanGroupGate}). */
+const boundGates = new Map<string, Array<{ enabled: boolean }>>();
 let enabledSet: ReadonlySet<string> = new Set();
 let pendingSet: ReadonlySet<string> = new Set();
 /** The spec last set with {@link setSpanGroupSpec}; `undefined` when a set is pinned. */
@@ -34,6 +36,25 @@ function apply(enabled: ReadonlySet<string>): void {
   enabledSet = enabled;
   // a gate cached under several spellings is visited once per spelling; harmless
   for (const gate of gates.values()) gate.enabled = enabled.has(gate.name);
+  for (const [name, bound] of boundGates) for (const gate of bound) gate.enabled = enabled.has(name);
+}
+
+/**
+ * Keeps `gate.enabled` equal to whether group `name` is enabled, now and after every later change
+ * of the spec or the registry — for a library that holds its own gate objects because it cannot
+ * import lens before it knows telemetry is on. Returns a function that unbinds it (and leaves it false).
+ */
+export function bindSpanGroupGate(name: string, gate: { enabled: boolean }): () => void {
+  const key = name.trim().toLowerCase();
+  const bound = boundGates.get(key) ?? [];
+  bound.push(gate);
+  boundGates.set(key, bound);
+  gate.enabled = enabledSet.has(key);
+  return () => {
+    const index = bound.indexOf(gate);
+    if (index !== -1) bound.splice(index, 1);
+    gate.enabled = false;
+  };
 }
 
 /**

@@ -11,7 +11,8 @@ import { isEnabled } from './managed-span.js';
 import { NOOP_SPAN } from './noop-span.js';
 import type { SpanOptions } from './run-in-span.js';
 import type { SpanGroup } from './span-groups.js';
-import { getTracer } from './tracer.js';
+import { startSpanAt } from './run-in-span.js';
+import { DEFAULT_SCOPE, getTracer } from './tracer.js';
 
 /** Options of {@link startGroupSpan}. */
 export interface StartSpanOptions extends SpanOptions {
@@ -28,8 +29,11 @@ export interface StartSpanOptions extends SpanOptions {
  */
 export function startGroupSpan(group: SpanGroup | string, name: string, options: StartSpanOptions = {}): Span {
   if (!isEnabled(group)) return NOOP_SPAN;
-  const tracer = options.tracer ?? getTracer();
-  const span = tracer.startSpan(name, { kind: options.kind, links: options.links, startTime: options.startTime }, options.parent ?? context.active());
-  if (options.attributes !== undefined) safeSetSpanAttributes(span, options.attributes);
-  return span;
+  if (options.startTime !== undefined) {
+    const tracer = options.tracer ?? getTracer();
+    const span = tracer.startSpan(name, { kind: options.kind, links: options.links, startTime: options.startTime }, options.parent ?? context.active());
+    if (options.attributes !== undefined) safeSetSpanAttributes(span, options.attributes);
+    return span;
+  }
+  return startSpanAt(name, options.parent ?? context.active(), options.attributes, options, DEFAULT_SCOPE);
 }

@@ -5,11 +5,12 @@
 import type { SpanOptions } from './run-in-span.js';
 import { runInSpan } from './run-in-span.js';
 import { isEnabled } from './managed-span.js';
+import { DEFAULT_SCOPE } from './tracer.js';
 import type { SpanGroup } from './span-groups.js';
 
 // Kept out of `traced` so the closure it allocates is not paid on the disabled path (measured).
 function callInSpan<A extends unknown[], R>(name: string, fn: (...args: A) => R, self: unknown, args: A, options: SpanOptions | undefined): R {
-  return runInSpan(name, () => fn.apply(self, args), undefined, options);
+  return runInSpan(name, () => fn.apply(self, args), undefined, options, DEFAULT_SCOPE);
 }
 
 /**

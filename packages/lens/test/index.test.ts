@@ -5,15 +5,16 @@ import * as lens from '../src/index.js';
 
 // Pinned so that adding an export is a visible decision (STYLE.md §2).
 const EXPECTED = [
-  'ALL', 'BOOLEAN_SPELLINGS', 'DEFAULT_REDACT_KEYS', 'DEFAULT_SCOPE', 'EXPORTER_NAMES', 'LENS_ERRORS', 'LENS_VERSION',
-  'LENS_WARNINGS', 'LensConfigError', 'LensError', 'LensSetupError', 'NOOP_SPAN', 'NemoLensConfig', 'REDACTED',
-  'SpanGroup', 'SpanRegistry', 'TRUNCATED', 'TRUNCATED_REASON', 'detectKubernetes', 'detectResource', 'detectSlurm',
-  'emitSpan', 'enabledSpanGroups', 'ensureRunId', 'epochSecondsToNanos', 'extractContext', 'formatOtelResourceAttributes',
-  'getMeter', 'getTracer', 'injectContext', 'isEnabled', 'isSpanGroupEnabled', 'lensPinoOptions', 'lensWarn',
-  'managedSpan', 'parseBoolean', 'parseOtelResourceAttributes', 'parseSpec', 'pendingSpanGroups', 'readEnv',
-  'recordSpanError', 'redactValue', 'refreshEnabledSpanGroups', 'resolveResourceAttributes', 'safeSetSpanAttributes',
-  'setEnabledSpanGroups', 'setSpanGroupSpec', 'setupTelemetry', 'spanCm', 'spanGroup', 'spanGroupSpec', 'startGroupSpan',
-  'traceFn', 'traceMixin',
+  'ALL', 'BOOLEAN_SPELLINGS', 'DEFAULT_REDACT_KEYS', 'DEFAULT_SCOPE', 'EXPORTER_NAMES', 'LENS_ERRORS',
+  'LENS_VERSION', 'LENS_WARNINGS', 'LensConfigError', 'LensError', 'LensSetupError', 'NOOP_SPAN', 'NemoLensConfig',
+  'REDACTED', 'SpanGroup', 'SpanRegistry', 'TRUNCATED', 'TRUNCATED_REASON', 'bindSpanGroupGate', 'detectKubernetes',
+  'detectResource', 'detectSlurm', 'emitSpan', 'enabledSpanGroups', 'ensureRunId', 'epochSecondsToNanos',
+  'extractContext', 'formatOtelResourceAttributes', 'formatTraceparent', 'getLeanTracer', 'getMeter', 'getTracer',
+  'hrTimeAt', 'injectContext', 'isEnabled', 'isSpanGroupEnabled', 'lensPinoOptions', 'lensWarn', 'managedSpan',
+  'nowHrTime', 'parseBoolean', 'parseOtelResourceAttributes', 'parseSpec', 'parseTraceparent', 'pendingSpanGroups',
+  'readEnv', 'recordSpanError', 'redactValue', 'refreshEnabledSpanGroups', 'resolveResourceAttributes',
+  'safeSetSpanAttributes', 'setEnabledSpanGroups', 'setSpanGroupSpec', 'setupTelemetry', 'spanCm', 'spanGroup',
+  'spanGroupSpec', 'startGroupSpan', 'traceFn', 'traceMixin',
 ];
 
 describe('@gym/lens public surface', () => {

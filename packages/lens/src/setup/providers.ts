@@ -3,7 +3,7 @@
  * ever loaded through `import()` by `setupTelemetry` when telemetry is enabled.
  * @module
  */
-import { context, metrics, propagation, trace } from '@opentelemetry/api';
+import { context, metrics, propagation, ROOT_CONTEXT, trace } from '@opentelemetry/api';
 import type { Attributes } from '@opentelemetry/api';
 import { logs } from '@opentelemetry/api-logs';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
@@ -12,8 +12,11 @@ import { defaultResource, resourceFromAttributes } from '@opentelemetry/resource
 import { BatchLogRecordProcessor, LoggerProvider } from '@opentelemetry/sdk-logs';
 import { MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 import type { IMetricReader } from '@opentelemetry/sdk-metrics';
-import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import type { BufferConfig } from '@opentelemetry/sdk-trace-base';
+import { BasicTracerProvider, BatchSpanProcessor, ParentBasedSampler, SamplingDecision } from '@opentelemetry/sdk-trace-base';
+import type { BufferConfig, Sampler, Span as SdkSpan, SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { Resource } from '@opentelemetry/resources';
+import { setLeanPipeline } from '../lean/lean-tracer.js';
+import type { LeanPipeline } from '../lean/lean-tracer.js';
 import { DEFAULT_SCOPE } from '../tracer.js';
 import { lensWarn, LENS_WARNINGS } from '../warnings.js';
 import type { NemoLensConfig } from './config.js';
@@ -71,9 +74,11 @@ export async function buildProviders(
       selfObsMeterProvider: monitor.meterProvider,
     };
     const bsp = new BatchSpanProcessor(reportingSpanExporter(spanExporter, monitor), bspConfig as BufferConfig);
+    const sampler = samplerFromEnv(env);
     // closer first: the multi-processor shuts processors down in order, so truncated spans reach the BSP
-    tracerProvider = new BasicTracerProvider({ resource, sampler: samplerFromEnv(env), spanProcessors: [closer, bsp] });
+    tracerProvider = new BasicTracerProvider({ resource, sampler, spanProcessors: [closer, bsp] });
     if (!trace.setGlobalTracerProvider(tracerProvider)) degraded('tracer provider');
+    else setLeanPipeline(leanPipeline(resource, sampler, closer, bsp));
   }
 
   let meterProvider: MeterProvider | undefined;
@@ -111,6 +116,7 @@ export async function buildProviders(
     forceFlush: flushAll,
     async shutdown(timeoutMs) {
       closer.closeAll();
+      setLeanPipeline(undefined);
       setLogSink(undefined);
       await Promise.all([
         tracerProvider && settle('traces', () => tracerProvider.forceFlush().then(() => tracerProvider.shutdown()), timeoutMs),
@@ -123,8 +129,30 @@ export async function buildProviders(
   };
 }
 
+/**
+ * Where lean spans go: the same closer and batch processor as SDK spans, the same resource and
+ * sampler. A parent-based sampler (the default) follows the parent's sampled flag without a call.
+ */
+function leanPipeline(resource: Resource, sampler: Sampler, closer: OpenSpanCloser, bsp: SpanProcessor): LeanPipeline {
+  const followsParent = sampler instanceof ParentBasedSampler;
+  return {
+    resource,
+    onStart: (span) => closer.onStart(span as unknown as SdkSpan, ROOT_CONTEXT),
+    onEnd(span) {
+      closer.onEnd(span);
+      bsp.onEnd(span);
+    },
+    sample(parent, traceId, name, kind, attributes) {
+      if (parent !== undefined && followsParent) return (parent.traceFlags & 1) === 1;
+      const parentContext = parent === undefined ? ROOT_CONTEXT : trace.setSpanContext(ROOT_CONTEXT, parent);
+      return sampler.shouldSample(parentContext, traceId, name, kind, attributes, []).decision === SamplingDecision.RECORD_AND_SAMPLED;
+    },
+  };
+}
+
 /** Removes every global lens may have registered before (re-initialisation in tests). */
 export function disableGlobals(): void {
+  setLeanPipeline(undefined);
   trace.disable();
   context.disable();
   propagation.disable();

@@ -102,11 +102,9 @@ class PooledHttpClient implements HttpClient {
     };
     const instrument = this.#instrument;
     if (instrument === undefined) return sendWithRetries(send, undefined) as Promise<HttpResponse<T>>;
-    const info = { method: request.method, url: target.url, headers };
-    return instrument.wrap(info, (extraHeaders) =>
-      sendWithRetries(extraHeaders ? { ...send, headers: { ...headers, ...extraHeaders } } : send, (event) =>
-        instrument.onRetry?.(info, event),
-      ),
+    const info = { method: request.method, url: target.url, host: target.host, port: target.port, rolloutId: request.rolloutId, headers };
+    return instrument.wrap(info, (extraHeaders, onRetry) =>
+      sendWithRetries(extraHeaders ? { ...send, headers: { ...headers, ...extraHeaders } } : send, onRetry),
     ) as Promise<HttpResponse<T>>;
   }
 
@@ -140,5 +138,6 @@ function parseTarget(url: string): Target {
     throw new GymHttpInvalidUrlError(url);
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new GymHttpInvalidUrlError(url);
-  return { origin: parsed.origin, path: parsed.pathname + parsed.search, url: parsed.origin + parsed.pathname };
+  const port = parsed.port === '' ? (parsed.protocol === 'https:' ? 443 : 80) : Number(parsed.port);
+  return { origin: parsed.origin, path: parsed.pathname + parsed.search, url: parsed.origin + parsed.pathname, host: parsed.hostname, port };
 }

@@ -11,6 +11,11 @@ export interface InstrumentedRequest {
   readonly method: string;
   /** URL without the query string. */
   readonly url: string;
+  /** Host name and port of the URL (`server.address`, `server.port`). */
+  readonly host: string;
+  readonly port: number;
+  /** The rollout id the caller gave with the request, if any. */
+  readonly rolloutId?: string;
   /** Headers the client will send (before the instrumentation adds its own). */
   readonly headers: Readonly<Record<string, string>>;
 }
@@ -31,14 +36,13 @@ export interface RetryEvent {
 
 /**
  * Implemented by the telemetry layer. Without one, the client calls nothing extra.
- * Implementations must not throw from `onRetry`; a throw from `wrap` fails the request.
+ * A throw from `wrap` fails the request; the retry callback must not throw.
  */
 export interface RequestInstrumentation {
   /**
-   * Runs around one logical request (all its attempts). `send` performs it; the headers passed to
-   * `send` (e.g. `traceparent`) are added to every attempt. Must return (or rethrow) what `send` gives.
+   * Runs around one logical request (all its attempts). `send` performs it: the headers passed to
+   * it (e.g. `traceparent`) are added to every attempt, and `onRetry` is called before the backoff
+   * sleep of each retry. Must return (or rethrow) what `send` gives.
    */
-  wrap(request: InstrumentedRequest, send: (extraHeaders?: Record<string, string>) => Promise<HttpResponse>): Promise<HttpResponse>;
-  /** Called inside `send`, before the backoff sleep of each retry. */
-  onRetry?(request: InstrumentedRequest, event: RetryEvent): void;
+  wrap(request: InstrumentedRequest, send: (extraHeaders?: Record<string, string>, onRetry?: (event: RetryEvent) => void) => Promise<HttpResponse>): Promise<HttpResponse>;
 }

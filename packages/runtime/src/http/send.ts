@@ -25,6 +25,8 @@ export interface Target {
   path: string;
   /** Origin and path without the query string, for errors and telemetry. */
   url: string;
+  host: string;
+  port: number;
 }
 
 /** Everything one logical request needs. */

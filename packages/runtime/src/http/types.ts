@@ -23,6 +23,8 @@ export interface HttpRequestOptions {
   raw?: boolean;
   /** Overrides of the client's retry policy for this request; `false` sends exactly once. */
   retry?: Partial<RetryPolicy> | false;
+  /** The rollout this request belongs to, when the caller knows it and no request context says it (the collector's `/run`). */
+  rolloutId?: string;
 }
 
 /** One logical request, the argument of {@link HttpClient.request}. */
@@ -46,6 +48,8 @@ export interface HttpResponse<T = unknown> {
   cookies: CookieMap;
   /** The raw `Set-Cookie` values, e.g. to copy onto the caller's own response. */
   setCookie: string[];
+  /** The trace this request belongs to, when telemetry traced it (the caller's CLIENT span). */
+  traceId?: string;
 }
 
 /** The one egress of a gym process. Every server-to-server call goes through {@link HttpClient.request}. */

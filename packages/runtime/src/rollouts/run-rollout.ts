@@ -4,6 +4,7 @@
  * @module
  */
 import { FAILURE_CODES } from './errors.js';
+import { declaredRolloutId } from '../telemetry/rollout-context.js';
 import { traceIdFromHeaders } from './trace-id.js';
 import { isJsonObject } from './types.js';
 import type { HttpClient } from '../http/types.js';
@@ -31,14 +32,15 @@ export function failureRecord(row: MaterializedRow, error: FailureError, traceId
 export async function runRollout(http: HttpClient, agentUrl: string, row: MaterializedRow, signal?: AbortSignal): Promise<RolloutOutcome> {
   let response;
   try {
-    response = await http.post<unknown>(`${agentUrl}/run`, row, { raw: true, signal });
+    response = await http.post<unknown>(`${agentUrl}/run`, row, { raw: true, signal, rolloutId: declaredRolloutId(row) });
   } catch (error) {
     if (signal?.aborted === true) return { status: 'abandoned' };
-    const code = (error as { code?: unknown }).code;
+    const { code, traceId } = error as { code?: unknown; traceId?: string };
     const message = error instanceof Error ? error.message : String(error);
-    return { status: 'failed', record: failureRecord(row, { code: typeof code === 'string' ? code : FAILURE_CODES.runError, message }) };
+    return { status: 'failed', record: failureRecord(row, { code: typeof code === 'string' ? code : FAILURE_CODES.runError, message }, traceId) };
   }
-  const traceId = traceIdFromHeaders(response.headers);
+  // the collector's own CLIENT span knows the trace; without telemetry here, the agent's answer says it
+  const traceId = response.traceId ?? traceIdFromHeaders(response.headers);
   if (response.status < 200 || response.status >= 300) {
     const message = `POST ${agentUrl}/run answered ${response.status}: ${truncate(response.text, 2000)}`;
     return { status: 'failed', record: failureRecord(row, { code: FAILURE_CODES.runStatus, message, status: response.status }, traceId) };

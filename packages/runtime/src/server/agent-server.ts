@@ -4,13 +4,11 @@
  * @module
  */
 import { z } from 'zod';
-import { traceAgentResponses, traceRollout } from '../telemetry/endpoint-spans.js';
 import { createServerApp } from './app.js';
 import { addAggregateMetricsRoute } from './endpoint.js';
 import { addJsonRoute } from './json-route.js';
 import { MODEL_REQUEST } from './model-server.js';
 import type { AggregateMetricsResult, BuildOptions, EndpointSpec, ServerDefinition } from './endpoint.js';
-import type { RouteHandler } from './json-route.js';
 
 /** Default `/run` body: a task row, `{responses_create_params, ...row}`. */
 export const RUN_REQUEST = z.looseObject({ responses_create_params: z.looseObject({}) });
@@ -38,12 +36,13 @@ export function defineAgentServer<R extends z.ZodType = typeof RUN_REQUEST, P ex
   const serverClass = 'SimpleResponsesAPIAgent';
   const build = (options: BuildOptions = {}) => {
     const app = createServerApp({ serverClass, ...options, name: options.name ?? spec.name });
-    addJsonRoute(app, { method: 'POST', path: '/run', input: spec.run.input ?? RUN_REQUEST, handler: traceRollout(spec.run.handler as RouteHandler<Record<string, unknown>, unknown>) as EndpointSpec<z.ZodType>['handler'] });
+    addJsonRoute(app, { method: 'POST', path: '/run', input: spec.run.input ?? RUN_REQUEST, handler: spec.run.handler as EndpointSpec<z.ZodType>['handler'], endpoint: 'rollout' });
     addJsonRoute(app, {
       method: 'POST',
       path: '/v1/responses',
       input: spec.responses.input ?? MODEL_REQUEST,
-      handler: traceAgentResponses(spec.responses.handler as EndpointSpec<z.ZodType>['handler']),
+      handler: spec.responses.handler as EndpointSpec<z.ZodType>['handler'],
+      endpoint: 'agent_responses',
     });
     addAggregateMetricsRoute(app, spec.aggregateMetrics);
     return app;

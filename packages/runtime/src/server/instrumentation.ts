@@ -4,6 +4,10 @@
  * @module
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { RouteHandler } from './json-route.js';
+
+/** The endpoints whose handlers carry a span and metrics of their own (`gym.rollout`, …). */
+export type GymEndpoint = 'rollout' | 'agent_responses' | 'model_responses' | 'model_chat_completions' | 'verify';
 
 /**
  * Implemented by the telemetry layer. Each member is optional; with no instrumentation configured
@@ -20,4 +24,6 @@ export interface ServerInstrumentation {
   onResponse?(request: FastifyRequest, reply: FastifyReply, durationMs: number): void;
   /** Runs around each gym route's body validation and handler, e.g. to make the SERVER span current. */
   wrapHandler?<T>(request: FastifyRequest, handler: () => Promise<T>): Promise<T>;
+  /** Wraps the handler of a gym endpoint once, when its route is added (its endpoint span and metrics). */
+  wrapEndpoint?<In extends Record<string, unknown>, Out>(endpoint: GymEndpoint, handler: RouteHandler<In, Out>): RouteHandler<In, Out>;
 }

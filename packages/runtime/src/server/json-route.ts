@@ -11,6 +11,7 @@ import { toValidationDetail } from './validation.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { CookieMap } from '../http/cookies.js';
+import type { GymEndpoint } from './instrumentation.js';
 import type { GymSession } from './session.js';
 
 /** What a route handler gets besides its validated body. */
@@ -36,13 +37,18 @@ export interface JsonRoute<S extends z.ZodType = z.ZodType> {
   /** Body schema; omit to pass the body through unvalidated. */
   input?: S;
   handler: RouteHandler<z.output<S>>;
+  /** The gym endpoint this route is, so the instrumentation adds its span and metrics. */
+  endpoint?: GymEndpoint;
 }
 
 /** Adds `route` to an app built by `createServerApp`. An empty POST body counts as `{}`. */
 export function addJsonRoute<S extends z.ZodType>(app: FastifyInstance, route: JsonRoute<S>): void {
   const { session: sessionConfig, instrumentation } = app.gym;
   const wrap = instrumentation?.wrapHandler?.bind(instrumentation);
-  const { input, handler } = route;
+  const { input } = route;
+  const handler = (route.endpoint === undefined || instrumentation?.wrapEndpoint === undefined
+    ? route.handler
+    : instrumentation.wrapEndpoint(route.endpoint, route.handler as RouteHandler<Record<string, unknown>>)) as RouteHandler<z.output<S>>;
   app.route({
     method: route.method,
     url: route.path,

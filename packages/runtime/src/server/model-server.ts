@@ -4,11 +4,9 @@
  * @module
  */
 import { z } from 'zod';
-import { traceModelCall } from '../telemetry/endpoint-spans.js';
 import { createServerApp } from './app.js';
 import { addJsonRoute } from './json-route.js';
 import type { BuildOptions, EndpointSpec, ServerDefinition } from './endpoint.js';
-import type { RouteHandler } from './json-route.js';
 
 type AnyHandler = EndpointSpec<z.ZodType>['handler'];
 
@@ -39,12 +37,13 @@ export function defineModelServer<R extends z.ZodType = typeof MODEL_REQUEST, C 
   const serverClass = 'SimpleResponsesAPIModel';
   const build = (options: BuildOptions = {}) => {
     const app = createServerApp({ serverClass, ...options, name: options.name ?? spec.name });
-    addJsonRoute(app, { method: 'POST', path: '/v1/responses', input: spec.responses.input ?? MODEL_REQUEST, handler: traceModelCall('responses', spec.responses.handler as RouteHandler<Record<string, unknown>, unknown>) as AnyHandler });
+    addJsonRoute(app, { method: 'POST', path: '/v1/responses', input: spec.responses.input ?? MODEL_REQUEST, handler: spec.responses.handler as AnyHandler, endpoint: 'model_responses' });
     addJsonRoute(app, {
       method: 'POST',
       path: '/v1/chat/completions',
       input: spec.chatCompletions.input ?? MODEL_REQUEST,
-      handler: traceModelCall('chat_completions', spec.chatCompletions.handler as RouteHandler<Record<string, unknown>, unknown>) as AnyHandler,
+      handler: spec.chatCompletions.handler as AnyHandler,
+      endpoint: 'model_chat_completions',
     });
     return app;
   };

@@ -5,7 +5,6 @@
  */
 import { z } from 'zod';
 import { GymHttpInvalidRouteError } from '../http/errors.js';
-import { traceVerify } from '../telemetry/endpoint-spans.js';
 import { createServerApp } from './app.js';
 import { addAggregateMetricsRoute } from './endpoint.js';
 import { addJsonRoute } from './json-route.js';
@@ -80,7 +79,8 @@ export function defineResourcesServer<T extends Record<string, z.ZodType>, V ext
       method: 'POST',
       path: '/verify',
       input: verify.input ?? VERIFY_REQUEST,
-      handler: traceVerify(async (body, context) => ({ ...(body as object), ...(await verify.handler(body as z.output<V>, context)) })),
+      handler: async (body, context) => ({ ...(body as object), ...(await verify.handler(body as z.output<V>, context)) }),
+      endpoint: 'verify',
     });
     addAggregateMetricsRoute(app, spec.aggregateMetrics);
     const reverifyMode = spec.reverifyMode ?? 'unknown';

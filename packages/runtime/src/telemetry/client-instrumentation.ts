@@ -1,18 +1,21 @@
 /**
  * The CLIENT side of every cross-process call: one span `HTTP <METHOD>` per logical request
- * (retries inside it), `traceparent` and baggage injected inside the span, retries counted.
+ * (retries inside it, as `gym.http.retry` events), `traceparent` and the rollout id injected, and
+ * the request's phases in the caller (queued, connect, sent, answered, done) as attributes.
  * Plugged into the one HTTP client; with `http_client` off it adds one field read per request.
  * @module
  */
-import type { Attributes } from '@opentelemetry/api';
+import type { Attributes, Span } from '@opentelemetry/api';
 import type { HttpResponse } from '../http/types.js';
 import type { InstrumentedRequest, RequestInstrumentation, RetryEvent } from '../http/instrumentation.js';
-import { ATTR, TRACE_RESPONSE_HEADER } from './attributes.js';
+import { ATTR } from './attributes.js';
+import { ClientPhaseRecorder, phaseAttributes } from './client-phases.js';
 import { GATES } from './gates.js';
-import { rolloutIdIn } from './rollout-context.js';
+import { rolloutBaggage, rolloutIdIn } from './rollout-context.js';
 import type { GymTelemetry } from './state.js';
 
 const HTTP_CLIENT = GATES.http_client;
+const SPAN_KIND_CLIENT = 2; // SpanKind.CLIENT, without loading the API's enum on this path
 
 function retryReason(event: RetryEvent): string {
   if (event.reason === 'status') return `http_${event.status}`;
@@ -24,49 +27,59 @@ function retryReason(event: RetryEvent): string {
 
 /** The client instrumentation of `telemetry`. */
 export function createClientInstrumentation(telemetry: GymTelemetry): RequestInstrumentation {
-  const { api, lens, tracer, instruments } = telemetry;
+  const { api, lens, lean, instruments } = telemetry;
+  const phases = new ClientPhaseRecorder();
+  const retryCounters = new Map<string, Attributes>();
+
+  const onRetry = (span: Span, event: RetryEvent): void => {
+    const reason = retryReason(event);
+    let attributes = retryCounters.get(reason);
+    if (attributes === undefined) retryCounters.set(reason, (attributes = { [ATTR.RETRY_REASON]: reason }));
+    instruments.httpRetryTotal.add(1, attributes);
+    span.addEvent('gym.http.retry', { attempt: event.attempt, reason, 'retry.delay_ms': event.delayMs });
+    span.setAttribute(ATTR.RESEND_COUNT, event.attempt);
+  };
+
   return {
     wrap(request: InstrumentedRequest, send) {
       if (!HTTP_CLIENT.enabled) return send();
-      const parent = api.context.active();
-      const url = new URL(request.url);
-      const attributes: Attributes = { [ATTR.HTTP_METHOD]: request.method, [ATTR.URL_FULL]: request.url, [ATTR.SERVER_ADDRESS]: url.hostname, [ATTR.SERVER_PORT]: Number(url.port || 80) };
-      const rolloutId = rolloutIdIn(telemetry, parent);
+      const active = api.context.active();
+      const parent = api.trace.getSpanContext(active);
+      const rolloutId = rolloutIdIn(telemetry, active) ?? request.rolloutId;
+      const attributes: Attributes = { [ATTR.HTTP_METHOD]: request.method, [ATTR.URL_FULL]: request.url, [ATTR.SERVER_ADDRESS]: request.host, [ATTR.SERVER_PORT]: request.port };
       if (rolloutId !== undefined) attributes[ATTR.ROLLOUT_ID] = rolloutId;
-      const span = tracer.startSpan(`HTTP ${request.method}`, { kind: api.SpanKind.CLIENT, attributes }, parent);
-      const ctx = api.trace.setSpan(parent, span);
-      const headers: Record<string, string> = {};
-      lens.injectContext(headers, ctx);
-      return api.context.with(ctx, () => send(headers)).then(
+      const startedAt = performance.now();
+      const span = lean.startSpan(`HTTP ${request.method}`, SPAN_KIND_CLIENT, parent, attributes, lens.hrTimeAt(startedAt));
+      const context = span.spanContext();
+      const headers: Record<string, string> = { traceparent: lens.formatTraceparent(context) };
+      if (rolloutId !== undefined) headers['baggage'] = rolloutBaggage(rolloutId);
+      const recording = span.isRecording();
+      if (recording) phases.start(context.spanId, startedAt);
+      const finish = () => {
+        const seen = recording ? phases.finish(context.spanId) : undefined;
+        if (seen !== undefined) span.setAttributes(phaseAttributes(seen));
+      };
+      return send(headers, (event) => onRetry(span, event)).then(
         (response: HttpResponse) => {
+          finish();
           span.setAttribute(ATTR.HTTP_STATUS, response.status);
-          // a server tells only callers without trace context which trace they started; this caller
-          // knows, so it answers for it and readers of the header (the collector) see the trace
-          if (response.headers[TRACE_RESPONSE_HEADER] === undefined) {
-            const { traceId, spanId } = span.spanContext();
-            response.headers[TRACE_RESPONSE_HEADER] = `00-${traceId}-${spanId}-01`;
-          }
           if (response.status >= 400) span.setStatus({ code: api.SpanStatusCode.ERROR, message: `HTTP ${response.status}` });
           span.end();
+          response.traceId = context.traceId;
           return response;
         },
         (error: unknown) => {
+          finish();
           const status = (error as { status?: number }).status;
           if (typeof status === 'number') span.setAttribute(ATTR.HTTP_STATUS, status);
           span.setAttribute(ATTR.ERROR_TYPE, (error as { code?: string }).code ?? (error as Error).name ?? 'Error');
           lens.recordSpanError(span, error);
           span.end();
+          // the caller (the collector) writes the trace id into its failure row
+          if (error !== null && typeof error === 'object') (error as { traceId?: string }).traceId = context.traceId;
           throw error;
         },
       );
-    },
-    onRetry(_request, event) {
-      if (!HTTP_CLIENT.enabled) return;
-      const reason = retryReason(event);
-      instruments.httpRetryTotal.add(1, { [ATTR.RETRY_REASON]: reason });
-      const span = api.trace.getActiveSpan();
-      span?.addEvent('gym.http.retry', { attempt: event.attempt, reason, 'retry.delay_ms': event.delayMs });
-      span?.setAttribute(ATTR.RESEND_COUNT, event.attempt);
     },
   };
 }

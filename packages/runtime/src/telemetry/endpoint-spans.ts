@@ -1,72 +1,23 @@
 /**
  * The spans and metrics of gym's endpoints — `gym.rollout`, `gym.agent.responses`,
- * `gym.model.responses` / `gym.model.chat_completions` and `gym.verify` — added by wrapping the
- * handlers in the server builders, so every server implementation is instrumented without writing
- * telemetry code. With telemetry off each wrapper costs one function call and one variable read.
+ * `gym.model.responses` / `gym.model.chat_completions` and `gym.verify` — added around the
+ * handlers the server builders mark with their endpoint (`wrapEndpoint` of the server
+ * instrumentation), so every server implementation is instrumented without writing telemetry
+ * code. Each wrapper reads its gate per call, so a span-group change after start-up takes effect.
  * @module
  */
 import type { Attributes, Span } from '@opentelemetry/api';
-import type { RouteContext, RouteHandler } from '../server/json-route.js';
+import type { GymEndpoint } from '../server/instrumentation.js';
+import type { RouteHandler } from '../server/json-route.js';
 import { ATTR } from './attributes.js';
 import { GATES } from './gates.js';
 import { rolloutIdIn, rolloutIdOf, withRolloutId } from './rollout-context.js';
-import { activeTelemetry } from './state.js';
 import type { GymTelemetry } from './state.js';
 
 type Row = Record<string, unknown>;
+type Wrapper = <In extends Row, Out>(handler: RouteHandler<In, Out>) => RouteHandler<In, Out>;
 const { rollout: ROLLOUT, agent: AGENT, model_call: MODEL_CALL, verify: VERIFY } = GATES;
-
-function baseAttributes(telemetry: GymTelemetry): Attributes {
-  const attributes: Attributes = { [ATTR.SERVER_NAME]: telemetry.serverName };
-  const rolloutId = rolloutIdIn(telemetry, telemetry.api.context.active());
-  if (rolloutId !== undefined) attributes[ATTR.ROLLOUT_ID] = rolloutId;
-  return attributes;
-}
-
-function inSpan<T>(telemetry: GymTelemetry, name: string, run: (span: Span) => Promise<T>): Promise<T> {
-  return telemetry.lens.spanCm(name, run, baseAttributes(telemetry), { tracer: telemetry.tracer });
-}
-
-/** `/run`: the rollout id into baggage, then `gym.rollout`, `gym.rollout.duration_ms` (failures too) and `gym.rollout.completed_total`. */
-export function traceRollout<In extends Row, Out>(handler: RouteHandler<In, Out>): RouteHandler<In, Out> {
-  return async (row, route) => {
-    const telemetry = activeTelemetry();
-    if (telemetry === undefined) return handler(row, route);
-    const rolloutId = rolloutIdOf(row);
-    const active = telemetry.api.context.active();
-    // the SERVER span of /run learns the id only now
-    telemetry.api.trace.getSpan(active)?.setAttribute(ATTR.ROLLOUT_ID, rolloutId);
-    const ctx = withRolloutId(telemetry, active, rolloutId);
-    if (!ROLLOUT.enabled) return telemetry.api.context.with(ctx, () => handler(row, route));
-    const started = performance.now();
-    let outcome = 'failure';
-    try {
-      const result = await telemetry.api.context.with(ctx, () =>
-        inSpan(telemetry, 'gym.rollout', async (span) => {
-          const rolled = await handler(row, route);
-          // the reward on the rollout too, so it is there when the verify group is off
-          const reward = (rolled as { reward?: unknown } | null)?.reward;
-          if (typeof reward === 'number') span.setAttribute(ATTR.VERIFY_REWARD, reward);
-          return rolled;
-        }),
-      );
-      outcome = 'success';
-      return result;
-    } finally {
-      telemetry.instruments.rolloutDuration.record(performance.now() - started);
-      telemetry.instruments.rolloutCompleted.add(1, { [ATTR.ROLLOUT_OUTCOME]: outcome });
-    }
-  };
-}
-
-/** Agent `/v1/responses`: `gym.agent.responses`. */
-export function traceAgentResponses<In, Out>(handler: RouteHandler<In, Out>): RouteHandler<In, Out> {
-  return async (body, route) => {
-    const telemetry = activeTelemetry();
-    if (telemetry === undefined || !AGENT.enabled) return handler(body, route);
-    return inSpan(telemetry, 'gym.agent.responses', async () => handler(body, route));
-  };
-}
+const SCOPE = { scope: 'nemo.gym' };
 
 function usageAttributes(result: unknown): Attributes {
   const usage = (result as { usage?: Record<string, unknown> } | null)?.usage;
@@ -80,41 +31,87 @@ function usageAttributes(result: unknown): Attributes {
   return attributes;
 }
 
-/** Model `/v1/responses` and `/v1/chat/completions`: `gym.model.<dialect>` with model and token usage, `gym.model.call_duration_ms`. */
-export function traceModelCall<In extends Row, Out>(dialect: 'responses' | 'chat_completions', handler: RouteHandler<In, Out>): RouteHandler<In, Out> {
-  const spanName = `gym.model.${dialect}`;
-  return async (body, route) => {
-    const telemetry = activeTelemetry();
-    if (telemetry === undefined || !MODEL_CALL.enabled) return handler(body, route);
+/** The endpoint wrappers of `telemetry`, by endpoint. */
+export function endpointWrappers(telemetry: GymTelemetry): Record<GymEndpoint, Wrapper> {
+  const { api, lens, instruments } = telemetry;
+  const outcomes = { success: { [ATTR.ROLLOUT_OUTCOME]: 'success' }, failure: { [ATTR.ROLLOUT_OUTCOME]: 'failure' } };
+
+  const inSpan = <T>(name: string, run: (span: Span) => Promise<T>): Promise<T> => {
+    const attributes: Attributes = { [ATTR.SERVER_NAME]: telemetry.serverName };
+    const rolloutId = rolloutIdIn(telemetry, api.context.active());
+    if (rolloutId !== undefined) attributes[ATTR.ROLLOUT_ID] = rolloutId;
+    return lens.spanCm(name, run, attributes, SCOPE);
+  };
+
+  /** `/run`: the rollout id onto the request's context, then `gym.rollout`, `gym.rollout.duration_ms` (failures too) and `gym.rollout.completed_total`. */
+  const rollout: Wrapper = (handler) => async (row, route) => {
+    const active = api.context.active();
+    let ctx = active;
+    if (rolloutIdIn(telemetry, active) === undefined) {
+      // a caller that sent no rollout id (not the collector): the SERVER span of /run learns it only now
+      const rolloutId = rolloutIdOf(row);
+      api.trace.getSpan(active)?.setAttribute(ATTR.ROLLOUT_ID, rolloutId);
+      ctx = withRolloutId(telemetry, active, rolloutId);
+    }
+    if (!ROLLOUT.enabled) return ctx === active ? handler(row, route) : api.context.with(ctx, () => handler(row, route));
     const started = performance.now();
+    let outcome = outcomes.failure;
     try {
-      return await inSpan(telemetry, spanName, async (span) => {
-        span.setAttribute(ATTR.GEN_AI_OPERATION, 'chat');
-        const requested = body['model'];
-        if (typeof requested === 'string') span.setAttribute(ATTR.GEN_AI_REQUEST_MODEL, requested);
-        const result = await handler(body, route);
-        const attributes = usageAttributes(result);
-        // a request without `model` gets the server's configured one: name that
-        if (typeof requested !== 'string' && attributes[ATTR.GEN_AI_RESPONSE_MODEL] !== undefined) attributes[ATTR.GEN_AI_REQUEST_MODEL] = attributes[ATTR.GEN_AI_RESPONSE_MODEL];
-        span.setAttributes(attributes);
-        return result;
-      });
+      const result = await api.context.with(ctx, () =>
+        inSpan('gym.rollout', async (span) => {
+          const rolled = await handler(row, route);
+          // the reward on the rollout too, so it is there when the verify group is off
+          const reward = (rolled as { reward?: unknown } | null)?.reward;
+          if (typeof reward === 'number') span.setAttribute(ATTR.VERIFY_REWARD, reward);
+          return rolled;
+        }),
+      );
+      outcome = outcomes.success;
+      return result;
     } finally {
-      telemetry.instruments.modelCallDuration.record(performance.now() - started, { [ATTR.MODEL_DIALECT]: dialect, [ATTR.SERVER_NAME]: telemetry.serverName });
+      instruments.rolloutDuration.record(performance.now() - started);
+      instruments.rolloutCompleted.add(1, outcome);
     }
   };
-}
 
-/** Resources `/verify`: `gym.verify` with `gym.verify.reward`, `gym.verify.duration_ms`, `gym.verify.success_rate`. */
-export function traceVerify<In, Out>(handler: RouteHandler<In, Out>): RouteHandler<In, Out> {
-  return async (body, route: RouteContext) => {
-    const telemetry = activeTelemetry();
-    if (telemetry === undefined || !VERIFY.enabled) return handler(body, route);
-    const { instruments } = telemetry;
+  /** Agent `/v1/responses`: `gym.agent.responses`. */
+  const agentResponses: Wrapper = (handler) => async (body, route) => {
+    if (!AGENT.enabled) return handler(body, route);
+    return inSpan('gym.agent.responses', async () => handler(body, route));
+  };
+
+  /** Model `/v1/responses` and `/v1/chat/completions`: `gym.model.<dialect>` with model and token usage, `gym.model.call_duration_ms`. */
+  const modelCall = (dialect: 'responses' | 'chat_completions'): Wrapper => {
+    const spanName = `gym.model.${dialect}`;
+    const metricAttributes = { [ATTR.MODEL_DIALECT]: dialect, [ATTR.SERVER_NAME]: telemetry.serverName };
+    return (handler) => async (body, route) => {
+      if (!MODEL_CALL.enabled) return handler(body, route);
+      const started = performance.now();
+      try {
+        return await inSpan(spanName, async (span) => {
+          span.setAttribute(ATTR.GEN_AI_OPERATION, 'chat');
+          const requested = body['model'];
+          if (typeof requested === 'string') span.setAttribute(ATTR.GEN_AI_REQUEST_MODEL, requested);
+          const result = await handler(body, route);
+          const attributes = usageAttributes(result);
+          // a request without `model` gets the server's configured one: name that
+          if (typeof requested !== 'string' && attributes[ATTR.GEN_AI_RESPONSE_MODEL] !== undefined) attributes[ATTR.GEN_AI_REQUEST_MODEL] = attributes[ATTR.GEN_AI_RESPONSE_MODEL];
+          span.setAttributes(attributes);
+          return result;
+        });
+      } finally {
+        instruments.modelCallDuration.record(performance.now() - started, metricAttributes);
+      }
+    };
+  };
+
+  /** Resources `/verify`: `gym.verify` with `gym.verify.reward`, `gym.verify.duration_ms`, `gym.verify.success_rate`. */
+  const verify: Wrapper = (handler) => async (body, route) => {
+    if (!VERIFY.enabled) return handler(body, route);
     const started = performance.now();
     instruments.verifyTally.calls++;
     try {
-      const result = await inSpan(telemetry, 'gym.verify', async (span) => {
+      const result = await inSpan('gym.verify', async (span) => {
         const verified = await handler(body, route);
         const reward = (verified as { reward?: unknown } | null)?.reward;
         if (typeof reward === 'number') span.setAttribute(ATTR.VERIFY_REWARD, reward);
@@ -127,4 +124,6 @@ export function traceVerify<In, Out>(handler: RouteHandler<In, Out>): RouteHandl
       instruments.verifySuccessRate.record(instruments.verifyTally.completed / instruments.verifyTally.calls);
     }
   };
+
+  return { rollout, agent_responses: agentResponses, model_responses: modelCall('responses'), model_chat_completions: modelCall('chat_completions'), verify };
 }

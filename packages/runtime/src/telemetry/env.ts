@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { GymUserError } from '../errors.js';
+import { memoryProfilingEnvEntries } from './memory-profiling-env.js';
 
 /** The primary prefix; `NEMO_LENS_*` is the fallback. */
 export const GYM_OTEL_PREFIX = 'NEMO_GYM_OTEL';
@@ -112,6 +113,7 @@ export function applyTelemetryEnv(block: Record<string, unknown> | undefined, en
     const value = block?.[field];
     if (field !== 'enabled' && value !== undefined && value !== null) setIfAbsent(name, render(value));
   }
+  for (const [name, value] of memoryProfilingEnvEntries(block)) setIfAbsent(name, value);
   setIfAbsent('OTEL_SERVICE_NAME', 'nemo-gym');
   if (!isTelemetryEnvEnabled(env)) return undefined; // an explicit `NEMO_GYM_OTEL_ENABLED=0` wins
   const runIdVar = TELEMETRY_ENV_FIELDS['run_id']!;

@@ -1,8 +1,9 @@
 /**
  * gym's span groups and their gates. The gates are gym's own objects, so call sites never touch
  * lens: each reads `GATES.<group>.enabled` (one field load) before doing anything else. They are
- * all false until `initTelemetry` copies the resolved groups in, and stay false when telemetry is
- * off or lens is not installed.
+ * all false until `initTelemetry` binds them to lens, which owns the enabled set and keeps every
+ * bound gate current from then on (a span-group change after start-up reaches them); they stay
+ * false when telemetry is off or lens is not installed.
  * @module
  */
 
@@ -16,9 +17,13 @@ export type GymSpanGroup = (typeof GYM_SPAN_GROUPS)[number];
 /** The cross-process spine every preset includes: without it traces do not join across processes. */
 const SPINE: GymSpanGroup[] = ['server', 'http_client', 'rollout'];
 
-/** gym's presets (§3.3); `all` is lens's wildcard over every registered group. */
+/**
+ * gym's presets (§3.3); `all` is lens's wildcard over every registered group. `default` draws the
+ * documented tree — the spine plus `model_call` and `verify`, which the original's code leaves out
+ * of `default` while its docs show them (docs/decisions.md).
+ */
 export const GYM_PRESETS: Readonly<Record<string, readonly GymSpanGroup[]>> = {
-  default: ['job', ...SPINE, 'startup'],
+  default: ['job', ...SPINE, 'model_call', 'verify', 'startup'],
   per_rollout: [...SPINE, 'verify', 'agent', 'model_call'],
 };
 
@@ -30,7 +35,10 @@ export class Gate {
 /** The gate of every gym span group. */
 export const GATES: Readonly<Record<GymSpanGroup, Gate>> = Object.fromEntries(GYM_SPAN_GROUPS.map((g) => [g, new Gate()])) as Record<GymSpanGroup, Gate>;
 
-/** Sets every gate from a predicate (lens's `isSpanGroupEnabled` after setup). */
-export function syncGates(isEnabled: (group: string) => boolean): void {
-  for (const group of GYM_SPAN_GROUPS) GATES[group].enabled = isEnabled(group);
+/** Binds every gate to lens (which keeps it current); returns the function that unbinds them all. */
+export function bindGates(bind: (group: string, gate: Gate) => () => void): () => void {
+  const unbind = GYM_SPAN_GROUPS.map((group) => bind(group, GATES[group]));
+  return () => {
+    for (const release of unbind) release();
+  };
 }

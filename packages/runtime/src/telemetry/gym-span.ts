@@ -48,5 +48,5 @@ export function gymSpan<T>(group: GymSpanGroup, name: string, fn: (span: GymSpan
   const all: Record<string, unknown> = { ...attributes, [ATTR.SERVER_NAME]: telemetry.serverName };
   const rolloutId = rolloutIdIn(telemetry, telemetry.api.context.active());
   if (rolloutId !== undefined) all[ATTR.ROLLOUT_ID] = rolloutId;
-  return telemetry.lens.spanCm(name, (span) => fn(span as unknown as GymSpan), all, { tracer: telemetry.tracer });
+  return telemetry.lens.spanCm(name, (span) => fn(span as unknown as GymSpan), all, { scope: 'nemo.gym' });
 }

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { GYM_OTEL_PREFIX, LENS_PREFIX, gymFlag, isTelemetryEnvEnabled } from './env.js';
-import { GYM_NAMESPACE, GYM_PRESETS, GYM_SPAN_GROUPS, syncGates } from './gates.js';
+import { bindGates, GYM_NAMESPACE, GYM_PRESETS, GYM_SPAN_GROUPS } from './gates.js';
 import { ATTR } from './attributes.js';
 import { createInstruments } from './instruments.js';
 import { activeTelemetry, setActiveTelemetry } from './state.js';
@@ -87,19 +87,24 @@ async function setUp(options: InitTelemetryOptions): Promise<GymTelemetry | unde
     // an embedder (a trainer running gym in-process) owns the providers and the span-group spec
     gymWarn(GYM_TELEMETRY_WARNINGS.REUSED_PROVIDERS, 'telemetry was already set up in this process by another library; gym reuses its providers and span groups and will not shut them down');
   }
-  syncGates(lens.isSpanGroupEnabled);
+  const unbindGates = bindGates(lens.bindSpanGroupGate);
+  // process saturation metrics (runtime-metrics.ts), loaded only here: a process without telemetry never loads them
+  const runtimeMetrics = handle?.isExporting === true && config.metricsEnabled ? (await import('./runtime-metrics.js')).startRuntimeMetrics(lens.getMeter('nemo.gym', GYM_VERSION)) : undefined;
   const telemetry: GymTelemetry = {
     lens,
     api,
     tracer: lens.getTracer('nemo.gym', GYM_VERSION),
+    lean: lens.getLeanTracer('nemo.gym', GYM_VERSION),
+    rolloutKey: api.createContextKey(ATTR.ROLLOUT_ID),
     instruments: createInstruments(lens.getMeter('nemo.gym', GYM_VERSION)),
     serverName: options.serverName,
     serverType: options.serverType,
     runId: config.runId,
     shutdown: async (timeoutMs = 5000) => {
       if (activeTelemetry() === telemetry) setActiveTelemetry(undefined);
-      syncGates(() => false);
+      unbindGates();
       await handle?.shutdown(timeoutMs);
+      runtimeMetrics?.stop(); // after the final collection, which still reads them
     },
   };
   setActiveTelemetry(telemetry);

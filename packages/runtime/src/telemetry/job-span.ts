@@ -11,5 +11,5 @@ import type { GymTelemetry } from './state.js';
 /** Runs `run` inside `gym.job` when telemetry is on and the `job` group enabled. */
 export function withJobSpan<T>(telemetry: GymTelemetry | undefined, run: () => Promise<T>): Promise<T> {
   if (telemetry === undefined || !GATES.job.enabled) return run();
-  return telemetry.lens.spanCm('gym.job', () => run(), { [ATTR.SERVER_NAME]: telemetry.serverName }, { tracer: telemetry.tracer });
+  return telemetry.lens.spanCm('gym.job', () => run(), { [ATTR.SERVER_NAME]: telemetry.serverName }, { scope: 'nemo.gym' });
 }

@@ -1,38 +1,64 @@
 /**
  * The rollout id on every span of a rollout, in every process. The agent's `/run` derives it
- * (`_ng_rollout_id`, else `<task>-<rollout>`, `-a<n>` on retries — as the original) and puts it in
- * W3C baggage, which the client injects and every server extracts: so the resources server's spans
- * carry it too, which the original misses.
+ * (`_ng_rollout_id`, else `<task>-<rollout>`, `-a<n>` on retries — as the original); the collector
+ * derives the same id for its own `/run` call. It travels between gym processes in one carrier, a
+ * W3C `baggage` entry `nemo.gym.rollout.id` (so Python servers running the original read it too),
+ * parsed once per request at the ingress and kept on that request's context under one key.
  * @module
  */
 import { randomBytes } from 'node:crypto';
 import type { Context } from '@opentelemetry/api';
-import type { GymTelemetry } from './state.js';
 import { ATTR } from './attributes.js';
+import type { GymTelemetry } from './state.js';
 
 const VALID_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+const ENTRY_PREFIX = `${ATTR.ROLLOUT_ID}=`;
 
-/** The rollout id of a `/run` row. A row without indices (a hand-made request) gets a random id. */
-export function rolloutIdOf(row: Record<string, unknown>): string {
+/** The rollout id of a `/run` row, or `undefined` for a row that names none. */
+export function declaredRolloutId(row: Record<string, unknown>): string | undefined {
   const explicit = row['_ng_rollout_id'];
   if (typeof explicit === 'string' && VALID_ID.test(explicit)) return explicit;
   const task = row['_ng_task_index'];
   const rollout = row['_ng_rollout_index'];
-  if (typeof task === 'number' && typeof rollout === 'number') {
-    const attempt = row['_ng_attempt_index'];
-    return typeof attempt === 'number' && attempt > 0 ? `${task}-${rollout}-a${attempt}` : `${task}-${rollout}`;
+  if (typeof task !== 'number' || typeof rollout !== 'number') return undefined;
+  const attempt = row['_ng_attempt_index'];
+  return typeof attempt === 'number' && attempt > 0 ? `${task}-${rollout}-a${attempt}` : `${task}-${rollout}`;
+}
+
+/** The rollout id of a `/run` row. A row without indices (a hand-made request) gets a random id. */
+export function rolloutIdOf(row: Record<string, unknown>): string {
+  return declaredRolloutId(row) ?? `r-${randomBytes(6).toString('hex')}`;
+}
+
+/** The rollout id in a `baggage` header, if it carries a valid one. */
+export function rolloutIdFromBaggage(header: string | string[] | undefined): string | undefined {
+  const value = Array.isArray(header) ? header.join(',') : header;
+  if (value === undefined) return undefined;
+  const at = value.indexOf(ENTRY_PREFIX);
+  if (at === -1 || (at > 0 && value[at - 1] !== ',' && value[at - 1] !== ' ')) return undefined;
+  const start = at + ENTRY_PREFIX.length;
+  let end = start;
+  while (end < value.length && value[end] !== ',' && value[end] !== ';') end++;
+  let id: string;
+  try {
+    id = decodeURIComponent(value.slice(start, end).trim());
+  } catch {
+    return undefined;
   }
-  return `r-${randomBytes(6).toString('hex')}`;
+  return VALID_ID.test(id) ? id : undefined;
 }
 
-/** The rollout id carried by `ctx`'s baggage, if any. */
+/** The `baggage` header that carries `rolloutId` (ids are validated: no encoding needed). */
+export function rolloutBaggage(rolloutId: string): string {
+  return ENTRY_PREFIX + rolloutId;
+}
+
+/** The rollout id on `ctx`, if any. */
 export function rolloutIdIn(telemetry: GymTelemetry, ctx: Context): string | undefined {
-  return telemetry.api.propagation.getBaggage(ctx)?.getEntry(ATTR.ROLLOUT_ID)?.value;
+  return ctx.getValue(telemetry.rolloutKey) as string | undefined;
 }
 
-/** `ctx` with the rollout id in its baggage. */
+/** `ctx` carrying `rolloutId`. */
 export function withRolloutId(telemetry: GymTelemetry, ctx: Context, rolloutId: string): Context {
-  const { propagation } = telemetry.api;
-  const baggage = propagation.getBaggage(ctx) ?? propagation.createBaggage();
-  return propagation.setBaggage(ctx, baggage.setEntry(ATTR.ROLLOUT_ID, { value: rolloutId }));
+  return ctx.setValue(telemetry.rolloutKey, rolloutId);
 }

@@ -1,19 +1,24 @@
 /**
  * The SERVER side: one span `<METHOD> <route>` per request, parented to the caller's CLIENT span
- * through the extracted `traceparent`, made current around the handler, ended when the response
- * is sent; `http.server.request.duration` by route, method and status; the trace echoed in a
- * `traceresponse` header to a caller that sent none. All under the `server` group.
+ * through `traceparent`, with the rollout id from the caller's `baggage` (or an `/ng-rollout/<id>/`
+ * URL) read once onto the request's context; made current around the handler, ended when the
+ * response is sent; `http.server.request.duration` by route, method and status; the trace echoed
+ * in a `traceresponse` header to a caller that sent none. All under the `server` group.
  * @module
  */
 import type { Attributes, Context, Span } from '@opentelemetry/api';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ServerInstrumentation } from '../server/instrumentation.js';
+import type { GymEndpoint, ServerInstrumentation } from '../server/instrumentation.js';
+import type { RouteHandler } from '../server/json-route.js';
 import { ATTR, TRACE_RESPONSE_HEADER } from './attributes.js';
+import { endpointWrappers } from './endpoint-spans.js';
 import { GATES } from './gates.js';
-import { rolloutIdIn, withRolloutId } from './rollout-context.js';
+import { routeMetricAttributes } from './route-metrics.js';
+import { rolloutIdFromBaggage, withRolloutId } from './rollout-context.js';
 import type { GymTelemetry } from './state.js';
 
 const SERVER = GATES.server;
+const SPAN_KIND_SERVER = 1; // SpanKind.SERVER
 const REQUEST_SPAN = Symbol('gym.telemetry.serverSpan');
 
 interface RequestSpan {
@@ -29,44 +34,37 @@ function pathOf(url: string): string {
 
 /** The server instrumentation of `telemetry`. */
 export function createServerInstrumentation(telemetry: GymTelemetry): ServerInstrumentation {
-  const { api, lens, tracer, instruments } = telemetry;
+  const { api, lens, lean, instruments } = telemetry;
+  const metricAttributes = routeMetricAttributes();
+  const wrappers = endpointWrappers(telemetry);
   return {
     onRequest(request: FastifyRequest, reply: FastifyReply) {
       // liveness probes (`GET /`, polled by the orchestrator and load balancers) would each be a trace of their own
       if (!SERVER.enabled || (request.method === 'GET' && request.routeOptions.url === '/')) return;
-      let parent = lens.extractContext(request.headers, api.ROOT_CONTEXT);
+      const parent = lens.parseTraceparent(request.headers.traceparent);
+      const rolloutId = rolloutIdFromBaggage(request.headers.baggage) ?? request.gymRolloutId ?? undefined;
       const route = request.routeOptions.url;
       const attributes: Attributes = { [ATTR.HTTP_METHOD]: request.method, [ATTR.URL_PATH]: pathOf(request.url), [ATTR.SERVER_NAME]: telemetry.serverName };
       if (route !== undefined) attributes[ATTR.HTTP_ROUTE] = route;
-      const span = tracer.startSpan(route === undefined ? request.method : `${request.method} ${route}`, { kind: api.SpanKind.SERVER, attributes }, parent);
-      // the id from an `/ng-rollout/<id>/` URL counts when the caller sent none in its baggage
-      let rolloutId = rolloutIdIn(telemetry, parent);
-      if (rolloutId === undefined && request.gymRolloutId !== null) {
-        rolloutId = request.gymRolloutId;
-        parent = withRolloutId(telemetry, parent, rolloutId);
-      }
-      if (rolloutId !== undefined) span.setAttribute(ATTR.ROLLOUT_ID, rolloutId);
-      (request as WithSpan)[REQUEST_SPAN] = { span, ctx: api.trace.setSpan(parent, span) };
+      if (rolloutId !== undefined) attributes[ATTR.ROLLOUT_ID] = rolloutId;
+      const span = lean.startSpan(route === undefined ? request.method : `${request.method} ${route}`, SPAN_KIND_SERVER, parent, attributes);
+      const ctx = api.trace.setSpan(api.ROOT_CONTEXT, span);
+      (request as WithSpan)[REQUEST_SPAN] = { span, ctx: rolloutId === undefined ? ctx : withRolloutId(telemetry, ctx, rolloutId) };
       // only a caller that sent no trace context needs to be told which trace it started (measured: a
       // response header costs a few µs, on every internal hop)
-      if (api.trace.getSpanContext(parent) === undefined) {
-        const { traceId, spanId, traceFlags } = span.spanContext();
-        reply.header(TRACE_RESPONSE_HEADER, `00-${traceId}-${spanId}-0${traceFlags & 1}`);
-      }
+      if (parent === undefined) reply.header(TRACE_RESPONSE_HEADER, lens.formatTraceparent(span.spanContext()));
     },
     wrapHandler<T>(request: FastifyRequest, handler: () => Promise<T>): Promise<T> {
       const current = (request as WithSpan)[REQUEST_SPAN];
       return current === undefined ? handler() : api.context.with(current.ctx, handler);
     },
+    wrapEndpoint<In extends Record<string, unknown>, Out>(endpoint: GymEndpoint, handler: RouteHandler<In, Out>): RouteHandler<In, Out> {
+      return wrappers[endpoint](handler);
+    },
     onResponse(request: FastifyRequest, reply: FastifyReply, durationMs: number) {
       if (!SERVER.enabled) return;
       const status = reply.statusCode;
-      const route = request.routeOptions.url;
-      instruments.httpServerDuration.record(durationMs / 1000, {
-        [ATTR.HTTP_METHOD]: request.method,
-        [ATTR.HTTP_STATUS]: status,
-        ...(route === undefined ? {} : { [ATTR.HTTP_ROUTE]: route }),
-      });
+      instruments.httpServerDuration.record(durationMs / 1000, metricAttributes(request.method, request.routeOptions.url, status));
       const current = (request as WithSpan)[REQUEST_SPAN];
       if (current === undefined) return;
       current.span.setAttribute(ATTR.HTTP_STATUS, status);

@@ -4,6 +4,7 @@
  * @module
  */
 import type { Tracer } from '@opentelemetry/api';
+import type { LeanTracer } from '@gym/lens';
 import type { GymInstruments } from './instruments.js';
 
 /** What the instrumentation of a process needs, all loaded lazily. */
@@ -11,6 +12,10 @@ export interface GymTelemetry {
   lens: typeof import('@gym/lens');
   api: typeof import('@opentelemetry/api');
   tracer: Tracer;
+  /** gym's per-request spans (SERVER, CLIENT): lean spans parented by span context. */
+  lean: LeanTracer;
+  /** The context key of the rollout id (see rollout-context.ts). */
+  rolloutKey: symbol;
   instruments: GymInstruments;
   /** This process's server instance name (`orchestrator` or `collector` for the CLI). */
   serverName: string;

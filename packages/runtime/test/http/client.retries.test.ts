@@ -118,7 +118,7 @@ describe('http client retries', () => {
     const events: RetryEvent[] = [];
     const probe = createHttpClient({
       retry: { ...FAST, maxAttempts: 3 },
-      instrument: { wrap: (_req, send) => send(), onRetry: (_req, event) => events.push(event) },
+      instrument: { wrap: (_req, send) => send(undefined, (event) => events.push(event)) },
     });
     await assert.rejects(probe.post(`${url}/run`, {}), (err: unknown) => err instanceof GymHttpConnectionError && err.attempts === 3);
     assert.deepEqual(events.map((e) => [e.attempt, e.reason]), [[1, 'connection'], [2, 'connection']]);

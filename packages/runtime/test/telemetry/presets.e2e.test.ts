@@ -26,10 +26,10 @@ async function rolloutUnder(spanGroups: string) {
 }
 
 describe('span groups over real processes', () => {
-  it('default: the cross-process spine and gym.rollout, no per-call detail, startup spans in the orchestrator, and metrics', async () => {
+  it('default: the documented tree (spine, gym.rollout, model calls and verify), startup spans in the orchestrator, and metrics', async () => {
     const { traceId, spans, metrics, byFile } = await rolloutUnder('default');
-    const expected = ROLLOUT_TREE.filter((line) => !/gym\.(model|verify)|\.grade/.test(line));
-    assert.deepEqual(treeLines(spans, traceId), expected);
+    // everything per_rollout draws: the default preset includes model_call and verify (docs/decisions.md)
+    assert.deepEqual(treeLines(spans, traceId), ROLLOUT_TREE);
     const startup = byFile['orchestrator.log']!.map((s) => s.name).sort();
     assert.deepEqual(startup, ['gym.startup', 'gym.startup.server', 'gym.startup.server', 'gym.startup.server']);
     const units = Object.fromEntries(metrics.map((m) => [m.name, m.unit]));
