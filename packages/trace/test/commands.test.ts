@@ -83,10 +83,11 @@ describe('why', () => {
   it('prints categories that sum to the wall time, and JSON', async () => {
     const c = capture();
     assert.equal(await why({ paths: [one], id: '0-0' }, c), 0);
-    assert.match(c.out, /^rollout 0-0 — trace [0-9a-f]{32} — wall 998ms$/m);
+    assert.match(c.out, /^rollout 0-0 — trace [0-9a-f]{32} — wall 998ms — reward 1$/m);
+    assert.match(c.out, /^Diagnosis: 590ms of 998ms \(59\.1%\) inside gym\.model\.responses on policy_model: the model is the bottleneck .*\(no saturation metrics recorded\)$/m);
     assert.match(c.out, /^model +590ms +59\.1%/m);
-    assert.match(c.out, /^network \+ queueing +40ms +4\.0% +before 20ms, after 20ms$/m);
-    assert.match(c.out, /^POST \/verify +simple_agent → weather +270ms +255ms +10ms +5\.0ms +\*$/m);
+    assert.match(c.out, /^network \+ queue \(phases not recorded\) +40ms +4\.0% +before 20ms, after 20ms$/m);
+    assert.match(c.out, /^POST \/verify +simple_agent → weather +270ms +255ms +- +- +~10ms +~5\.0ms +- +\*$/m);
     const j = capture();
     await why({ paths: [one], id: '0-0', format: 'json' }, j);
     const doc = JSON.parse(j.out);

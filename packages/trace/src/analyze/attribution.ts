@@ -1,29 +1,50 @@
 /**
  * `why`: where a rollout's wall time went. Computed on the critical path, so the categories
  * partition the wall time exactly (they sum to it); work that ran in parallel with the
- * critical path and did not delay the end is not counted.
+ * critical path and did not delay the end is not counted. The CLIENT time of every hop outside
+ * its SERVER child is split by the phases the caller recorded (see `hop-timeline.ts`).
  * @module
  */
+import { outermostOf } from '../assemble/rollouts.js';
+import type { Rollout } from '../assemble/rollouts.js';
 import type { SpanNode } from '../assemble/trace-model.js';
 import { nsToMs } from '../span-record.js';
-import { categorizeSubtree, serverChildOf, TIME_CATEGORIES } from './categorize.js';
+import { calleeOf } from './callee.js';
+import { categorizeSubtree, TIME_CATEGORIES } from './categorize.js';
 import type { TimeCategory } from './categorize.js';
 import { criticalPath } from './critical-path.js';
+import { hopPhaseDurations, hopTimeline, splitByPhase } from './hop-timeline.js';
+import type { HopPhase, HopTimeline } from './hop-timeline.js';
 
-/** One CLIENT→SERVER hop: the time the client waited outside the server's span. */
+/** One CLIENT→SERVER hop: the time the caller spent outside the callee's span, in phases. */
 export interface NetworkHop {
   clientSpanId: string;
-  serverSpanId: string;
-  /** Server span name, e.g. `POST /verify`. */
+  /** Null when the callee left no SERVER span. */
+  serverSpanId: string | null;
+  /** Server span name, e.g. `POST /verify` (the CLIENT span's name when there is none). */
   name: string;
   fromService: string;
+  /** The callee's service, or its address from `url.full` when it left no span. */
   toService: string;
   clientMs: number;
   serverMs: number;
-  /** Server start − client start: connect, send, queueing before the handler. Negative = clock skew. */
+  /** Server start − client start, as the clocks say (negative = clock skew). */
   beforeMs: number;
-  /** Client end − server end: response transfer and client-side parsing. Negative = clock skew. */
+  /** Client end − server end, as the clocks say (negative = clock skew). */
   afterMs: number;
+  /** True when the caller recorded the phases (`gym.http.phase.*`). */
+  phasesRecorded: boolean;
+  /** The whole hop in phases (ms), clamped into the CLIENT span. */
+  phases: Partial<Record<HopPhase, number>>;
+  /** The part of each phase on the rollout's critical path (ms). */
+  critical: Partial<Record<HopPhase, number>>;
+  /** `gym.http.connection.reused`, null when not recorded. */
+  reused: boolean | null;
+  connectMs: number;
+  /** See {@link HopTimeline.clockSkewMs}: > 0 when the callee's clock disagrees with the caller's. */
+  clockSkewMs: number;
+  /** The collector's hop around the rollout (categories `collector_send` / `collector_return`). */
+  collector: boolean;
   onCriticalPath: boolean;
 }
 
@@ -44,85 +65,152 @@ export interface Attribution {
   traceId: string;
   rootSpanId: string;
   rootName: string;
+  /** The service the rollout runs in (the agent). */
+  agentService: string;
+  startNs: bigint;
+  endNs: bigint;
   wallMs: number;
   /** Milliseconds per category; they sum to `wallMs`. */
   categories: Record<TimeCategory, number>;
-  /** The `network` category split into before/after the server span. */
+  /** The `network` category (hops without recorded phases) split into before/after the server span. */
   network: { beforeMs: number; afterMs: number };
   hops: NetworkHop[];
   /** Spans owning critical-path time, largest first. */
   criticalSpans: CriticalSpanShare[];
 }
 
+/** Options of {@link attributeTime}. */
+export interface AttributionOptions {
+  /** The rollout's own service (default: the root's). */
+  agentService?: string;
+}
+
+/** Attributes a rollout from its outermost span (the collector's CLIENT span when present). */
+export function attributeRollout(r: Rollout): Attribution {
+  return attributeTime(outermostOf(r), r.rolloutId, { agentService: r.node.span.service });
+}
+
 /** Attributes the wall time of the subtree under `root` (a `gym.rollout` span, or any span). */
-export function attributeTime(root: SpanNode, rolloutId: string | null = null): Attribution {
+export function attributeTime(root: SpanNode, rolloutId: string | null = null, options: AttributionOptions = {}): Attribution {
+  const agentService = options.agentService ?? root.span.service;
   const path = criticalPath(root);
-  const cats = categorizeSubtree(root);
+  const cats = categorizeSubtree(root, agentService);
   const ns = Object.fromEntries(TIME_CATEGORIES.map((c) => [c, 0n])) as Record<TimeCategory, bigint>;
   let beforeNs = 0n;
   let afterNs = 0n;
-  const perSpan = new Map<SpanNode, { ns: bigint; category: TimeCategory }>();
+  // per span, its critical time per category (a CLIENT span owns several phases)
+  const perSpan = new Map<SpanNode, Map<TimeCategory, bigint>>();
+  const timelines = new Map<SpanNode, HopTimeline>();
+  const critical = new Map<SpanNode, Partial<Record<HopPhase, bigint>>>();
+  const own = (node: SpanNode, cat: TimeCategory, len: bigint): void => {
+    ns[cat] += len;
+    let byCat = perSpan.get(node);
+    if (byCat === undefined) perSpan.set(node, (byCat = new Map()));
+    byCat.set(cat, (byCat.get(cat) ?? 0n) + len);
+  };
   for (const seg of path.segments) {
     const len = seg.endNs - seg.startNs;
     const node = seg.node;
-    let cat = cats.get(node) ?? 'unaccounted';
-    if (node.span.kind === 'CLIENT') {
-      const server = serverChildOf(node);
-      if (server !== null) {
-        cat = 'network';
-        if (seg.endNs <= server.span.startNs) beforeNs += len;
-        else afterNs += len;
-      } else if (cat === 'agent') {
-        // A call out of the agent to something that left no SERVER span: we cannot say what it was.
-        cat = 'unaccounted';
-      }
+    const inherited = cats.get(node) ?? 'unaccounted';
+    if (node.span.kind !== 'CLIENT') {
+      own(node, inherited, len);
+      continue;
     }
-    ns[cat] += len;
-    const prev = perSpan.get(node);
-    if (prev === undefined) perSpan.set(node, { ns: len, category: cat });
-    else prev.ns += len;
+    let tl = timelines.get(node);
+    if (tl === undefined) timelines.set(node, (tl = hopTimeline(node)));
+    const collector = node === root && node.span.service !== agentService;
+    let acc = critical.get(node);
+    if (acc === undefined) critical.set(node, (acc = {}));
+    for (const [phase, n] of splitByPhase(tl, seg.startNs, seg.endNs)) {
+      acc[phase] = (acc[phase] ?? 0n) + n;
+      if (phase === 'network_before') beforeNs += n;
+      if (phase === 'network_after') afterNs += n;
+      own(node, hopCategory(phase, collector, inherited), n);
+    }
   }
   const categories = Object.fromEntries(TIME_CATEGORIES.map((c) => [c, nsToMs(ns[c])])) as Record<TimeCategory, number>;
-  const criticalSpans = [...perSpan]
-    .map(([n, v]) => ({ spanId: n.span.spanId, name: n.span.name, service: n.span.service, category: v.category, ms: nsToMs(v.ns) }))
-    .sort((a, b) => b.ms - a.ms);
+  const criticalSpans = [...perSpan].map(([n, byCat]) => shareOf(n, byCat)).sort((a, b) => b.ms - a.ms);
   return {
     type: 'attribution',
     rolloutId,
     traceId: root.span.traceId,
     rootSpanId: root.span.spanId,
     rootName: root.span.name,
+    agentService,
+    startNs: root.span.startNs,
+    endNs: root.span.endNs,
     wallMs: path.wallMs,
     categories,
     network: { beforeMs: nsToMs(beforeNs), afterMs: nsToMs(afterNs) },
-    hops: collectHops(root, path.spanIds),
+    hops: collectHops(root, agentService, cats, path.spanIds, critical),
     criticalSpans,
   };
 }
 
-function collectHops(root: SpanNode, critical: Set<string>): NetworkHop[] {
+// A span is listed under the category it owns most critical time in.
+function shareOf(n: SpanNode, byCat: Map<TimeCategory, bigint>): CriticalSpanShare {
+  let total = 0n;
+  let category: TimeCategory = 'unaccounted';
+  let most = -1n;
+  for (const [c, v] of byCat) {
+    total += v;
+    if (v > most) [most, category] = [v, c];
+  }
+  return { spanId: n.span.spanId, name: n.span.name, service: n.span.service, category, ms: nsToMs(total) };
+}
+
+// The category of a piece of CLIENT time: its phase, or for the collector's hop which side of /run.
+function hopCategory(phase: HopPhase, collector: boolean, inherited: TimeCategory): TimeCategory {
+  if (phase === 'no_server') return inherited === 'agent' ? 'unaccounted' : inherited;
+  // A call out of a model, tool or verifier to something uninstrumented is that category's time.
+  if (collector) return phase === 'return' || phase === 'network_after' ? 'collector_return' : 'collector_send';
+  switch (phase) {
+    case 'network_before':
+    case 'network_after':
+      return 'network';
+    default:
+      return phase;
+  }
+}
+
+function collectHops(root: SpanNode, agentService: string, cats: Map<SpanNode, TimeCategory>, onPath: Set<string>, critical: Map<SpanNode, Partial<Record<HopPhase, bigint>>>): NetworkHop[] {
   const hops: NetworkHop[] = [];
   const stack = [root];
   while (stack.length > 0) {
     const n = stack.pop()!;
     for (const c of n.children) stack.push(c);
     if (n.span.kind !== 'CLIENT') continue;
-    const server = serverChildOf(n);
-    if (server === null) continue;
+    const tl = hopTimeline(n);
+    // Calls to uninstrumented upstreams from inside a model or tool are that server's business.
+    if (tl.server === null && cats.get(n) !== 'agent') continue;
     const c = n.span;
-    const s = server.span;
+    const s = tl.server?.span ?? null;
+    const whole = hopPhaseDurations(tl);
+    const crit: Partial<Record<HopPhase, number>> = {};
+    for (const [p, v] of Object.entries(critical.get(n) ?? {})) crit[p as HopPhase] = nsToMs(v);
     hops.push({
       clientSpanId: c.spanId,
-      serverSpanId: s.spanId,
-      name: s.name,
+      serverSpanId: s?.spanId ?? null,
+      name: s?.name ?? c.name,
       fromService: c.service,
-      toService: s.service,
+      toService: s?.service ?? calleeOf(c),
       clientMs: c.durationMs,
-      serverMs: s.durationMs,
-      beforeMs: nsToMs(s.startNs - c.startNs),
-      afterMs: nsToMs(c.endNs - s.endNs),
-      onCriticalPath: critical.has(c.spanId),
+      serverMs: whole.serverMs,
+      beforeMs: s === null ? c.durationMs : nsToMs(s.startNs - c.startNs),
+      afterMs: s === null ? 0 : nsToMs(c.endNs - s.endNs),
+      phasesRecorded: tl.phases !== null,
+      phases: whole.phases,
+      critical: crit,
+      reused: tl.phases?.reused ?? null,
+      connectMs: tl.phases?.connectMs ?? 0,
+      clockSkewMs: tl.clockSkewMs,
+      collector: n === root && c.service !== agentService,
+      onCriticalPath: onPath.has(c.spanId),
     });
   }
-  return hops.sort((a, b) => b.beforeMs + b.afterMs - (a.beforeMs + a.afterMs));
+  return hops.sort((a, b) => outside(b) - outside(a));
+}
+
+function outside(h: NetworkHop): number {
+  return h.clientMs - h.serverMs;
 }

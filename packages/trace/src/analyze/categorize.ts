@@ -7,11 +7,34 @@ import type { SpanNode } from '../assemble/trace-model.js';
 import { ATTR, SPAN } from '../span-record.js';
 import type { SpanRecord } from '../span-record.js';
 
-/** Time categories of `gym trace why`. `network` is CLIENT time outside its SERVER child. */
-export type TimeCategory = 'model' | 'tools' | 'verify' | 'seed' | 'agent' | 'network' | 'unaccounted';
+/**
+ * Time categories of `gym trace why`. The CLIENT time of a hop outside its SERVER child is split
+ * into `caller_queue`, `connect`, `transit` (sent → the callee's SERVER span started: the wire and
+ * the callee's event loop), `return` (callee done → caller done) and `retries` (earlier attempts);
+ * without recorded phases it stays `network`. The collector's own hop around a rollout is kept
+ * apart as `collector_send` and `collector_return`.
+ */
+export type TimeCategory =
+  | 'model'
+  | 'tools'
+  | 'verify'
+  | 'seed'
+  | 'agent'
+  | 'caller_queue'
+  | 'connect'
+  | 'transit'
+  | 'return'
+  | 'retries'
+  | 'network'
+  | 'collector_send'
+  | 'collector_return'
+  | 'unaccounted';
 
 /** Every category, in display order. */
-export const TIME_CATEGORIES: readonly TimeCategory[] = ['model', 'tools', 'verify', 'seed', 'agent', 'network', 'unaccounted'];
+export const TIME_CATEGORIES: readonly TimeCategory[] = ['model', 'tools', 'verify', 'seed', 'agent', 'caller_queue', 'connect', 'transit', 'return', 'retries', 'network', 'collector_send', 'collector_return', 'unaccounted'];
+
+/** Categories that are time between processes (a hop's CLIENT time outside its SERVER child). */
+export const HOP_CATEGORIES: ReadonlySet<TimeCategory> = new Set(['caller_queue', 'connect', 'transit', 'return', 'retries', 'network', 'collector_send', 'collector_return']);
 
 const MODEL_ROUTES = new Set(['/v1/responses', '/v1/chat/completions', '/v1/messages', '/v1/completions']);
 
@@ -47,9 +70,11 @@ export function ownCategory(span: SpanRecord, agentService: string): TimeCategor
   return 'tools';
 }
 
-/** Categories of every node under `root` (inclusive); `root` itself defaults to `agent`. */
-export function categorizeSubtree(root: SpanNode): Map<SpanNode, TimeCategory> {
-  const agentService = root.span.service;
+/**
+ * Categories of every node under `root` (inclusive); `root` itself defaults to `agent`.
+ * `agentService` is the rollout's own service (default: the root's).
+ */
+export function categorizeSubtree(root: SpanNode, agentService: string = root.span.service): Map<SpanNode, TimeCategory> {
   const out = new Map<SpanNode, TimeCategory>();
   const stack: Array<[SpanNode, TimeCategory]> = [[root, ownCategory(root.span, agentService) ?? 'agent']];
   while (stack.length > 0) {

@@ -22,6 +22,11 @@ export interface Rollout {
   reward: number | null;
   /** True when the trace holds other rollouts too (the `default` preset's `gym.job` trace). */
   sharedTrace: boolean;
+  /**
+   * The caller's CLIENT span around the rollout (the collector's `HTTP POST` to the agent's
+   * `/run`), when it is in the input; its time outside `gym.rollout` is the collector's share.
+   */
+  envelope: SpanNode | null;
 }
 
 /** Every rollout of every trace, sorted by start time. */
@@ -34,10 +39,27 @@ export function findRollouts(set: TraceSet): Rollout[] {
       // the `default` preset has no gym.verify span, but the /verify SERVER span is there
       const verify = findDescendant(node, (s) => s.name === SPAN.verify) ?? findDescendant(node, isVerifyServerSpan);
       const reward = (verify === null ? null : rewardOf(verify.span)) ?? rewardOf(node.span);
-      out.push({ rolloutId: rolloutIdOf(node.span), traceId: trace.traceId, trace, node, verify, reward, sharedTrace: found.length > 1 });
+      out.push({ rolloutId: rolloutIdOf(node.span), traceId: trace.traceId, trace, node, verify, reward, sharedTrace: found.length > 1, envelope: envelopeOf(node) });
     }
   }
   return out.sort((a, b) => (a.node.span.startNs < b.node.span.startNs ? -1 : a.node.span.startNs > b.node.span.startNs ? 1 : 0));
+}
+
+/**
+ * The CLIENT span of another process that called the agent's SERVER span (`POST /run`) holding
+ * the `gym.rollout` span `node`, or null.
+ */
+export function envelopeOf(node: SpanNode): SpanNode | null {
+  const server = node.parent;
+  if (server === null || server.span.kind !== 'SERVER') return null;
+  const client = server.parent;
+  if (client === null || client.span.kind !== 'CLIENT' || client.span.service === node.span.service) return null;
+  return client;
+}
+
+/** The outermost span of a rollout: its envelope (the collector's CLIENT span) or `gym.rollout`. */
+export function outermostOf(r: Rollout): SpanNode {
+  return r.envelope ?? r.node;
 }
 
 /** The rollout id of a span (`nemo.gym.rollout.id`), or `span:<id>` when absent. */

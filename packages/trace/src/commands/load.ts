@@ -3,6 +3,8 @@
  * when the input holds no spans.
  * @module
  */
+import { buildSaturation } from '../analyze/saturation.js';
+import type { SaturationData } from '../analyze/saturation.js';
 import { assembleTraces } from '../assemble/assemble-traces.js';
 import { findRollouts } from '../assemble/rollouts.js';
 import type { Rollout } from '../assemble/rollouts.js';
@@ -27,6 +29,8 @@ export interface LoadedTelemetry {
   stats: ReadStats;
   set: TraceSet;
   rollouts: Rollout[];
+  /** Process saturation from the metric lines of the input (`recorded: false` when there were none). */
+  saturation: SaturationData;
 }
 
 /** Progress is printed only above this many bytes (and only to a terminal). */
@@ -39,7 +43,7 @@ export const PROGRESS_THRESHOLD_BYTES = 100 * 1024 * 1024;
 export async function loadTelemetry(options: InputOptions, out: CommandOutput): Promise<LoadedTelemetry> {
   const paths = await resolvePaths(options.paths, options.cwd);
   let lastPct = -1;
-  const { spans, stats } = await readSpans(paths, {
+  const { spans, metrics, stats } = await readSpans(paths, {
     onProgress: (p) => {
       if (out.errorIsTTY !== true || p.totalBytes < PROGRESS_THRESHOLD_BYTES) return;
       const pct = Math.floor((p.bytesRead / p.totalBytes) * 100);
@@ -51,12 +55,13 @@ export async function loadTelemetry(options: InputOptions, out: CommandOutput): 
   if (stats.spans === 0) throw new TraceUserError(TRACE_ERROR_CODES.noSpans, `No spans found in ${paths.join(', ')}: ${describeRead(stats)}. Telemetry must be on with the console or OTLP/JSON file exporter (NEMO_GYM_OTEL_ENABLED=1).`);
   if (stats.malformedLines > 0) out.error(`warning: ${describeRead(stats)}\n`);
   const set = assembleTraces(spans);
-  return { paths, stats, set, rollouts: findRollouts(set) };
+  return { paths, stats, set, rollouts: findRollouts(set), saturation: buildSaturation(metrics) };
 }
 
 /** One line describing a read: files, lines, spans, skipped and malformed (with the first example). */
 export function describeRead(s: ReadStats): string {
   const first = s.malformedExamples[0];
   const malformed = s.malformedLines === 0 ? '' : `, ${s.malformedLines} malformed (first: ${first?.file}:${first?.line} ${first?.reason})`;
-  return `read ${s.linesRead} lines in ${s.files} file${s.files === 1 ? '' : 's'}: ${s.spans} spans, ${s.skippedLines} other lines skipped${malformed}`;
+  const metrics = s.metricRecords === 0 ? '' : `, ${s.metricRecords} metric records`;
+  return `read ${s.linesRead} lines in ${s.files} file${s.files === 1 ? '' : 's'}: ${s.spans} spans${metrics}, ${s.skippedLines} other lines skipped${malformed}`;
 }

@@ -3,9 +3,13 @@
  * rollout.
  * @module
  */
-import { attributeTime } from '../analyze/attribution.js';
+import { attributeRollout, attributeTime } from '../analyze/attribution.js';
 import type { Attribution } from '../analyze/attribution.js';
 import { summarizeAttributions } from '../analyze/attribution-summary.js';
+import { findBottleneck } from '../analyze/bottleneck.js';
+import { verdictOf } from '../analyze/verdict.js';
+import type { RolloutVerdict } from '../analyze/verdict.js';
+import { diagnosisSentence } from '../render/diagnosis.js';
 import { lookupId } from '../assemble/find.js';
 import { TRACE_ERROR_CODES, TraceUserError } from '../errors.js';
 import { toJson } from '../render/format.js';
@@ -28,28 +32,33 @@ export async function why(options: WhyOptions, out: CommandOutput): Promise<numb
     if (options.all !== true && options.id === undefined) {
       throw new TraceUserError(TRACE_ERROR_CODES.badOption, 'Pass a rollout id or trace id (see `gym trace show`), or --all for every rollout.');
     }
-    const { set, rollouts } = await loadTelemetry(options, out);
+    const { set, rollouts, saturation } = await loadTelemetry(options, out);
     const format = options.format ?? 'text';
     if (options.all === true) {
       // Without rollout spans, fall back to every trace root, so plain traces still get an answer.
       const items: Attribution[] = rollouts.length > 0
-        ? rollouts.map((r) => attributeTime(r.node, r.rolloutId))
+        ? rollouts.map(attributeRollout)
         : [...set.traces.values()].flatMap((t) => t.roots.map((root) => attributeTime(root)));
       const summary = summarizeAttributions(items);
-      out.write(format === 'json' ? toJson(summary) : renderAttributionSummary(summary, format === 'markdown' ? 'markdown' : 'text'));
+      const bottleneck = findBottleneck(items, saturation);
+      out.write(format === 'json' ? toJson({ ...summary, diagnosis: diagnosisSentence(bottleneck), bottleneck }) : renderAttributionSummary(summary, format === 'markdown' ? 'markdown' : 'text', bottleneck));
       return 0;
     }
     const hit = lookupId(set, rollouts, options.id!);
     let result: Attribution;
-    if (hit.type === 'rollout') result = attributeTime(hit.rollout.node, hit.rollout.rolloutId);
-    else if (hit.rollouts.length > 1) {
+    let verdict: RolloutVerdict | null = null;
+    if (hit.type === 'rollout') {
+      result = attributeRollout(hit.rollout);
+      verdict = verdictOf(hit.rollout);
+    } else if (hit.rollouts.length > 1) {
       const ids = hit.rollouts.slice(0, 10).map((r) => r.rolloutId).join(', ');
       throw new TraceUserError(TRACE_ERROR_CODES.ambiguousTrace, `Trace ${hit.trace.traceId} holds ${hit.rollouts.length} rollouts (the default preset puts a whole run under gym.job). Pass one rollout id, e.g. ${ids}, or use --all.`);
     } else {
       const root = hit.trace.roots[0]!;
       result = attributeTime(root);
     }
-    out.write(format === 'json' ? toJson(result) : renderAttribution(result, format === 'markdown' ? 'markdown' : 'text'));
+    const bottleneck = findBottleneck([result], saturation);
+    out.write(format === 'json' ? toJson({ ...result, verdict, diagnosis: diagnosisSentence(bottleneck), bottleneck }) : renderAttribution(result, format === 'markdown' ? 'markdown' : 'text', { verdict, bottleneck }));
     return 0;
   });
 }

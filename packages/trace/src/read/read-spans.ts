@@ -13,6 +13,8 @@ import { fromPythonSpan, isPythonSpan } from './python-span.js';
 import { emptyReadStats, MAX_MALFORMED_EXAMPLES } from './read-stats.js';
 import type { ReadStats } from './read-stats.js';
 import { forEachLine } from './lines.js';
+import { fromConsoleMetric, isConsoleMetric } from './metric-points.js';
+import type { MetricPoint } from './metric-points.js';
 import { RecordScanner } from './record-scanner.js';
 import { ResourceCache } from './resource-cache.js';
 
@@ -27,11 +29,14 @@ export interface ReadProgress {
 export interface ReadOptions {
   /** Called about every 4 MiB read and once at the end of each file. */
   onProgress?: (progress: ReadProgress) => void;
+  /** Receives the saturation metric points (see `metric-points.ts`); without it metric lines are skipped. */
+  onMetric?: (point: MetricPoint) => void;
 }
 
-/** Spans and counters of one read. */
+/** Spans, saturation metric points and counters of one read. */
 export interface ReadResult {
   spans: SpanRecord[];
+  metrics: MetricPoint[];
   stats: ReadStats;
 }
 
@@ -46,8 +51,9 @@ const PROGRESS_EVERY_BYTES = 4 * 1024 * 1024;
  */
 export async function readSpans(paths: readonly string[], options: ReadOptions = {}): Promise<ReadResult> {
   const spans: SpanRecord[] = [];
-  const stats = await forEachSpan(paths, (s) => void spans.push(s), options);
-  return { spans, stats };
+  const metrics: MetricPoint[] = [];
+  const stats = await forEachSpan(paths, (s) => void spans.push(s), { onMetric: (p) => void metrics.push(p), ...options });
+  return { spans, metrics, stats };
 }
 
 /** Streaming form of {@link readSpans}: calls `onSpan` per span instead of collecting them. */
@@ -59,7 +65,7 @@ export async function forEachSpan(paths: readonly string[], onSpan: (span: SpanR
   let doneBytes = 0;
   for (const file of files) {
     stats.files++;
-    const bytes = await readFile(file.path, stats, resources, onSpan, (b) => options.onProgress?.({ bytesRead: doneBytes + b, totalBytes, file: file.path }));
+    const bytes = await readFile(file.path, stats, resources, onSpan, options.onMetric, (b) => options.onProgress?.({ bytesRead: doneBytes + b, totalBytes, file: file.path }));
     doneBytes += bytes;
     stats.bytes += bytes;
     options.onProgress?.({ bytesRead: doneBytes, totalBytes, file: file.path });
@@ -67,7 +73,7 @@ export async function forEachSpan(paths: readonly string[], onSpan: (span: SpanR
   return stats;
 }
 
-async function readFile(file: string, stats: ReadStats, resources: ResourceCache, onSpan: (s: SpanRecord) => void, progress: (bytes: number) => void): Promise<number> {
+async function readFile(file: string, stats: ReadStats, resources: ResourceCache, onSpan: (s: SpanRecord) => void, onMetric: ((p: MetricPoint) => void) | undefined, progress: (bytes: number) => void): Promise<number> {
   const malformed = (line: number, reason: string): void => {
     stats.malformedLines++;
     if (stats.malformedExamples.length < MAX_MALFORMED_EXAMPLES) stats.malformedExamples.push({ file, line, reason });
@@ -93,7 +99,10 @@ async function readFile(file: string, stats: ReadStats, resources: ResourceCache
         }
         for (const r of rejected) malformed(line, r);
       } else if (isPythonSpan(obj)) emit(fromPythonSpan(obj, source, resources), line, 'python');
-      else stats.skippedLines++;
+      else if (onMetric !== undefined && isConsoleMetric(obj)) {
+        stats.metricRecords++;
+        for (const p of fromConsoleMetric(obj, resources)) onMetric(p);
+      } else stats.skippedLines++;
     },
   });
   const stream = createReadStream(file, { encoding: 'utf8', highWaterMark: 256 * 1024 });

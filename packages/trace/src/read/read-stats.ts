@@ -19,8 +19,10 @@ export interface ReadStats {
   bytes: number;
   linesRead: number;
   spans: number;
-  /** Lines that are not span records: log text, pino lines, metric and log records, blanks. */
+  /** Lines that are not span or metric records: log text, pino lines, log records, blanks. */
   skippedLines: number;
+  /** Metric records read (their saturation metrics are kept; see `metric-points.ts`). */
+  metricRecords: number;
   /** Records that looked like JSON or spans but could not be used. */
   malformedLines: number;
   malformedExamples: MalformedExample[];
@@ -30,5 +32,5 @@ export interface ReadStats {
 
 /** A zeroed {@link ReadStats}. */
 export function emptyReadStats(): ReadStats {
-  return { files: 0, bytes: 0, linesRead: 0, spans: 0, skippedLines: 0, malformedLines: 0, malformedExamples: [], formats: { console: 0, python: 0, otlp: 0 } };
+  return { files: 0, bytes: 0, linesRead: 0, spans: 0, skippedLines: 0, metricRecords: 0, malformedLines: 0, malformedExamples: [], formats: { console: 0, python: 0, otlp: 0 } };
 }

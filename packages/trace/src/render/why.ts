@@ -1,76 +1,103 @@
 /**
- * Renders time attributions (`why`) and their aggregate (`why --all`) as text or Markdown.
- * JSON output is the result objects themselves.
+ * Renders time attributions (`why`) and their aggregate (`why --all`) as text or Markdown, with
+ * the diagnosis sentence and the load of each process over the same window. JSON output is the
+ * result objects themselves.
  * @module
  */
-import type { Attribution } from '../analyze/attribution.js';
+import type { Attribution, NetworkHop } from '../analyze/attribution.js';
 import type { AttributionSummary } from '../analyze/attribution-summary.js';
+import type { Bottleneck } from '../analyze/bottleneck.js';
 import { TIME_CATEGORIES } from '../analyze/categorize.js';
-import type { TimeCategory } from '../analyze/categorize.js';
+import type { RolloutVerdict } from '../analyze/verdict.js';
+import { verdictLabel } from '../analyze/verdict.js';
+import { CATEGORY_LABEL } from './category-labels.js';
+import { diagnosisSentence, NO_METRICS } from './diagnosis.js';
 import { displayService, formatMs, formatPct, markdownTable, textTable } from './format.js';
-
-const LABEL: Record<TimeCategory, string> = {
-  model: 'model',
-  tools: 'tools',
-  verify: 'verification',
-  seed: 'seed session',
-  agent: 'agent harness',
-  network: 'network + queueing',
-  unaccounted: 'unaccounted',
-};
 
 /** Output style of the `why` renderers. */
 export type WhyFormat = 'text' | 'markdown';
 
-/** Renders one attribution: categories, network hops, the critical spans (top 15). */
-export function renderAttribution(a: Attribution, format: WhyFormat = 'text'): string {
+/** What `why` adds to an attribution: the rollout's verdict and the bottleneck over its window. */
+export interface WhyContext {
+  verdict?: RolloutVerdict | null;
+  bottleneck?: Bottleneck | null;
+}
+
+/** Renders one attribution: diagnosis, categories, hops in phases, process load, critical spans. */
+export function renderAttribution(a: Attribution, format: WhyFormat = 'text', ctx: WhyContext = {}): string {
   const table = format === 'markdown' ? markdownTable : textTable;
-  const title = `${a.rolloutId === null ? `span ${a.rootName}` : `rollout ${a.rolloutId}`} — trace ${a.traceId} — wall ${formatMs(a.wallMs)}`;
-  const cats = TIME_CATEGORIES.map((c) => [
-    LABEL[c],
+  const verdict = ctx.verdict === undefined || ctx.verdict === null ? '' : ` — ${verdictLabel(ctx.verdict)}`;
+  const title = `${a.rolloutId === null ? `span ${a.rootName}` : `rollout ${a.rolloutId}`} — trace ${a.traceId} — wall ${formatMs(a.wallMs)}${verdict}`;
+  const cats = TIME_CATEGORIES.filter((c) => a.categories[c] !== 0).map((c) => [
+    CATEGORY_LABEL[c],
     formatMs(a.categories[c]),
     formatPct(a.wallMs > 0 ? a.categories[c] / a.wallMs : null),
     c === 'network' ? `before ${formatMs(a.network.beforeMs)}, after ${formatMs(a.network.afterMs)}` : '',
   ]);
-  const hops = a.hops.slice(0, 15).map((h) => [
-    h.name,
-    `${displayService(h.fromService)} → ${displayService(h.toService)}`,
-    formatMs(h.clientMs),
-    formatMs(h.serverMs),
-    formatMs(h.beforeMs),
-    formatMs(h.afterMs),
-    h.onCriticalPath ? '*' : '',
-  ]);
-  const spans = a.criticalSpans.slice(0, 15).map((s) => [s.name, displayService(s.service), LABEL[s.category], formatMs(s.ms), formatPct(a.wallMs > 0 ? s.ms / a.wallMs : null)]);
-  const parts = [
-    heading(title, format),
-    'Time on the critical path, by category (the parts sum to the wall time):\n',
-    table(['category', 'time', 'share', 'detail'], cats, ['l', 'r', 'r', 'l']),
-  ];
-  if (hops.length > 0) {
-    parts.push('\nNetwork and queueing per call (client time outside the server span; * = on the critical path):\n');
-    parts.push(table(['call', 'from → to', 'client', 'server', 'before', 'after', 'crit'], hops, ['l', 'l', 'r', 'r', 'r', 'r', 'l']));
+  const parts = [heading(title, format)];
+  if (ctx.bottleneck !== undefined && ctx.bottleneck !== null) parts.push(`Diagnosis: ${diagnosisSentence(ctx.bottleneck)}\n\n`);
+  parts.push('Time on the critical path, by category (the parts sum to the wall time; empty categories left out):\n');
+  parts.push(table(['category', 'time', 'share', 'detail'], cats, ['l', 'r', 'r', 'l']));
+  if (a.hops.length > 0) {
+    parts.push('\nCalls between processes: the caller\'s time outside the callee\'s span, in phases (* = on the critical path; ~ = phases not recorded, before/after the server span):\n');
+    parts.push(table(['call', 'from → to', 'client', 'server', 'queue', 'connect', 'transit', 'return', 'connection', 'crit'], a.hops.slice(0, 15).map(hopRow), ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'l', 'l']));
+    const skewed = a.hops.filter((h) => h.clockSkewMs > 0);
+    if (skewed.length > 0) parts.push(`${skewed.length} call${skewed.length === 1 ? '' : 's'}: the callee's clock disagrees with the caller's by up to ${formatMs(Math.max(...skewed.map((h) => h.clockSkewMs)))}; phases were clamped to the caller's view.\n`);
   }
+  if (ctx.bottleneck !== undefined && ctx.bottleneck !== null) parts.push(renderLoads(ctx.bottleneck, format, 'the rollout'));
+  const spans = a.criticalSpans.slice(0, 15).map((s) => [s.name, displayService(s.service), CATEGORY_LABEL[s.category], formatMs(s.ms), formatPct(a.wallMs > 0 ? s.ms / a.wallMs : null)]);
   parts.push('\nSpans owning critical-path time (self time on the path):\n');
   parts.push(table(['span', 'service', 'category', 'time', 'share'], spans, ['l', 'l', 'l', 'r', 'r']));
   return parts.join('');
 }
 
-/** Renders the `--all` aggregate: total and mean share per category. */
-export function renderAttributionSummary(s: AttributionSummary, format: WhyFormat = 'text'): string {
+/** Renders the `--all` aggregate: diagnosis, total and mean share per category, process load. */
+export function renderAttributionSummary(s: AttributionSummary, format: WhyFormat = 'text', bottleneck: Bottleneck | null = null): string {
   const table = format === 'markdown' ? markdownTable : textTable;
-  const rows = TIME_CATEGORIES.map((c) => [
-    LABEL[c],
+  const rows = TIME_CATEGORIES.filter((c) => s.categories[c].totalMs !== 0).map((c) => [
+    CATEGORY_LABEL[c],
     formatMs(s.categories[c].totalMs),
     formatPct(s.totalWallMs > 0 ? s.categories[c].totalMs / s.totalWallMs : null),
     formatPct(s.categories[c].meanShare),
   ]);
+  const parts = [heading(`${s.rollouts} rollouts — total wall ${formatMs(s.totalWallMs)} — mean ${formatMs(s.meanWallMs)}`, format)];
+  if (bottleneck !== null) parts.push(`Diagnosis: ${diagnosisSentence(bottleneck)}\n\n`);
+  parts.push('Critical-path time by category over all rollouts (empty categories left out):\n');
+  parts.push(table(['category', 'total', 'share of total', 'mean share'], rows, ['l', 'r', 'r', 'r']));
+  if (s.network.beforeMs + s.network.afterMs > 0) parts.push(`\nnetwork + queue (phases not recorded): before the server ${formatMs(s.network.beforeMs)}, after it ${formatMs(s.network.afterMs)}\n`);
+  if (bottleneck !== null) {
+    const causes = bottleneck.causes.slice(0, 5).map((c) => [c.kind.replace('_', ' '), c.from === null ? '-' : displayService(c.from), c.to === null ? '-' : displayService(c.to), formatMs(c.ms), formatPct(bottleneck.wallMs > 0 ? c.ms / bottleneck.wallMs : null)]);
+    parts.push('\nLargest causes (critical-path time, summed):\n');
+    parts.push(table(['cause', 'in / from', 'to', 'time', 'share'], causes, ['l', 'l', 'l', 'r', 'r']));
+    parts.push(renderLoads(bottleneck, format, 'the run'));
+  }
+  return parts.join('');
+}
+
+function renderLoads(b: Bottleneck, format: WhyFormat, what: string): string {
+  if (!b.saturationRecorded) return `\nProcess load: ${NO_METRICS}.\n`;
+  if (b.loads.length === 0) return `\nProcess load: no saturation samples over ${what}'s window.\n`;
+  const table = format === 'markdown' ? markdownTable : textTable;
+  const rows = b.loads.map((l) => [displayService(l.service), String(l.processes), formatPct(l.elu), l.delayP99Ms === null ? '-' : formatMs(l.delayP99Ms), formatPct(l.gcShare)]);
+  return `\nProcess load over ${what}'s window (event-loop utilization, worst delay p99, share in GC):\n${table(['service', 'processes', 'event loop busy', 'delay p99', 'GC'], rows, ['l', 'r', 'r', 'r', 'r'])}`;
+}
+
+function hopRow(h: NetworkHop): string[] {
+  const p = h.phases;
+  const v = (x: number | undefined) => formatMs(x ?? 0);
+  const phased = h.phasesRecorded;
   return [
-    heading(`${s.rollouts} rollouts — total wall ${formatMs(s.totalWallMs)} — mean ${formatMs(s.meanWallMs)}`, format),
-    'Critical-path time by category over all rollouts:\n',
-    table(['category', 'total', 'share of total', 'mean share'], rows, ['l', 'r', 'r', 'r']),
-    `\nnetwork + queueing: before the server ${formatMs(s.network.beforeMs)}, after it ${formatMs(s.network.afterMs)}\n`,
-  ].join('');
+    h.name,
+    `${displayService(h.fromService)} → ${displayService(h.toService)}${h.collector ? ' (collector)' : ''}`,
+    formatMs(h.clientMs),
+    h.serverSpanId === null ? 'missing' : formatMs(h.serverMs),
+    phased ? v(p.caller_queue) : '-',
+    phased ? v(p.connect) : '-',
+    phased ? v(p.transit) : `~${v(p.network_before)}`,
+    phased ? v(p.return) : `~${v(p.network_after)}`,
+    h.reused === null ? '-' : h.reused ? 'reused' : `new ${formatMs(h.connectMs)}`,
+    h.onCriticalPath ? '*' : '',
+  ];
 }
 
 function heading(title: string, format: WhyFormat): string {

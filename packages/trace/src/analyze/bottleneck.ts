@@ -1,0 +1,96 @@
+/**
+ * The bottleneck of one rollout or of a run: the single largest piece of critical-path time —
+ * a category (model, tools, the agent's own code…) or one phase of one hop (the caller queue of
+ * agent → model, the transit to a tool server…) — and the load of the processes involved over the
+ * same window, which tells a busy event loop from a full pool or a slow wire.
+ * @module
+ */
+import type { Attribution } from './attribution.js';
+import type { TimeCategory } from './categorize.js';
+import type { HopPhase } from './hop-timeline.js';
+import type { SaturationData } from './saturation.js';
+import { loadInWindow } from './saturation-window.js';
+import type { ServiceLoad } from './saturation-window.js';
+
+/** What a piece of time was: a category, or a hop phase between two services. */
+export type CauseKind = Exclude<TimeCategory, 'network' | 'collector_send' | 'collector_return'> | 'network';
+
+/** One candidate cause with its critical-path time summed over the attributions. */
+export interface Cause {
+  kind: CauseKind;
+  ms: number;
+  /** The process the time was spent in or waited in front of (caller for queue/connect/return, callee for transit). */
+  from: string | null;
+  to: string | null;
+  /** The span owning most of the time, for categories (e.g. `gym.model.responses`). */
+  spanName: string | null;
+  /** True for the collector's hop around the rollout. */
+  collector: boolean;
+}
+
+/** The bottleneck and its evidence. */
+export interface Bottleneck {
+  type: 'bottleneck';
+  /** Rollouts the numbers cover. */
+  rollouts: number;
+  /** Summed wall time of those rollouts. */
+  wallMs: number;
+  /** The largest cause, or null when nothing was attributed. */
+  cause: Cause | null;
+  /** Every cause, largest first (at most 10). */
+  causes: Cause[];
+  /** Load per service over the window, busiest first. */
+  loads: ServiceLoad[];
+  /** False when the input held no saturation metrics at all. */
+  saturationRecorded: boolean;
+  window: { startNs: bigint; endNs: bigint };
+}
+
+// `unaccounted` comes from the hops, which know the callee that left no span.
+const CATEGORY_CAUSES: readonly TimeCategory[] = ['model', 'tools', 'verify', 'seed', 'agent'];
+
+/** Finds the bottleneck of `items` over their common window. */
+export function findBottleneck(items: readonly Attribution[], saturation: SaturationData): Bottleneck {
+  const causes = new Map<string, Cause>();
+  const add = (c: Omit<Cause, 'ms'>, ms: number): void => {
+    if (ms <= 0) return;
+    const key = `${c.kind}|${c.from}|${c.to}|${c.collector}`;
+    const prev = causes.get(key);
+    if (prev === undefined) causes.set(key, { ...c, ms });
+    else prev.ms += ms;
+  };
+  let wallMs = 0;
+  let start: bigint | null = null;
+  let end: bigint | null = null;
+  for (const a of items) {
+    wallMs += a.wallMs;
+    if (start === null || a.startNs < start) start = a.startNs;
+    if (end === null || a.endNs > end) end = a.endNs;
+    for (const cat of CATEGORY_CAUSES) {
+      const top = a.criticalSpans.find((s) => s.category === cat);
+      add({ kind: cat as CauseKind, from: top?.service ?? (cat === 'agent' ? a.agentService : null), to: null, spanName: top?.name ?? null, collector: false }, a.categories[cat]);
+    }
+    for (const h of a.hops) {
+      for (const [phase, ms] of Object.entries(h.critical) as Array<[HopPhase, number]>) {
+        const kind = phaseCause(phase);
+        if (kind !== null) add({ kind, from: h.fromService, to: h.toService, spanName: h.name, collector: h.collector }, ms);
+      }
+    }
+  }
+  const sorted = [...causes.values()].sort((a, b) => b.ms - a.ms);
+  const window = { startNs: start ?? 0n, endNs: end ?? 0n };
+  const loads = [...loadInWindow(saturation, window.startNs, window.endNs).values()].sort((a, b) => (b.elu ?? -1) - (a.elu ?? -1));
+  return { type: 'bottleneck', rollouts: items.length, wallMs, cause: sorted[0] ?? null, causes: sorted.slice(0, 10), loads, saturationRecorded: saturation.recorded, window };
+}
+
+function phaseCause(p: HopPhase): CauseKind | null {
+  switch (p) {
+    case 'network_before':
+    case 'network_after':
+      return 'network';
+    case 'no_server':
+      return 'unaccounted';
+    default:
+      return p;
+  }
+}

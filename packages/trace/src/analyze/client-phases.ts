@@ -1,0 +1,65 @@
+/**
+ * The phases a producer records on a CLIENT span `HTTP <METHOD>` (the last attempt when the request
+ * was retried): how long it queued in the caller, how long a new connection took, and when the
+ * request was written, the response headers arrived and the body was complete. Offsets are from
+ * the CLIENT span's own start, in milliseconds.
+ * @module
+ */
+import type { SpanRecord } from '../span-record.js';
+import { retryCount } from './retries.js';
+
+/** Attribute keys of the client phases. */
+export const PHASE_ATTR = {
+  queuedMs: 'gym.http.phase.queued_ms',
+  connectMs: 'gym.http.phase.connect_ms',
+  reused: 'gym.http.connection.reused',
+  sentAtMs: 'gym.http.phase.sent_at_ms',
+  headersAtMs: 'gym.http.phase.headers_at_ms',
+  doneAtMs: 'gym.http.phase.done_at_ms',
+} as const;
+
+/** The phases of one CLIENT span; offsets from its start, durations in ms. */
+export interface ClientPhases {
+  /** Waited in the caller (pool and event loop) before a connection took the request. */
+  queuedMs: number;
+  /** Opening a new connection; 0 when a kept-alive one was reused. */
+  connectMs: number;
+  /** Null when the producer did not say. */
+  reused: boolean | null;
+  sentAtMs: number;
+  headersAtMs: number | null;
+  doneAtMs: number | null;
+  /** True when the request was re-sent: the phases describe its last attempt. */
+  resent: boolean;
+}
+
+/**
+ * The phases of `span`, or null when it carries none (older runs, the Python SDK). The queue
+ * duration and the sent offset are required; negative values (a producer bug) count as 0.
+ */
+export function clientPhasesOf(span: SpanRecord): ClientPhases | null {
+  if (span.kind !== 'CLIENT') return null;
+  const queued = num(span.attributes[PHASE_ATTR.queuedMs]);
+  const sentAt = num(span.attributes[PHASE_ATTR.sentAtMs]);
+  if (queued === null || sentAt === null) return null;
+  const reused = span.attributes[PHASE_ATTR.reused];
+  return {
+    queuedMs: Math.max(0, queued),
+    connectMs: Math.max(0, num(span.attributes[PHASE_ATTR.connectMs]) ?? 0),
+    reused: reused === true || reused === 'true' ? true : reused === false || reused === 'false' ? false : null,
+    sentAtMs: Math.max(0, sentAt),
+    headersAtMs: num(span.attributes[PHASE_ATTR.headersAtMs]),
+    doneAtMs: num(span.attributes[PHASE_ATTR.doneAtMs]),
+    resent: retryCount(span) > 0,
+  };
+}
+
+/** True when the CLIENT span opened a new connection (said so, or spent time connecting). */
+export function openedConnection(p: ClientPhases): boolean {
+  return p.reused === false || (p.reused === null && p.connectMs > 0);
+}
+
+function num(v: unknown): number | null {
+  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+  return Number.isFinite(n) ? n : null;
+}

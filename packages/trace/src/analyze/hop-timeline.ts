@@ -1,0 +1,130 @@
+/**
+ * One CLIENT→SERVER hop on the caller's clock: where the caller queued, connected, waited for the
+ * callee (wire plus the callee's busy event loop) and got the response back. The instants are
+ * clamped into the CLIENT span and kept in order, so every nanosecond of the CLIENT span's own
+ * time falls in exactly one phase, whatever the producers' clocks said.
+ * @module
+ */
+import type { SpanNode } from '../assemble/trace-model.js';
+import { nsToMs } from '../span-record.js';
+import { clientPhasesOf } from './client-phases.js';
+import type { ClientPhases } from './client-phases.js';
+
+/**
+ * A phase of a hop. `network_before`/`network_after` are today's split of a CLIENT span without
+ * recorded phases (before/after its SERVER child); `no_server` is time after the request was
+ * connected when the callee left no SERVER span.
+ */
+export type HopPhase = 'retries' | 'caller_queue' | 'connect' | 'transit' | 'return' | 'network_before' | 'network_after' | 'no_server';
+
+/** Every hop phase, in time order. */
+export const HOP_PHASES: readonly HopPhase[] = ['retries', 'caller_queue', 'connect', 'transit', 'return', 'network_before', 'network_after', 'no_server'];
+
+/** A hop's instants (unix ns, caller's clock, clamped into the CLIENT span and ordered). */
+export interface HopTimeline {
+  client: SpanNode;
+  /** The SERVER span of the last attempt, or null when the callee left none. */
+  server: SpanNode | null;
+  phases: ClientPhases | null;
+  /** Start of the last attempt (the CLIENT start unless the request was re-sent). */
+  attemptNs: bigint;
+  queuedEndNs: bigint;
+  connectedNs: bigint;
+  serverStartNs: bigint;
+  serverEndNs: bigint;
+  /**
+   * How far the SERVER span falls outside what the caller's clock allows (it starts before the
+   * CLIENT span or before the connection existed, or ends after the CLIENT span), in ms; 0 when
+   * consistent. Hosts with different clocks do this; the phases are clamped to the caller's view.
+   */
+  clockSkewMs: number;
+}
+
+/** The SERVER child of the last attempt (latest start), or null. */
+export function lastServerChildOf(node: SpanNode): SpanNode | null {
+  let best: SpanNode | null = null;
+  for (const c of node.children) if (c.span.kind === 'SERVER' && (best === null || c.span.startNs >= best.span.startNs)) best = c;
+  return best;
+}
+
+/** Builds the timeline of the CLIENT span `client`. */
+export function hopTimeline(client: SpanNode): HopTimeline {
+  const cs = client.span.startNs;
+  const ce = client.span.endNs;
+  const server = lastServerChildOf(client);
+  const phases = clientPhasesOf(client.span);
+  const clamp = (t: bigint, lo: bigint, hi: bigint): bigint => (t < lo ? lo : t > hi ? hi : t);
+  let attemptNs = cs;
+  let queuedEndNs = cs;
+  let connectedNs = cs;
+  if (phases !== null) {
+    const sent = clamp(cs + msToNs(phases.sentAtMs), cs, ce);
+    // The last attempt began (about) queue + connect before its request was written.
+    attemptNs = phases.resent ? clamp(sent - msToNs(phases.queuedMs + phases.connectMs), cs, sent) : cs;
+    queuedEndNs = clamp(attemptNs + msToNs(phases.queuedMs), attemptNs, ce);
+    connectedNs = clamp(queuedEndNs + msToNs(phases.connectMs), queuedEndNs, ce);
+  }
+  let serverStartNs = ce;
+  let serverEndNs = ce;
+  let skewNs = 0n;
+  if (server !== null) {
+    const ss = server.span.startNs;
+    const se = server.span.endNs;
+    serverStartNs = clamp(ss, connectedNs, ce);
+    serverEndNs = clamp(se, serverStartNs, ce);
+    for (const d of [connectedNs - ss, se - ce]) if (d > skewNs) skewNs = d;
+  }
+  return { client, server, phases, attemptNs, queuedEndNs, connectedNs, serverStartNs, serverEndNs, clockSkewMs: nsToMs(skewNs) };
+}
+
+/** The phase of the CLIENT span's own time at instant `t` (one not covered by its SERVER child). */
+export function phaseAt(tl: HopTimeline, t: bigint): HopPhase {
+  if (tl.phases === null) {
+    if (tl.server === null) return 'no_server';
+    return t < tl.serverStartNs ? 'network_before' : 'network_after';
+  }
+  if (t < tl.attemptNs) return 'retries';
+  if (t < tl.queuedEndNs) return 'caller_queue';
+  if (t < tl.connectedNs) return 'connect';
+  if (tl.server === null) return 'no_server';
+  return t >= tl.serverEndNs ? 'return' : 'transit';
+}
+
+/** Splits the CLIENT-owned stretch [a, b) at the hop's instants: [phase, ns] pieces in time order. */
+export function splitByPhase(tl: HopTimeline, a: bigint, b: bigint): Array<[HopPhase, bigint]> {
+  const cuts = [tl.attemptNs, tl.queuedEndNs, tl.connectedNs, tl.serverStartNs, tl.serverEndNs].filter((t) => t > a && t < b);
+  cuts.sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+  const out: Array<[HopPhase, bigint]> = [];
+  let from = a;
+  for (const to of [...cuts, b]) {
+    if (to <= from) continue;
+    const phase = phaseAt(tl, from);
+    const last = out[out.length - 1];
+    if (last !== undefined && last[0] === phase) last[1] += to - from;
+    else out.push([phase, to - from]);
+    from = to;
+  }
+  return out;
+}
+
+/**
+ * The whole hop in phases, in ms (not only its critical part): what the caller saw from its own
+ * start to its end, the SERVER span's time as `serverMs`.
+ */
+export function hopPhaseDurations(tl: HopTimeline): { phases: Partial<Record<HopPhase, number>>; serverMs: number } {
+  const { startNs, endNs } = tl.client.span;
+  const phases: Partial<Record<HopPhase, number>> = {};
+  const add = (pieces: Array<[HopPhase, bigint]>) => {
+    for (const [p, ns] of pieces) phases[p] = (phases[p] ?? 0) + nsToMs(ns);
+  };
+  if (tl.server === null) add(splitByPhase(tl, startNs, endNs));
+  else {
+    add(splitByPhase(tl, startNs, tl.serverStartNs));
+    add(splitByPhase(tl, tl.serverEndNs, endNs));
+  }
+  return { phases, serverMs: tl.server === null ? 0 : nsToMs(tl.serverEndNs - tl.serverStartNs) };
+}
+
+function msToNs(ms: number): bigint {
+  return BigInt(Math.round(ms * 1e6));
+}
