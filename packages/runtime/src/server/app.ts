@@ -108,6 +108,17 @@ export function createServerApp(options: ServerAppOptions): FastifyInstance {
       done();
     });
   }
+  if (instrumentation?.onSend !== undefined) {
+    const onSend = instrumentation.onSend.bind(instrumentation);
+    app.addHook('onSend', (request, reply, payload, done) => {
+      try {
+        onSend(request, reply);
+      } catch (err) {
+        request.log.warn({ err }, 'server instrumentation onSend failed');
+      }
+      done(null, payload);
+    });
+  }
   if (instrumentation?.onResponse !== undefined) {
     const onResponse = instrumentation.onResponse.bind(instrumentation);
     app.addHook('onResponse', (request, reply, done) => {

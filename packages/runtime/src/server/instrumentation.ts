@@ -17,6 +17,8 @@ export type GymEndpoint = 'rollout' | 'agent_responses' | 'model_responses' | 'm
 export interface ServerInstrumentation {
   /** Called first for every request (after the `/ng-rollout/<id>` prefix was stripped). May set reply headers. */
   onRequest?(request: FastifyRequest, reply: FastifyReply): void;
+  /** Called when the reply is about to be written: the moment the caller can start reading it. */
+  onSend?(request: FastifyRequest, reply: FastifyReply): void;
   /**
    * Called once the response was sent. `request.routeOptions.url` is the route template
    * (undefined for a 404); `reply.statusCode` the status.

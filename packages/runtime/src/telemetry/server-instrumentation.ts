@@ -22,8 +22,10 @@ const SPAN_KIND_SERVER = 1; // SpanKind.SERVER
 const REQUEST_SPAN = Symbol('gym.telemetry.serverSpan');
 
 interface RequestSpan {
-  span: Span;
+  span: Span | undefined;
   ctx: Context;
+  /** When the reply was handed to the socket (`performance.now()`): the span's end. */
+  sentAt?: number;
 }
 type WithSpan = FastifyRequest & { [REQUEST_SPAN]?: RequestSpan };
 
@@ -40,19 +42,27 @@ export function createServerInstrumentation(telemetry: GymTelemetry): ServerInst
   return {
     onRequest(request: FastifyRequest, reply: FastifyReply) {
       // liveness probes (`GET /`, polled by the orchestrator and load balancers) would each be a trace of their own
-      if (!SERVER.enabled || (request.method === 'GET' && request.routeOptions.url === '/')) return;
+      if (request.method === 'GET' && request.routeOptions.url === '/') return;
       const parent = lens.parseTraceparent(request.headers.traceparent);
       const rolloutId = rolloutIdFromBaggage(request.headers.baggage) ?? request.gymRolloutId ?? undefined;
-      const route = request.routeOptions.url;
-      const attributes: Attributes = { [ATTR.HTTP_METHOD]: request.method, [ATTR.URL_PATH]: pathOf(request.url), [ATTR.SERVER_NAME]: telemetry.serverName };
-      if (route !== undefined) attributes[ATTR.HTTP_ROUTE] = route;
-      if (rolloutId !== undefined) attributes[ATTR.ROLLOUT_ID] = rolloutId;
-      const span = lean.startSpan(route === undefined ? request.method : `${request.method} ${route}`, SPAN_KIND_SERVER, parent, attributes);
-      const ctx = api.trace.setSpan(api.ROOT_CONTEXT, span);
-      (request as WithSpan)[REQUEST_SPAN] = { span, ctx: rolloutId === undefined ? ctx : withRolloutId(telemetry, ctx, rolloutId) };
-      // only a caller that sent no trace context needs to be told which trace it started (measured: a
-      // response header costs a few µs, on every internal hop)
-      if (parent === undefined) reply.header(TRACE_RESPONSE_HEADER, lens.formatTraceparent(span.spanContext()));
+      let ctx = api.ROOT_CONTEXT;
+      let span: Span | undefined;
+      if (SERVER.enabled) {
+        const route = request.routeOptions.url;
+        const attributes: Attributes = { [ATTR.HTTP_METHOD]: request.method, [ATTR.URL_PATH]: pathOf(request.url), [ATTR.SERVER_NAME]: telemetry.serverName };
+        if (route !== undefined) attributes[ATTR.HTTP_ROUTE] = route;
+        if (rolloutId !== undefined) attributes[ATTR.ROLLOUT_ID] = rolloutId;
+        span = lean.startSpan(route === undefined ? request.method : `${request.method} ${route}`, SPAN_KIND_SERVER, parent, attributes);
+        ctx = api.trace.setSpan(ctx, span);
+        // only a caller that sent no trace context needs to be told which trace it started (measured: a
+        // response header costs a few µs, on every internal hop)
+        if (parent === undefined) reply.header(TRACE_RESPONSE_HEADER, lens.formatTraceparent(span.spanContext()));
+      } else if (parent !== undefined) {
+        // without its own SERVER span the request's spans join the caller's CLIENT span directly
+        ctx = api.trace.setSpanContext(ctx, parent);
+      }
+      if (rolloutId !== undefined) ctx = withRolloutId(telemetry, ctx, rolloutId);
+      if (ctx !== api.ROOT_CONTEXT) (request as WithSpan)[REQUEST_SPAN] = { span, ctx };
     },
     wrapHandler<T>(request: FastifyRequest, handler: () => Promise<T>): Promise<T> {
       const current = (request as WithSpan)[REQUEST_SPAN];
@@ -61,15 +71,21 @@ export function createServerInstrumentation(telemetry: GymTelemetry): ServerInst
     wrapEndpoint<In extends Record<string, unknown>, Out>(endpoint: GymEndpoint, handler: RouteHandler<In, Out>): RouteHandler<In, Out> {
       return wrappers[endpoint](handler);
     },
-    onResponse(request: FastifyRequest, reply: FastifyReply, durationMs: number) {
-      if (!SERVER.enabled) return;
-      const status = reply.statusCode;
-      instruments.httpServerDuration.record(durationMs / 1000, metricAttributes(request.method, request.routeOptions.url, status));
+    onSend(request: FastifyRequest) {
       const current = (request as WithSpan)[REQUEST_SPAN];
-      if (current === undefined) return;
-      current.span.setAttribute(ATTR.HTTP_STATUS, status);
-      if (status >= 500) current.span.setStatus({ code: api.SpanStatusCode.ERROR, message: `HTTP ${status}` });
-      current.span.end();
+      if (current?.span !== undefined) current.sentAt = performance.now();
+    },
+    onResponse(request: FastifyRequest, reply: FastifyReply, durationMs: number) {
+      const status = reply.statusCode;
+      if (SERVER.enabled) instruments.httpServerDuration.record(durationMs / 1000, metricAttributes(request.method, request.routeOptions.url, status));
+      const current = (request as WithSpan)[REQUEST_SPAN];
+      const span = current?.span;
+      if (span === undefined) return;
+      span.setAttribute(ATTR.HTTP_STATUS, status);
+      if (status >= 500) span.setStatus({ code: api.SpanStatusCode.ERROR, message: `HTTP ${status}` });
+      // the caller may have read the whole answer before 'finish' fires here: end where it was sent,
+      // so a SERVER span never outlasts its CLIENT parent on one host
+      span.end(current!.sentAt === undefined ? undefined : lens.hrTimeAt(current!.sentAt));
     },
   };
 }
