@@ -11,6 +11,8 @@ import { createHttpClient } from '../http/client.js';
 import type { GymTelemetry } from '../telemetry/state.js';
 import { startHeadServer } from './head-server.js';
 import type { HeadServer } from './head-server.js';
+import { startMemoryProfiling } from './memory-sampler.js';
+import type { MemorySampler } from './memory-sampler.js';
 import { spawnServer } from './spawn-server.js';
 import type { SpawnedServer } from './spawn-server.js';
 import { startupTelemetry } from './startup-telemetry.js';
@@ -60,10 +62,12 @@ export async function startEnvironment(options: StartEnvironmentOptions): Promis
   progress(`head server on ${head.address.url}`);
   const http = createHttpClient({ retry: { maxAttempts: 1 } });
   const startup = startupTelemetry(options.telemetry);
+  let memory: MemorySampler | undefined;
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
       startup.stopped();
+      memory?.stop(); // the last sample, while the servers still run
       await stopServers(servers);
       await head.close();
       await http.close();
@@ -85,6 +89,7 @@ export async function startEnvironment(options: StartEnvironmentOptions): Promis
     throw error;
   }
   startup.finished(servers.length);
+  memory = startMemoryProfiling(options.telemetry, options.env ?? process.env, servers.map((s) => ({ name: s.display.process_name, type: s.display.server_type, pid: s.child.pid })), progress);
   progress(`all ${servers.length} servers ready; logs in ${options.logDir}`);
   const firstExit = Promise.race(servers.map((s) => s.exited.then((code) => ({ name: s.display.process_name, code }))));
   return { head, servers, logDir: options.logDir, firstExit, stop };

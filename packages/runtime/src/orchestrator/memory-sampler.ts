@@ -1,0 +1,153 @@
+/**
+ * The orchestrator's `telemetry.memory_profiling` (nemo-gym-observability.md §6.7): once the
+ * servers are ready it samples each server's process tree and the host every `interval_seconds`,
+ * with one sample at start and a last one before the servers are stopped, and records the
+ * original's gauges. Sampling is synchronous and never throws; nothing it starts keeps the
+ * process alive.
+ * @module
+ */
+import type { Attributes, Gauge, Meter } from '@opentelemetry/api';
+import { ATTR } from '../telemetry/attributes.js';
+import { memoryProfilingSettings } from '../telemetry/memory-profiling-env.js';
+import type { GymTelemetry } from '../telemetry/state.js';
+import { PROC_ROOT, procAvailable, readHostMemory, readTreeMemory } from './proc-memory.js';
+
+/** The original's metric names. */
+export const MEMORY_METRIC = {
+  SERVER_USAGE: 'gym.server.memory.usage',
+  SERVER_SAMPLED_PEAK: 'gym.server.memory.sampled_peak',
+  SERVER_PROCESSES: 'gym.server.processes',
+  HOST_USAGE: 'gym.host.memory.usage',
+  HOST_AVAILABLE: 'gym.host.memory.available',
+  HOST_TOTAL: 'gym.host.memory.total',
+  HOST_SAMPLED_PEAK: 'gym.host.memory.sampled_peak',
+} as const;
+
+/** Attribute keys beside `nemo.gym.server.name` / `.type`. */
+export const MEMORY_ATTR = { PID: 'process.pid', MEMORY_TYPE: 'memory.type' } as const;
+
+/** One server to profile: its instance name, server type and root pid. */
+export interface ProfiledServer {
+  name: string;
+  type: string;
+  pid: number | undefined;
+}
+
+/** Options of {@link startMemorySampler}. */
+export interface MemorySamplerOptions {
+  meter: Meter;
+  servers: readonly ProfiledServer[];
+  intervalMs: number;
+  /** Default `/proc`. */
+  procRoot?: string;
+}
+
+/** A running sampler. */
+export interface MemorySampler {
+  /** Takes one sample now. */
+  sample(): void;
+  /** Takes the last sample and stops. Idempotent. */
+  stop(): void;
+}
+
+interface ServerState {
+  rss: Attributes;
+  pss: Attributes;
+  tree: Attributes;
+  pid: number;
+  peakRss: number;
+  peakPss: number;
+}
+
+/**
+ * Starts sampling `servers` and the host: one sample now, then every `intervalMs` (unref'd).
+ * @example
+ * const sampler = startMemorySampler({ meter, servers: [{ name: 'policy_model', type: 'responses_api_models', pid }], intervalMs: 1000 });
+ * sampler.stop(); // before the servers are stopped
+ */
+export function startMemorySampler(options: MemorySamplerOptions): MemorySampler {
+  const { meter } = options;
+  const procRoot = options.procRoot ?? PROC_ROOT;
+  const gauge = (name: string, unit: string, description: string): Gauge => meter.createGauge(name, { unit, description });
+  const usage = gauge(MEMORY_METRIC.SERVER_USAGE, 'By', 'Memory of a server process tree (RSS, or PSS), at the last sample');
+  const peak = gauge(MEMORY_METRIC.SERVER_SAMPLED_PEAK, 'By', 'Largest sampled memory of a server process tree');
+  const processes = gauge(MEMORY_METRIC.SERVER_PROCESSES, '{process}', 'Processes in a server process tree');
+  const hostUsage = gauge(MEMORY_METRIC.HOST_USAGE, 'By', 'Host memory in use (total - available)');
+  const hostAvailable = gauge(MEMORY_METRIC.HOST_AVAILABLE, 'By', 'Host memory available');
+  const hostTotal = gauge(MEMORY_METRIC.HOST_TOTAL, 'By', 'Host memory, total');
+  const hostPeak = gauge(MEMORY_METRIC.HOST_SAMPLED_PEAK, 'By', 'Largest sampled host memory in use');
+  const servers: ServerState[] = [];
+  for (const server of options.servers) {
+    if (server.pid === undefined) continue;
+    const tree = { [ATTR.SERVER_NAME]: server.name, [ATTR.SERVER_TYPE]: server.type, [MEMORY_ATTR.PID]: server.pid };
+    servers.push({ tree, rss: { ...tree, [MEMORY_ATTR.MEMORY_TYPE]: 'rss' }, pss: { ...tree, [MEMORY_ATTR.MEMORY_TYPE]: 'pss' }, pid: server.pid, peakRss: 0, peakPss: 0 });
+  }
+  let hostPeakBytes = 0;
+
+  const sample = (): void => {
+    for (const server of servers) {
+      try {
+        const memory = readTreeMemory(server.pid, procRoot);
+        if (memory === undefined) continue; // the server is gone: nothing to record
+        server.peakRss = Math.max(server.peakRss, memory.rssBytes);
+        usage.record(memory.rssBytes, server.rss);
+        peak.record(server.peakRss, server.rss);
+        if (memory.pssBytes !== undefined) {
+          server.peakPss = Math.max(server.peakPss, memory.pssBytes);
+          usage.record(memory.pssBytes, server.pss);
+          peak.record(server.peakPss, server.pss);
+        }
+        processes.record(memory.processes, server.tree);
+      } catch {
+        // sampling never breaks the orchestrator
+      }
+    }
+    try {
+      const host = readHostMemory(procRoot);
+      if (host === undefined) return;
+      const used = host.totalBytes - host.availableBytes;
+      hostPeakBytes = Math.max(hostPeakBytes, used);
+      hostUsage.record(used);
+      hostAvailable.record(host.availableBytes);
+      hostTotal.record(host.totalBytes);
+      hostPeak.record(hostPeakBytes);
+    } catch {
+      // as above
+    }
+  };
+
+  sample();
+  const timer = setInterval(sample, options.intervalMs);
+  timer.unref();
+  let stopped = false;
+  return {
+    sample,
+    stop() {
+      if (stopped) return;
+      stopped = true;
+      clearInterval(timer);
+      sample();
+    },
+  };
+}
+
+/**
+ * The orchestrator's entry: starts the sampler when `telemetry.memory_profiling` is on (and metrics
+ * with it) for `servers`, else returns `undefined`. Without `/proc` (not Linux) it says so once
+ * through `onNote` and samples nothing.
+ */
+export function startMemoryProfiling(
+  telemetry: GymTelemetry | undefined,
+  env: NodeJS.ProcessEnv,
+  servers: readonly ProfiledServer[],
+  onNote: (line: string) => void = () => undefined,
+): MemorySampler | undefined {
+  if (telemetry === undefined) return undefined;
+  const settings = memoryProfilingSettings(env);
+  if (!settings.enabled) return undefined;
+  if (!procAvailable()) {
+    onNote('memory profiling needs Linux /proc; no memory metrics on this platform');
+    return undefined;
+  }
+  return startMemorySampler({ meter: telemetry.lens.getMeter('nemo.gym'), servers, intervalMs: settings.intervalMs });
+}
