@@ -64,7 +64,8 @@ describe('show', () => {
     const list = capture();
     await show({ paths: [two] }, list);
     assert.match(list.out, /^2 rollouts in 2 traces/);
-    assert.match(list.out, /^1-0 +[0-9a-f]{32} +1\.40s +no verify +6$/m);
+    assert.match(list.out, /^1-0 +[0-9a-f]{32} +1\.40s +- +error +6 +-$/m);
+    assert.match(list.out, /^0-0 +[0-9a-f]{32} +998ms +1 +ok +9 +-$/m);
     const slowest = capture();
     await show({ paths: [two], slowest: 1 }, slowest);
     assert.match(slowest.out, /^rollout 1-0/);

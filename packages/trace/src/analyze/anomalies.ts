@@ -4,6 +4,8 @@
  * @module
  */
 import type { Rollout } from '../assemble/rollouts.js';
+import { findMissingServerSpans } from './missing-servers.js';
+import { verdictOf } from './verdict.js';
 import type { TraceSet } from '../assemble/trace-model.js';
 import { isTruncated } from '../span-record.js';
 import type { SpanRecord, SpanSource } from '../span-record.js';
@@ -23,13 +25,14 @@ export type Anomaly =
   | ({ kind: 'orphan_span'; parentSpanId: string } & SpanRef)
   | { kind: 'duplicate_span'; traceId: string; spanId: string; kept: SpanSource; dropped: SpanSource }
   | { kind: 'missing_verify'; traceId: string; rolloutId: string }
+  | { kind: 'missing_server_spans'; callee: string; calleeSeen: boolean; count: number; from: string[]; examples: Array<{ traceId: string; spanId: string; source: SpanSource }> }
   | ({ kind: 'retry'; retries: number; url: string | null } & SpanRef)
   | ({ kind: 'error_span'; message: string | null } & SpanRef)
   | ({ kind: 'unclosed_span'; spanKind: SpanRecord['kind'] } & SpanRef)
   | { kind: 'root_missing'; traceId: string; spanCount: number };
 
 /** Every anomaly kind, in display order. */
-export const ANOMALY_KINDS = ['unclosed_span', 'root_missing', 'truncated_span', 'orphan_span', 'duplicate_span', 'missing_verify', 'error_span', 'retry'] as const;
+export const ANOMALY_KINDS = ['unclosed_span', 'root_missing', 'truncated_span', 'orphan_span', 'missing_server_spans', 'duplicate_span', 'missing_verify', 'error_span', 'retry'] as const;
 
 /** Anomaly kinds. */
 export type AnomalyKind = (typeof ANOMALY_KINDS)[number];
@@ -75,7 +78,12 @@ export function findAnomalies(set: TraceSet, rollouts: readonly Rollout[], optio
       }
     }
   }
-  for (const r of rollouts) if (r.verify === null) add({ kind: 'missing_verify', traceId: r.traceId, rolloutId: r.rolloutId });
+  for (const r of rollouts) if (!verdictOf(r).verified) add({ kind: 'missing_verify', traceId: r.traceId, rolloutId: r.rolloutId });
+  // One finding per callee; the count is the number of SERVER spans missing.
+  for (const m of findMissingServerSpans(set)) {
+    if (counts.missing_server_spans < max) findings.push({ kind: 'missing_server_spans', ...m });
+    counts.missing_server_spans += m.count;
+  }
   const total = Object.values(counts).reduce((a, b) => a + b, 0);
   return { type: 'anomalies', counts, findings, total };
 }

@@ -26,8 +26,8 @@ export interface RolloutVerdict {
   truncated: boolean;
 }
 
-/** The verdict of `r`. */
-export function verdictOf(r: Rollout): RolloutVerdict {
+/** The verdict of `r` (its `gym.rollout` span and the caller's span around it, if any). */
+export function verdictOf(r: Pick<Rollout, 'node' | 'envelope'>): RolloutVerdict {
   const nodes = subtree(r.node);
   const verifySpan = findDescendant(r.node, (s) => s.name === SPAN.verify);
   const verifyServer = findDescendant(r.node, isVerifyServerSpan);
@@ -64,7 +64,7 @@ function isVerifyServerSpan(span: SpanRecord): boolean {
 
 // An ERROR span fails the rollout unless a retry recovered it (a SERVER attempt that failed, under
 // a CLIENT span that tried again and itself ended fine); so does the agent's /run answering 5xx.
-function firstError(r: Rollout, nodes: readonly SpanNode[]): string | null {
+function firstError(r: Pick<Rollout, 'node'>, nodes: readonly SpanNode[]): string | null {
   const run = r.node.parent;
   if (run !== null && run.span.kind === 'SERVER') {
     const status = Number(run.span.attributes[ATTR.httpStatus]);

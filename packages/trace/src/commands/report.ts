@@ -30,8 +30,8 @@ export async function report(options: ReportOptions, out: CommandOutput): Promis
     const maxSpans = options.maxSpans ?? 1000;
     if (!Number.isInteger(maxRollouts) || maxRollouts < 0) throw new TraceUserError(TRACE_ERROR_CODES.badOption, `--max-rollouts takes a non-negative integer, got ${options.maxRollouts}.`);
     if (!Number.isInteger(maxSpans) || maxSpans < 1) throw new TraceUserError(TRACE_ERROR_CODES.badOption, `--max-spans takes a positive integer, got ${options.maxSpans}.`);
-    const { paths, set, rollouts, stats } = await loadTelemetry(options, out);
-    const data = buildReportData(set, rollouts, stats, { maxRollouts, maxSpans, inputs: paths });
+    const { paths, set, rollouts, stats, saturation } = await loadTelemetry(options, out);
+    const data = buildReportData(set, rollouts, stats, { maxRollouts, maxSpans, inputs: paths, saturation });
     const html = renderReportHtml(data);
     const file = resolve(options.cwd ?? process.cwd(), options.out ?? 'trace-report.html');
     await writeFile(file, html);

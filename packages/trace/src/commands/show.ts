@@ -3,9 +3,12 @@
  * list of rollouts when nothing is selected.
  * @module
  */
+import { connectionsLabel, connectionsOf } from '../analyze/cold-start.js';
 import { buildSpanTree } from '../analyze/span-tree.js';
+import { isFailed, verdictOf } from '../analyze/verdict.js';
+import type { RolloutVerdict } from '../analyze/verdict.js';
 import { findTrace, lookupId } from '../assemble/find.js';
-import { subtree } from '../assemble/rollouts.js';
+import { outermostOf, subtree } from '../assemble/rollouts.js';
 import type { Rollout } from '../assemble/rollouts.js';
 import type { SpanNode, Trace } from '../assemble/trace-model.js';
 import { TRACE_ERROR_CODES, TraceUserError } from '../errors.js';
@@ -33,7 +36,7 @@ interface View {
   roots: SpanNode[];
   rolloutId: string | null;
   traceId: string;
-  reward: number | null;
+  verdict: RolloutVerdict | null;
 }
 
 const LIST_LIMIT = 50;
@@ -57,7 +60,7 @@ export async function show(options: ShowOptions, out: CommandOutput): Promise<nu
         : [...set.traces.values()].sort((a, b) => b.durationMs - a.durationMs).slice(0, options.slowest).map(traceView);
     } else if (options.failed === true) {
       views = rollouts.length > 0
-        ? rollouts.filter((r) => r.verify === null || hasError([r.node])).map(rolloutView)
+        ? rollouts.filter((r) => isFailed(verdictOf(r))).map(rolloutView)
         : [...set.traces.values()].filter((t) => hasError(t.roots)).map(traceView);
       if (views.length === 0) {
         out.write(format === 'json' ? toJson({ type: 'show', views: [] }) : 'No failed rollouts or traces.\n');
@@ -71,7 +74,7 @@ export async function show(options: ShowOptions, out: CommandOutput): Promise<nu
     }
     const maxRows = options.maxSpans ?? 500;
     if (format === 'json') {
-      out.write(toJson({ type: 'show', views: views.map((v) => ({ rollout_id: v.rolloutId, trace_id: v.traceId, reward: v.reward, tree: treeToJson(buildSpanTree(v.roots, { maxRows })) })) }));
+      out.write(toJson({ type: 'show', views: views.map((v) => ({ rollout_id: v.rolloutId, trace_id: v.traceId, reward: v.verdict?.reward ?? null, verdict: v.verdict, tree: treeToJson(buildSpanTree(v.roots, { maxRows })) })) }));
       return 0;
     }
     const render = format === 'markdown' ? renderTreeMarkdown : renderTreeText;
@@ -80,12 +83,13 @@ export async function show(options: ShowOptions, out: CommandOutput): Promise<nu
   });
 }
 
+// A rollout is drawn from its outermost span: the collector's call around it when recorded.
 function rolloutView(r: Rollout): View {
-  return { title: `rollout ${r.rolloutId}  trace ${r.traceId}`, roots: [r.node], rolloutId: r.rolloutId, traceId: r.traceId, reward: r.reward };
+  return { title: `rollout ${r.rolloutId}  trace ${r.traceId}`, roots: [outermostOf(r)], rolloutId: r.rolloutId, traceId: r.traceId, verdict: verdictOf(r) };
 }
 
 function traceView(t: Trace): View {
-  return { title: `trace ${t.traceId}  ${t.nodes.size} spans  ${t.services.map(displayService).join(', ')}`, roots: t.roots, rolloutId: null, traceId: t.traceId, reward: null };
+  return { title: `trace ${t.traceId}  ${t.nodes.size} spans  ${t.services.map(displayService).join(', ')}`, roots: t.roots, rolloutId: null, traceId: t.traceId, verdict: null };
 }
 
 function hasError(roots: SpanNode[]): boolean {
@@ -93,19 +97,25 @@ function hasError(roots: SpanNode[]): boolean {
 }
 
 function renderList(rollouts: Rollout[], traces: Trace[], format: OutputFormat, spanCount: number): string {
+  const verdicts = rollouts.map(verdictOf);
+  const conns = rollouts.map((r) => connectionsOf(outermostOf(r)));
   if (format === 'json') {
     return toJson({
       type: 'list',
-      rollouts: rollouts.map((r) => ({ rollout_id: r.rolloutId, trace_id: r.traceId, duration_ms: r.node.span.durationMs, reward: r.reward, spans: subtree(r.node).length })),
+      rollouts: rollouts.map((r, i) => ({ rollout_id: r.rolloutId, trace_id: r.traceId, duration_ms: r.node.span.durationMs, reward: verdicts[i]!.reward, verdict: verdicts[i], connections: conns[i], spans: subtree(r.node).length })),
       traces: traces.map((t) => ({ trace_id: t.traceId, duration_ms: t.durationMs, spans: t.nodes.size, roots: t.roots.map((n) => n.span.name), services: t.services })),
     });
   }
   const table = format === 'markdown' ? markdownTable : textTable;
   const head = `${rollouts.length} rollouts in ${traces.length} traces (${spanCount} spans). Pick one with --rollout ID, --trace ID, --slowest N or --failed.\n\n`;
   const rows = rollouts.length > 0
-    ? rollouts.slice(0, LIST_LIMIT).map((r) => [r.rolloutId, r.traceId, formatMs(r.node.span.durationMs), r.reward === null ? (r.verify === null ? 'no verify' : '-') : String(r.reward), String(subtree(r.node).length)])
-    : traces.slice(0, LIST_LIMIT).map((t) => [t.roots[0]?.span.name ?? '-', t.traceId, formatMs(t.durationMs), '-', String(t.nodes.size)]);
+    ? rollouts.slice(0, LIST_LIMIT).map((r, i) => [r.rolloutId, r.traceId, formatMs(r.node.span.durationMs), verdicts[i]!.reward === null ? '-' : String(verdicts[i]!.reward), VERDICT_TEXT[verdicts[i]!.status], String(subtree(r.node).length), connectionsLabel(conns[i]!, formatMs)])
+    : traces.slice(0, LIST_LIMIT).map((t) => [t.roots[0]?.span.name ?? '-', t.traceId, formatMs(t.durationMs), '-', '-', String(t.nodes.size), '-']);
   const total = rollouts.length > 0 ? rollouts.length : traces.length;
   const more = total > LIST_LIMIT ? `… ${total - LIST_LIMIT} more\n` : '';
-  return head + table([rollouts.length > 0 ? 'rollout' : 'root span', 'trace', 'duration', 'reward', 'spans'], rows, ['l', 'l', 'r', 'r', 'r']) + more;
+  const cold = conns.filter((c) => c.opened > 0).length;
+  const coldNote = cold === 0 ? '' : `${cold} rollout${cold === 1 ? '' : 's'} opened new connections (cold start: the first rollouts of a run pay connection set-up; later ones reuse the connections).\n`;
+  return head + table([rollouts.length > 0 ? 'rollout' : 'root span', 'trace', 'duration', 'reward', 'verdict', 'spans', 'connections'], rows, ['l', 'l', 'r', 'r', 'l', 'r', 'l']) + more + coldNote;
 }
+
+const VERDICT_TEXT: Record<RolloutVerdict['status'], string> = { ok: 'ok', error: 'error', incomplete: 'incomplete', no_verify: 'no verify' };

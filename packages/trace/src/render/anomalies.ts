@@ -12,7 +12,8 @@ const TITLE: Record<AnomalyKind, string> = {
   truncated_span: 'truncated spans (still open at telemetry shutdown)',
   orphan_span: 'orphan spans (parent not in the input)',
   duplicate_span: 'duplicate spans (de-duplicated)',
-  missing_verify: 'rollouts without a gym.verify span',
+  missing_server_spans: 'SERVER spans missing (a callee\'s log file cut or lost)',
+  missing_verify: 'rollouts without verification (no gym.verify span, /verify call or reward)',
   error_span: 'error spans',
   retry: 'retried requests',
 };
@@ -31,7 +32,8 @@ export function renderAnomalies(report: AnomalyReport, format: AnomalyFormat = '
     if (items.length === 0) continue;
     parts.push(format === 'markdown' ? `\n#### ${TITLE[kind]}\n\n` : `\n${TITLE[kind]}:\n`);
     for (const f of items) parts.push(`${format === 'markdown' ? '- ' : '  '}${describe(f)}\n`);
-    const more = report.counts[kind] - items.length;
+    // missing SERVER spans are listed per callee, so their count is not a number of findings
+    const more = kind === 'missing_server_spans' ? report.findings.filter((f) => f.kind === kind).length - items.length : report.counts[kind] - items.length;
     if (more > 0) parts.push(`${format === 'markdown' ? '- ' : '  '}… and ${more} more\n`);
   }
   return parts.join('');
@@ -48,6 +50,11 @@ function describe(a: Anomaly): string {
       return `trace ${a.traceId} span ${a.spanId}: kept ${a.kept.file}:${a.kept.line}, dropped ${a.dropped.file}:${a.dropped.line}`;
     case 'missing_verify':
       return `rollout ${a.rolloutId} (trace ${a.traceId})`;
+    case 'missing_server_spans': {
+      const e = a.examples[0];
+      const where = a.calleeSeen ? 'its other spans are in the input: its log file was cut' : 'no span of it is in the input: its log file is missing';
+      return `${a.count} SERVER span${a.count === 1 ? '' : 's'} missing from ${displayService(a.callee)} — calls from ${a.from.map(displayService).join(', ')}; ${where}${e === undefined ? '' : ` (e.g. trace ${e.traceId} span ${e.spanId})`}`;
+    }
     case 'retry':
       return `${a.name} ${a.url ?? ''} retried ${a.retries}× — trace ${a.traceId} span ${a.spanId}`.replace(/ {2}/g, ' ');
     case 'error_span':

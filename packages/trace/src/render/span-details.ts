@@ -4,10 +4,12 @@
  * @module
  */
 import { ownCategory, routeOf } from '../analyze/categorize.js';
+import { clientPhasesOf, openedConnection } from '../analyze/client-phases.js';
+import { verdictLabel, verdictOf } from '../analyze/verdict.js';
 import type { SpanNode } from '../assemble/trace-model.js';
-import { rewardOf, rolloutIdOf } from '../assemble/rollouts.js';
-import { findDescendant } from '../assemble/rollouts.js';
+import { envelopeOf, rewardOf, rolloutIdOf } from '../assemble/rollouts.js';
 import { ATTR, isTruncated, SPAN } from '../span-record.js';
+import { formatMs } from './format.js';
 
 /** Annotations for `node`; `agentService` tells tool servers from the agent's own routes. */
 export function spanDetails(node: SpanNode, agentService: string): string[] {
@@ -15,9 +17,9 @@ export function spanDetails(node: SpanNode, agentService: string): string[] {
   const out: string[] = [];
   if (s.name === SPAN.rollout) {
     out.push(`rollout ${rolloutIdOf(s)}`);
-    const verify = findDescendant(node, (d) => d.name === SPAN.verify);
-    const reward = verify === null ? null : rewardOf(verify.span);
-    out.push(verify === null ? 'no verify' : `reward ${reward ?? '?'}`);
+    // the same verdict as the list, `why`, `--failed`, `anomalies` and the report
+    const v = verdictOf({ node, envelope: envelopeOf(node) });
+    out.push(v.status === 'error' ? 'error' : verdictLabel(v));
   }
   if (s.name === SPAN.verify) {
     const reward = rewardOf(s);
@@ -28,6 +30,8 @@ export function spanDetails(node: SpanNode, agentService: string): string[] {
   const inTok = s.attributes[ATTR.inputTokens];
   const outTok = s.attributes[ATTR.outputTokens];
   if (inTok !== undefined || outTok !== undefined) out.push(`tokens ${inTok ?? '?'} in / ${outTok ?? '?'} out`);
+  const phases = clientPhasesOf(s);
+  if (phases !== null) out.push(openedConnection(phases) ? `new connection (connect ${formatMs(phases.connectMs)})` : phases.reused === true ? 'reused connection' : '');
   if (s.kind === 'SERVER' && ownCategory(s, agentService) === 'tools') {
     const route = routeOf(s);
     if (route !== null) out.push(`tool ${route.replace(/^\//, '')}`);
@@ -36,5 +40,5 @@ export function spanDetails(node: SpanNode, agentService: string): string[] {
   if (isTruncated(s)) out.push('truncated');
   if (!s.ended) out.push('never ended');
   if (node.orphan) out.push(`orphan (parent ${s.parentSpanId} missing)`);
-  return out;
+  return out.filter((d) => d.length > 0);
 }

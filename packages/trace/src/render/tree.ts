@@ -6,6 +6,7 @@
 import type { SpanTree, TreeRow } from '../analyze/span-tree.js';
 import { nsToIso } from '../read/time.js';
 import { displayService, fit, formatMs, paint } from './format.js';
+import { barText, hasPhaseBar, PHASE_LEGEND } from './phase-bar.js';
 import { spanDetails } from './span-details.js';
 
 /** Options of the tree renderers. */
@@ -40,13 +41,14 @@ export function renderTreeText(tree: SpanTree, options: TreeRenderOptions = {}):
       s.status.code === 'ERROR' ? p.red(name) : row.critical ? p.bold(name) : name,
       p.dim(fit(displayService(s.service), serviceW)),
       formatMs(row.durationMs).padStart(8),
-      `|${bar(row, tree.wallMs, width)}|`,
+      `|${barText(row, tree, width)}|`,
       details.length > 0 ? p.cyan(details) : '',
     ].join(' ');
     lines.push(text.trimEnd());
   });
   if (tree.omitted > 0) lines.push(p.dim(`  … ${tree.omitted} more spans not shown (raise --max-spans)`));
   lines.push(p.dim(`* = on the critical path; bar = ${formatMs(tree.wallMs)} from ${nsToIso(tree.startNs)}`));
+  if (tree.rows.some(hasPhaseBar)) lines.push(p.dim(PHASE_LEGEND));
   return lines.join('\n') + '\n';
 }
 
@@ -91,11 +93,4 @@ function label(row: TreeRow): string {
   if (row.depth === 0) return row.node.span.name;
   const guides = row.guides.map((g) => (g ? '│  ' : '   ')).join('');
   return `${guides}${row.last ? '└─ ' : '├─ '}${row.node.span.name}`;
-}
-
-function bar(row: TreeRow, wallMs: number, width: number): string {
-  if (wallMs <= 0) return '█'.repeat(width);
-  const from = Math.min(width - 1, Math.max(0, Math.floor((row.offsetMs / wallMs) * width)));
-  const to = Math.min(width, Math.max(from + 1, Math.ceil(((row.offsetMs + row.durationMs) / wallMs) * width)));
-  return ' '.repeat(from) + '█'.repeat(to - from) + ' '.repeat(width - to);
 }

@@ -5,11 +5,13 @@
  * @module
  */
 
+import { RUN_VIEW_SCRIPT } from './page-script-run.js';
+
 /** The JavaScript of the page (inlined in a `<script>` element after the data). */
 export const PAGE_SCRIPT = String.raw`(function () {
 'use strict';
 var D = JSON.parse(document.getElementById('gym-trace-data').textContent);
-var CATS = D.categories;
+var CATS = D.categories, LABELS = D.categoryLabels;
 var app = document.getElementById('app');
 function el(tag, cls, text) { var e = document.createElement(tag); if (cls) e.className = cls; if (text !== undefined && text !== null) e.textContent = String(text); return e; }
 function add(parent) { for (var i = 1; i < arguments.length; i++) if (arguments[i]) parent.appendChild(arguments[i]); return parent; }
@@ -30,25 +32,27 @@ function splitBar(cats, wall) {
   CATS.forEach(function (c) {
     var v = cats[c] || 0; if (v <= 0 || wall <= 0) return;
     var seg = el('div', 'cat-' + c); seg.style.width = (v / wall * 100) + '%';
-    seg.title = c + ': ' + ms(v) + ' (' + pct(v / wall) + ')'; label.push(seg.title); bar.appendChild(seg);
+    seg.title = LABELS[c] + ': ' + ms(v) + ' (' + pct(v / wall) + ')'; label.push(seg.title); bar.appendChild(seg);
   });
   bar.setAttribute('aria-label', label.join(', ') || 'no time attributed');
   return bar;
 }
+// Categories with time (all of them without numbers); CLIENT bars add the callee part of a hop.
 function legend(cats, wall, withCrit) {
   var l = el('div', 'legend');
   CATS.forEach(function (c) {
+    if (cats && !(cats[c] > 0)) return;
     var item = add(el('span'), el('i', 'cat-' + c));
-    item.appendChild(document.createTextNode(cats ? c + ' ' + ms(cats[c] || 0) + ' (' + pct(wall > 0 ? (cats[c] || 0) / wall : NaN) + ')' : c));
+    item.appendChild(document.createTextNode(cats ? LABELS[c] + ' ' + ms(cats[c] || 0) + ' (' + pct(wall > 0 ? (cats[c] || 0) / wall : NaN) + ')' : LABELS[c]));
     l.appendChild(item);
   });
-  if (withCrit) l.appendChild(add(el('span'), el('i', 'crit-key'), document.createTextNode('critical path')));
+  if (withCrit) { l.appendChild(add(el('span'), el('i', 'cat-callee'), document.createTextNode('callee (inside a CLIENT bar)'))); l.appendChild(add(el('span'), el('i', 'crit-key'), document.createTextNode('critical path'))); }
   return l;
 }
 function card(value, label, bad) { return add(el('div', 'card' + (bad ? ' bad' : '')), el('b', null, value), el('span', null, label)); }
 // A sortable table: cols = [{key, label, num, fmt}]; rows are objects; onRow(tr, row) decorates rows.
-function sortable(cols, rows, limit, onRow) {
-  var table = el('table'), thead = el('thead'), tbody = el('tbody'), htr = el('tr'), state = { key: null, dir: 1 }, note = el('div', 'note');
+function sortable(cols, rows, limit, onRow, initial) {
+  var table = el('table'), thead = el('thead'), tbody = el('tbody'), htr = el('tr'), state = initial || { key: null, dir: 1 }, note = el('div', 'note');
   cols.forEach(function (c) {
     var th = el('th', 'sortable' + (c.num ? ' num' : ''), c.label); th.tabIndex = 0;
     function sort() {
@@ -57,6 +61,7 @@ function sortable(cols, rows, limit, onRow) {
       th.setAttribute('aria-sort', state.dir > 0 ? 'ascending' : 'descending'); draw();
     }
     th.addEventListener('click', sort); th.addEventListener('keydown', function (e) { if (e.key === 'Enter') sort(); });
+    if (state.key === c.key) th.setAttribute('aria-sort', state.dir > 0 ? 'ascending' : 'descending');
     htr.appendChild(th);
   });
   add(table, add(thead, htr), tbody);
@@ -83,8 +88,9 @@ function waterfall(det) {
   panel.appendChild(el('div', 'note', 'Hover or click a span for its details.'));
   function show(s) {
     panel.textContent = '';
-    var t = el('table'), info = [['name', s.name], ['service', s.service], ['kind', s.kind], ['status', s.status + (s.statusMessage ? ': ' + s.statusMessage : '')], ['category', s.category], ['start offset', ms(s.offsetMs)], ['duration', ms(s.durationMs)], ['self time', ms(s.selfMs)], ['critical path', s.critical ? 'yes' : 'no'], ['span id', s.id]];
+    var t = el('table'), info = [['name', s.name], ['service', s.service], ['kind', s.kind], ['status', s.status + (s.statusMessage ? ': ' + s.statusMessage : '')], ['category', LABELS[s.category] || s.category], ['start offset', ms(s.offsetMs)], ['duration', ms(s.durationMs)], ['self time', ms(s.selfMs)], ['critical path', s.critical ? 'yes' : 'no'], ['span id', s.id]];
     if (s.flags.length) info.push(['flags', s.flags.join(', ')]);
+    if (s.phases) info.push(['phases', s.phases.map(function (p) { return (p[0] === 'callee' ? 'callee' : LABELS[p[0]] || p[0]) + ' ' + ms(p[2]); }).join(', ')]);
     if (s.events.length) info.push(['events', s.events.join(', ')]);
     info.concat(s.attributes).forEach(function (kv, i) { var tr = add(el('tr'), el('td', i >= info.length ? 'mono' : null, kv[0]), el('td', i >= info.length ? 'mono' : null, kv[1])); t.appendChild(tr); });
     add(panel, el('b', null, s.name), el('div', 'note', s.attributes.length + ' attributes'), t);
@@ -94,11 +100,18 @@ function waterfall(det) {
     var name = el('div', 'wf-name' + (s.critical ? ' crit' : '')); name.style.paddingLeft = (8 + s.depth * 14) + 'px';
     add(name, el('span', 'nm', s.name), el('span', 'svc', svc(s.service)));
     name.title = s.name + ' (' + s.service + ')';
-    var track = el('div', 'wf-track'), bar = el('div', 'wf-bar cat-' + s.category + (s.critical ? ' crit' : '') + (s.status === 'ERROR' ? ' err' : ''));
+    var track = el('div', 'wf-track'), bar = el('div', 'wf-bar ' + (s.phases ? 'phased' : 'cat-' + s.category) + (s.critical ? ' crit' : '') + (s.status === 'ERROR' ? ' err' : ''));
     var left = Math.max(0, Math.min(100, s.offsetMs / wall * 100)), width = Math.max(0, Math.min(100 - left, s.durationMs / wall * 100));
     bar.style.left = left + '%'; bar.style.width = width + '%';
+    // a CLIENT bar with phases: its outline over one segment per phase
+    track.appendChild(bar);
+    if (s.phases) s.phases.forEach(function (p) {
+      var seg = el('div', 'wf-ph cat-' + p[0]), pl = Math.max(0, Math.min(100, p[1] / wall * 100));
+      seg.style.left = pl + '%'; seg.style.width = Math.max(0, Math.min(100 - pl, p[2] / wall * 100)) + '%';
+      seg.setAttribute('data-phase', p[0]); track.appendChild(seg);
+    });
     var dur = el('span', 'wf-dur', ms(s.durationMs)); dur.style.left = (left + width) + '%';
-    add(row, name, add(track, bar, dur));
+    add(row, name, add(track, dur));
     row.addEventListener('mouseenter', function () { if (!selected) show(s); });
     function pick() { if (selected) selected.classList.remove('sel'); selected = row; row.classList.add('sel'); show(s); }
     row.addEventListener('click', pick); row.addEventListener('keydown', function (e) { if (e.key === 'Enter') pick(); });
@@ -118,10 +131,13 @@ function render() {
   add(main, el('h2', null, 'Where the time went (' + ms(s.timeSplit.wallMs) + ' of ' + D.rowKind + ' wall time, along the critical path)'), splitBar(s.timeSplit.categories, s.timeSplit.wallMs), legend(s.timeSplit.categories, s.timeSplit.wallMs, false));
   var anomalyList = Object.keys(a).filter(function (k) { return a[k] > 0; }).map(function (k) { return k.replace(/_/g, ' ') + ': ' + a[k]; });
   if (anomalyList.length) main.appendChild(el('div', 'note', 'Anomalies \u2014 ' + anomalyList.join(', ') + ' (details: gym trace anomalies)'));
-  main.appendChild(el('h2', null, (D.rowKind === 'rollout' ? 'Rollouts' : 'Traces') + ' (' + D.rows.length + ')'));
+  main.appendChild(runView(D.run, D.rowKind));
+  main.appendChild(el('h2', null, (D.rowKind === 'rollout' ? 'Rollouts' : 'Traces') + ' (' + D.rows.length + ', slowest first)'));
   var filter = el('input'); filter.type = 'search'; filter.placeholder = 'Filter by id, trace id or status'; filter.setAttribute('aria-label', 'filter');
   add(main, add(el('div', 'toolbar'), filter, el('span', 'note', 'Click a row for its waterfall. Full span detail for ' + Object.keys(D.details).length + ' of ' + D.rows.length + ' (errors first, then slowest; --max-rollouts).')));
-  var cols = [{ key: 'id', label: D.rowKind }, { key: 'traceId', label: 'trace', fmt: function (v) { return el('span', 'mono', v); } }, { key: 'startMs', label: 'start', num: true, fmt: ms }, { key: 'durationMs', label: 'duration', num: true, fmt: ms }, { key: 'reward', label: 'reward', num: true }, { key: 'status', label: 'status', fmt: function (v) { return el('span', 'badge ' + v, v.replace('_', ' ')); } }, { key: 'spans', label: 'spans', num: true }];
+  var cols = [{ key: 'id', label: D.rowKind }, { key: 'traceId', label: 'trace', fmt: function (v) { return el('span', 'mono', v); } }, { key: 'startMs', label: 'start', num: true, fmt: ms }, { key: 'durationMs', label: 'duration', num: true, fmt: durationCell }, { key: 'reward', label: 'reward', num: true }, { key: 'status', label: 'status', fmt: function (v) { return el('span', 'badge ' + v, v.replace('_', ' ')); } }, { key: 'spans', label: 'spans', num: true }];
+  var maxDur = 0; D.rows.forEach(function (r) { if (r.durationMs > maxDur) maxDur = r.durationMs; });
+  function durationCell(v) { var c = add(el('span', 'dur-cell'), el('span', 'dur-txt', ms(v))); var b = el('span', 'dur-bar'); b.style.width = (maxDur > 0 ? v / maxDur * 100 : 0) + '%'; return add(c, add(el('span', 'dur-track'), b)); }
   var list = sortable(cols, D.rows, 1000, function (tr, r, span) {
     tr.className = 'row'; tr.tabIndex = 0; tr.setAttribute('data-key', r.key);
     function toggle() {
@@ -132,7 +148,7 @@ function render() {
       tr.classList.add('open'); tr.parentNode.insertBefore(add(el('tr', 'detail'), td), tr.nextSibling);
     }
     tr.addEventListener('click', toggle); tr.addEventListener('keydown', function (e) { if (e.key === 'Enter') toggle(); });
-  });
+  }, { key: 'durationMs', dir: -1 });
   filter.addEventListener('input', function () { var q = filter.value.trim().toLowerCase(); list.filter(function (r) { return !q || (r.id + ' ' + r.traceId + ' ' + r.status).toLowerCase().indexOf(q) >= 0; }); });
   list.draw(); main.appendChild(list.node);
   main.appendChild(el('h2', null, 'Span statistics (exact nearest-rank percentiles)'));
@@ -140,5 +156,6 @@ function render() {
   var st = sortable(statCols, D.stats, 1000, null); st.draw(); main.appendChild(st.node);
   app.textContent = ''; app.appendChild(main);
 }
+${RUN_VIEW_SCRIPT}
 render();
 })();`;

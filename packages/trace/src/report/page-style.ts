@@ -11,9 +11,19 @@ export const CATEGORY_COLORS: Readonly<Record<string, string>> = {
   verify: '#c7a4ea',
   seed: '#86d3cd',
   agent: '#f4c875',
+  caller_queue: '#f29b8f',
+  connect: '#e7b8dd',
+  transit: '#f7a35c',
+  return: '#b9c98a',
+  retries: '#d9534f',
   network: '#b6c2d1',
+  collector_send: '#c9b38f',
+  collector_return: '#d8cbb2',
   unaccounted: '#dedede',
+  callee: '#ffffff',
 };
+
+const MEM_COLORS = ['#0969da', '#bc4c00', '#1a7f37', '#8250df', '#cf222e', '#57606a'];
 
 const categoryRules = Object.entries(CATEGORY_COLORS).map(([c, color]) => `.cat-${c}{background:${color}}`).join('\n');
 
@@ -65,4 +75,23 @@ input[type=search]{font:inherit;padding:6px 10px;border:1px solid var(--line);bo
 .panel table td:first-child{color:var(--muted);width:220px;word-break:break-all}
 .panel td{word-break:break-word;white-space:pre-wrap}
 .note{font-size:12.5px;color:var(--muted);margin:6px 0}
+.wf-bar.phased{background:transparent;z-index:1}
+.wf-ph{position:absolute;top:5px;height:12px;min-width:1px;pointer-events:none}
+.wf-ph.cat-callee{background:repeating-linear-gradient(135deg,#fff 0 3px,#e9edf1 3px 6px)}
+.legend .cat-callee{background:repeating-linear-gradient(135deg,#fff 0 3px,#c9d1d9 3px 6px)}
+.diagnosis{background:#fff8e6;border:1px solid #e8c46a;border-radius:8px;padding:10px 14px;margin:8px 0 14px;font-size:14.5px}
+.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(380px,1fr));gap:14px}
+.chart-box{border:1px solid var(--line);border-radius:8px;padding:8px 12px 10px;margin-bottom:14px;background:#fff}
+.chart-box h3{font-size:14px;margin:2px 0}
+svg.chart{width:100%;height:auto;display:block}
+svg .ax{font-size:11px;fill:#57606a}svg .axis{stroke:#d8dee4}
+svg .started{fill:#8cb9f0}svg .finished{fill:#94d69a}svg .hist{fill:#c7a4ea}
+svg .inflight{fill:none;stroke:#bc4c00;stroke-width:2}
+svg .sat-bg{fill:#f6f8fa}
+svg .mem{fill:none;stroke-width:2}
+.key-inflight{background:#bc4c00}.key-started{background:#8cb9f0}.key-finished{background:#94d69a}
+${[0, 1, 2, 3, 4, 5].map((i) => `svg .mem-${i}{stroke:${MEM_COLORS[i]}}.mem-key-${i}{background:${MEM_COLORS[i]}}`).join('\n')}
+.dur-cell{display:flex;align-items:center;gap:8px;justify-content:flex-end}
+.dur-track{display:inline-block;width:90px;height:8px;background:#eef1f4;border-radius:4px;overflow:hidden}
+.dur-bar{display:block;height:100%;background:#8cb9f0}
 `;

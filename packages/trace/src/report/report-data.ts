@@ -5,12 +5,18 @@
  */
 import { findAnomalies } from '../analyze/anomalies.js';
 import type { AnomalyKind } from '../analyze/anomalies.js';
-import { attributeTime } from '../analyze/attribution.js';
+import { attributeRollout, attributeTime } from '../analyze/attribution.js';
 import { summarizeAttributions } from '../analyze/attribution-summary.js';
+import { findBottleneck } from '../analyze/bottleneck.js';
+import { buildSaturation } from '../analyze/saturation.js';
+import type { SaturationData } from '../analyze/saturation.js';
+import { verdictOf } from '../analyze/verdict.js';
+import { CATEGORY_LABEL } from '../render/category-labels.js';
+import { diagnosisSentence } from '../render/diagnosis.js';
 import { TIME_CATEGORIES } from '../analyze/categorize.js';
 import type { TimeCategory } from '../analyze/categorize.js';
 import { computeStats } from '../analyze/stats.js';
-import { subtree } from '../assemble/rollouts.js';
+import { outermostOf, subtree } from '../assemble/rollouts.js';
 import type { Rollout } from '../assemble/rollouts.js';
 import type { Trace, TraceSet } from '../assemble/trace-model.js';
 import type { ReadStats } from '../read/read-stats.js';
@@ -18,6 +24,8 @@ import { nsToIso } from '../read/time.js';
 import { isTruncated } from '../span-record.js';
 import { buildDetail, hasError } from './report-detail.js';
 import type { ReportDetail } from './report-detail.js';
+import { buildRunView } from './run-view.js';
+import type { RunView } from './run-view.js';
 
 export type { ReportDetail, ReportSpan } from './report-detail.js';
 
@@ -31,7 +39,7 @@ export interface ReportRow {
   startMs: number;
   durationMs: number;
   reward: number | null;
-  /** `error`: an ERROR span below; `no_verify`: no `gym.verify`; `incomplete`: a span never ended or was truncated. */
+  /** The rollout's verdict (`verdict.ts`): `error`, `incomplete` (a span never ended or was truncated), `no_verify`, `ok`. */
   status: 'ok' | 'error' | 'no_verify' | 'incomplete';
   spans: number;
   /** True when `details[key]` holds the waterfall. */
@@ -58,6 +66,10 @@ export interface ReportData {
   /** `rollout` rows, or `trace` rows when the input holds no rollouts. */
   rowKind: 'rollout' | 'trace';
   categories: readonly TimeCategory[];
+  /** Display label per category. */
+  categoryLabels: Record<TimeCategory, string>;
+  /** The run at a glance: rollouts over time, durations, saturation, memory, the diagnosis. */
+  run: RunView;
   summary: {
     rollouts: number;
     traces: number;
@@ -87,6 +99,8 @@ export interface ReportDataOptions {
   inputs?: string[];
   /** Default: now. */
   generatedAt?: Date;
+  /** Process saturation read with the spans (default: none recorded). */
+  saturation?: SaturationData;
 }
 
 const MAX_STATS = 1000;
@@ -98,12 +112,16 @@ export function buildReportData(set: TraceSet, rollouts: readonly Rollout[], rea
   const origin = traces.reduce<bigint | null>((m, t) => (m === null || t.startNs < m ? t.startNs : m), null) ?? 0n;
   const end = traces.reduce<bigint | null>((m, t) => (m === null || t.endNs > m ? t.endNs : m), null);
   const items = rollouts.length > 0 ? rollouts.map(fromRollout) : traces.map(fromTrace);
-  const attributions = items.map((it) => attributeTime(it.root, it.rolloutId));
+  const attributions = items.map((it) => (it.rollout === null ? attributeTime(it.root) : attributeRollout(it.rollout)));
   const rows: ReportRow[] = items.map((it, i) => {
     const nodes = it.nodes;
-    const status = hasError(nodes) ? 'error' : nodes.some((n) => !n.span.ended || isTruncated(n.span)) ? 'incomplete' : it.noVerify ? 'no_verify' : 'ok';
-    return { key: `r${i}`, id: it.id, traceId: it.traceId, startMs: Number(it.root.span.startNs - origin) / 1e6, durationMs: it.root.span.durationMs, reward: it.reward, status, spans: nodes.length, detail: false };
+    const verdict = it.rollout === null ? null : verdictOf(it.rollout);
+    const status = verdict?.status ?? (hasError(nodes) ? 'error' : nodes.some((n) => !n.span.ended || isTruncated(n.span)) ? 'incomplete' : 'ok');
+    return { key: `r${i}`, id: it.id, traceId: it.traceId, startMs: Number(it.root.span.startNs - origin) / 1e6, durationMs: it.root.span.durationMs, reward: verdict?.reward ?? null, status, spans: nodes.length, detail: false };
   });
+  const saturation = options.saturation ?? buildSaturation([]);
+  const diagnosis = diagnosisSentence(findBottleneck(attributions, saturation));
+  const run = buildRunView(items.map((it) => it.root.span), origin, end ?? origin, saturation, diagnosis);
   // Errors first, then the slowest: the rollouts someone opening the report most likely wants.
   const chosen = rows.map((r, i) => i).sort((a, b) => Number(rows[b]!.status === 'error') - Number(rows[a]!.status === 'error') || rows[b]!.durationMs - rows[a]!.durationMs).slice(0, Math.max(0, limit));
   const details: Record<string, ReportDetail> = {};
@@ -120,6 +138,8 @@ export function buildReportData(set: TraceSet, rollouts: readonly Rollout[], rea
     inputs: options.inputs ?? [],
     rowKind: rollouts.length > 0 ? 'rollout' : 'trace',
     categories: TIME_CATEGORIES,
+    categoryLabels: CATEGORY_LABEL,
+    run,
     summary: {
       rollouts: rollouts.length,
       traces: set.traces.size,
@@ -142,19 +162,19 @@ export function buildReportData(set: TraceSet, rollouts: readonly Rollout[], rea
 interface Item {
   id: string;
   traceId: string;
-  rolloutId: string | null;
+  rollout: Rollout | null;
   root: Rollout['node'];
   roots: Array<Rollout['node']>;
   nodes: Array<Rollout['node']>;
-  reward: number | null;
-  noVerify: boolean;
 }
 
+// A rollout is drawn from its outermost span (the collector's call around it when recorded).
 function fromRollout(r: Rollout): Item {
-  return { id: r.rolloutId, traceId: r.traceId, rolloutId: r.rolloutId, root: r.node, roots: [r.node], nodes: subtree(r.node), reward: r.reward, noVerify: r.verify === null };
+  const root = outermostOf(r);
+  return { id: r.rolloutId, traceId: r.traceId, rollout: r, root, roots: [root], nodes: subtree(root) };
 }
 
 // A trace without rollouts: its first root carries the attribution; every root is drawn.
 function fromTrace(t: Trace): Item {
-  return { id: t.traceId, traceId: t.traceId, rolloutId: null, root: t.roots[0]!, roots: t.roots, nodes: [...t.nodes.values()], reward: null, noVerify: false };
+  return { id: t.traceId, traceId: t.traceId, rollout: null, root: t.roots[0]!, roots: t.roots, nodes: [...t.nodes.values()] };
 }

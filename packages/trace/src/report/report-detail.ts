@@ -7,6 +7,7 @@
 import type { Attribution } from '../analyze/attribution.js';
 import { categorizeSubtree, serverChildOf } from '../analyze/categorize.js';
 import type { TimeCategory } from '../analyze/categorize.js';
+import { hopTimeline } from '../analyze/hop-timeline.js';
 import { buildSpanTree } from '../analyze/span-tree.js';
 import type { SpanNode } from '../assemble/trace-model.js';
 import { isTruncated } from '../span-record.js';
@@ -26,8 +27,13 @@ export interface ReportSpan {
   category: TimeCategory;
   status: string;
   statusMessage: string | null;
-  /** `never ended`, `truncated`, `orphan`. */
+  /** `never ended`, `truncated`, `orphan`, `new connection`. */
   flags: string[];
+  /**
+   * A CLIENT span's recorded phases as [category or `callee`, offset ms from the view's start,
+   * duration ms], drawn inside its bar; null for other spans and CLIENT spans without phases.
+   */
+  phases: Array<[string, number, number]> | null;
   /** Stringified, at most {@link MAX_ATTRIBUTES} entries of at most {@link MAX_VALUE_CHARS} characters. */
   attributes: Array<[string, string]>;
   events: string[];
@@ -52,10 +58,12 @@ const MAX_EVENTS = 20;
 export function buildDetail(roots: readonly SpanNode[], attribution: Attribution, maxSpans: number): ReportDetail {
   const tree = buildSpanTree(roots, { maxRows: maxSpans });
   const cats = new Map<SpanNode, TimeCategory>();
-  for (const r of roots) for (const [n, c] of categorizeSubtree(r)) cats.set(n, c);
+  for (const r of roots) for (const [n, c] of categorizeSubtree(r, attribution.agentService)) cats.set(n, c);
   const spans = tree.rows.map((row): ReportSpan => {
     const s = row.node.span;
-    const flags = [!s.ended ? 'never ended' : '', isTruncated(s) ? 'truncated' : '', row.node.orphan ? 'orphan' : ''].filter(Boolean);
+    const phases = phaseSegments(row.node, tree.startNs);
+    const reused = s.attributes['gym.http.connection.reused'];
+    const flags = [!s.ended ? 'never ended' : '', isTruncated(s) ? 'truncated' : '', row.node.orphan ? 'orphan' : '', reused === false ? 'new connection' : ''].filter(Boolean);
     return {
       id: s.spanId,
       depth: row.depth,
@@ -66,7 +74,8 @@ export function buildDetail(roots: readonly SpanNode[], attribution: Attribution
       durationMs: row.durationMs,
       selfMs: row.selfMs,
       critical: row.critical,
-      category: barCategory(row.node, cats.get(row.node) ?? 'agent'),
+      category: phases === null ? barCategory(row.node, cats.get(row.node) ?? 'agent') : dominant(phases),
+      phases,
       status: s.status.code,
       statusMessage: s.status.message ?? null,
       flags,
@@ -82,8 +91,32 @@ export function hasError(nodes: readonly SpanNode[]): boolean {
   return nodes.some((n) => n.span.status.code === 'ERROR');
 }
 
-// The colour of a CLIENT bar follows `why`: the wait around its SERVER child is network time;
-// an agent call with no SERVER child is unaccounted.
+// A CLIENT bar with recorded phases is drawn in them, on the view's time axis.
+function phaseSegments(node: SpanNode, viewStartNs: bigint): Array<[string, number, number]> | null {
+  if (node.span.kind !== 'CLIENT') return null;
+  const tl = hopTimeline(node);
+  if (tl.phases === null) return null;
+  const { startNs, endNs } = node.span;
+  const cuts: Array<[string, bigint, bigint]> = [
+    ['retries', startNs, tl.attemptNs],
+    ['caller_queue', tl.attemptNs, tl.queuedEndNs],
+    ['connect', tl.queuedEndNs, tl.connectedNs],
+    ...(tl.server === null
+      ? [['unaccounted', tl.connectedNs, endNs] as [string, bigint, bigint]]
+      : [['transit', tl.connectedNs, tl.serverStartNs], ['callee', tl.serverStartNs, tl.serverEndNs], ['return', tl.serverEndNs, endNs]] as Array<[string, bigint, bigint]>),
+  ];
+  return cuts.filter(([, a, b]) => b > a).map(([c, a, b]) => [c, Number(a - viewStartNs) / 1e6, Number(b - a) / 1e6]);
+}
+
+// The category a phased CLIENT span is listed under: its longest phase outside the callee.
+function dominant(phases: Array<[string, number, number]>): TimeCategory {
+  let best: [string, number, number] | undefined;
+  for (const p of phases) if (p[0] !== 'callee' && (best === undefined || p[2] > best[2])) best = p;
+  return (best?.[0] ?? 'transit') as TimeCategory;
+}
+
+// The colour of a CLIENT bar without phases follows `why`: the wait around its SERVER child is
+// network time; an agent call with no SERVER child is unaccounted.
 function barCategory(node: SpanNode, cat: TimeCategory): TimeCategory {
   if (node.span.kind !== 'CLIENT') return cat;
   if (serverChildOf(node) !== null) return 'network';

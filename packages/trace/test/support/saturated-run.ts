@@ -26,6 +26,8 @@ export interface RunShape {
   loads?: Partial<Record<string, LoadShape>>;
   /** Orchestrator memory samples for these servers. */
   memory?: string[];
+  /** Metric export interval, ms (default 1000). */
+  exportEveryMs?: number;
 }
 
 /** Builds the spans of the run (rollout ids `0`, `1`, …). */
@@ -40,10 +42,10 @@ export function writeSaturatedRun(run: RunShape, spans: FixtureSpan[] = runSpans
   for (const s of spans) (lines[FILES[s.service] ?? 'other.log'] ??= []).push(consoleLine(s));
   for (const [service, load] of Object.entries(run.loads ?? {})) {
     if (load === undefined) continue;
-    (lines[FILES[service]!] ??= []).push(...saturationLines(PROCESSES[service]!, load, -5, end));
+    (lines[FILES[service]!] ??= []).push(...saturationLines(PROCESSES[service]!, load, -5, end, run.exportEveryMs));
   }
   for (const server of run.memory ?? []) {
-    (lines['orchestrator.log'] ??= []).push(...serverMemoryLines({ service: 'nemo-gym/orchestrator', pid: 99 }, server, 0, end, (t) => 80e6 + t * 5000));
+    (lines['orchestrator.log'] ??= []).push(...serverMemoryLines({ service: 'nemo-gym/orchestrator', pid: 99 }, server, 0, end, (t) => 80e6 + t * 5000, run.exportEveryMs));
   }
   const files: Record<string, string> = {};
   for (const [f, ls] of Object.entries(lines)) files[f] = ls.join('\n') + '\n';

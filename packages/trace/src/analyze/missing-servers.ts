@@ -1,0 +1,72 @@
+/**
+ * SERVER spans that should exist and do not: CLIENT calls to a gym server that left no SERVER
+ * child. A cut or lost log file shows up this way — as many missing SERVER spans of one callee,
+ * counted per callee, rather than as an orphan or two.
+ * @module
+ */
+import type { SpanNode, TraceSet } from '../assemble/trace-model.js';
+import { ATTR, SPAN } from '../span-record.js';
+import type { SpanSource } from '../span-record.js';
+import { calleeOf } from './callee.js';
+
+/** The missing SERVER spans of one callee. */
+export interface MissingServerSpans {
+  /** The callee's service when other calls to the same address reached it, else its address. */
+  callee: string;
+  /** True when the callee's service is otherwise in the input (its file was cut, not lost). */
+  calleeSeen: boolean;
+  count: number;
+  /** Callers (services) of the calls. */
+  from: string[];
+  /** Up to 5 of the CLIENT spans left without a SERVER child. */
+  examples: Array<{ traceId: string; spanId: string; source: SpanSource }>;
+}
+
+/** Counts, per callee, the CLIENT spans to gym servers that have no SERVER child. */
+export function findMissingServerSpans(set: TraceSet): MissingServerSpans[] {
+  // Which service answers at which address, learnt from the calls that did reach a SERVER span.
+  const serviceAt = new Map<string, string>();
+  const lonely: SpanNode[] = [];
+  for (const trace of set.traces.values()) {
+    for (const node of trace.nodes.values()) {
+      if (node.span.kind !== 'CLIENT') continue;
+      const server = node.children.find((c) => c.span.kind === 'SERVER');
+      if (server !== undefined) serviceAt.set(calleeOf(node.span), server.span.service);
+      else if (expectsServer(node)) lonely.push(node);
+    }
+  }
+  const byCallee = new Map<string, MissingServerSpans>();
+  for (const node of lonely) {
+    const address = calleeOf(node.span);
+    const service = serviceAt.get(address);
+    // A call from inside a model or a tool to an address never seen answering is an external
+    // upstream (vLLM, a web API), not a gym server.
+    if (service === undefined && !fromRolloutItself(node)) continue;
+    const key = service ?? address;
+    let m = byCallee.get(key);
+    if (m === undefined) byCallee.set(key, (m = { callee: key, calleeSeen: service !== undefined, count: 0, from: [], examples: [] }));
+    m.count++;
+    if (!m.from.includes(node.span.service)) m.from.push(node.span.service);
+    if (m.examples.length < 5) m.examples.push({ traceId: node.span.traceId, spanId: node.span.spanId, source: node.span.source });
+  }
+  return [...byCallee.values()].sort((a, b) => b.count - a.count);
+}
+
+// A request that got an answer (or is still open) must have been seen by a server; one that
+// failed to connect never reached it.
+function expectsServer(node: SpanNode): boolean {
+  const s = node.span;
+  if (!s.ended) return false;
+  if (s.status.code === 'ERROR' && s.attributes[ATTR.httpStatus] === undefined) return false;
+  return true;
+}
+
+// The agent's own calls (no SERVER span between them and gym.rollout) and the collector's (no
+// parent) always go to gym servers.
+function fromRolloutItself(node: SpanNode): boolean {
+  for (let p = node.parent; p !== null; p = p.parent) {
+    if (p.span.name === SPAN.rollout) return true;
+    if (p.span.kind === 'SERVER' || p.span.name.startsWith(SPAN.modelPrefix)) return false;
+  }
+  return true;
+}

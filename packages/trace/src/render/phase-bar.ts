@@ -1,0 +1,52 @@
+/**
+ * The waterfall bar of one tree row. A CLIENT span with recorded phases is drawn in them — one
+ * character per phase, so the picture reads without colour — every other span as a solid block.
+ * @module
+ */
+import { clientPhasesOf } from '../analyze/client-phases.js';
+import { hopTimeline } from '../analyze/hop-timeline.js';
+import type { HopTimeline } from '../analyze/hop-timeline.js';
+import type { SpanTree, TreeRow } from '../analyze/span-tree.js';
+
+/** Characters of a CLIENT bar, by phase. */
+export const PHASE_CHARS = { retries: 'x', caller_queue: '░', connect: '▒', transit: '>', server: '█', return: '<' } as const;
+
+/** The legend line for phase bars. */
+export const PHASE_LEGEND = `CLIENT bars: ${PHASE_CHARS.caller_queue} caller queue, ${PHASE_CHARS.connect} connect, ${PHASE_CHARS.transit} transit + callee queue, ${PHASE_CHARS.server} callee, ${PHASE_CHARS.return} return, ${PHASE_CHARS.retries} retries`;
+
+/** True when the row is a CLIENT span whose phases were recorded (drawn in phases). */
+export function hasPhaseBar(row: TreeRow): boolean {
+  return clientPhasesOf(row.node.span) !== null;
+}
+
+/** `width` characters: blanks outside the span, its phases or `█` inside. */
+export function barText(row: TreeRow, tree: SpanTree, width: number): string {
+  if (tree.wallMs <= 0) return '█'.repeat(width);
+  const from = Math.min(width - 1, Math.max(0, Math.floor((row.offsetMs / tree.wallMs) * width)));
+  const to = Math.min(width, Math.max(from + 1, Math.ceil(((row.offsetMs + row.durationMs) / tree.wallMs) * width)));
+  let inner = '█'.repeat(to - from);
+  if (hasPhaseBar(row)) {
+    const tl = hopTimeline(row.node);
+    const cellNs = (tree.wallMs * 1e6) / width;
+    const { startNs, endNs } = row.node.span;
+    inner = '';
+    for (let i = from; i < to; i++) {
+      // the cell's middle, clipped into the span so a short span still shows its main phase
+      let t = tree.startNs + BigInt(Math.round((i + 0.5) * cellNs));
+      if (t < startNs) t = startNs;
+      if (t >= endNs) t = endNs > startNs ? endNs - 1n : startNs;
+      inner += charAt(tl, t);
+    }
+  }
+  return ' '.repeat(from) + inner + ' '.repeat(width - to);
+}
+
+function charAt(tl: HopTimeline, t: bigint): string {
+  if (t < tl.attemptNs) return PHASE_CHARS.retries;
+  if (t < tl.queuedEndNs) return PHASE_CHARS.caller_queue;
+  if (t < tl.connectedNs) return PHASE_CHARS.connect;
+  if (tl.server === null) return PHASE_CHARS.server;
+  if (t < tl.serverStartNs) return PHASE_CHARS.transit;
+  if (t < tl.serverEndNs) return PHASE_CHARS.server;
+  return PHASE_CHARS.return;
+}

@@ -1,0 +1,74 @@
+/**
+ * The run-level view of the report, computed ahead so the page only draws: rollouts over time
+ * (in flight, started, finished), a histogram of rollout durations, event-loop utilization per
+ * process over the run's time axis, memory over time when recorded, and the diagnosis sentence.
+ * Every series is bounded in length whatever the size of the run.
+ * @module
+ */
+import type { SaturationData, Sample } from '../analyze/saturation.js';
+
+/** Times in ms from the run's start. */
+export interface RunView {
+  startMs: number;
+  endMs: number;
+  diagnosis: string;
+  saturationRecorded: boolean;
+  timeline: { binMs: number; inFlight: number[]; started: number[]; finished: number[] };
+  durations: { binMs: number; counts: number[] };
+  /** Per process: [startMs, endMs, utilization 0..1]. */
+  utilization: Array<{ process: string; samples: Array<[number, number, number]> }>;
+  /** Per series: [ms, bytes]; `what` says which metric it is. */
+  memory: { what: string; series: Array<{ name: string; points: Array<[number, number]> }> };
+}
+
+const TIME_BINS = 120;
+const DURATION_BINS = 24;
+const MAX_SAMPLES = 240;
+
+/** Rollout intervals (ns) → the run view over [originNs, endNs]. */
+export function buildRunView(intervals: ReadonlyArray<{ startNs: bigint; endNs: bigint }>, originNs: bigint, endNs: bigint, saturation: SaturationData, diagnosis: string): RunView {
+  const spanMs = Math.max(1e-3, Number(endNs - originNs) / 1e6);
+  const binMs = spanMs / TIME_BINS;
+  const started = new Array<number>(TIME_BINS).fill(0);
+  const finished = new Array<number>(TIME_BINS).fill(0);
+  const inFlight = new Array<number>(TIME_BINS).fill(0);
+  const bin = (ms: number) => Math.min(TIME_BINS - 1, Math.max(0, Math.floor(ms / binMs)));
+  let maxDur = 0;
+  for (const r of intervals) {
+    const s = Number(r.startNs - originNs) / 1e6;
+    const e = Number(r.endNs - originNs) / 1e6;
+    started[bin(s)]!++;
+    finished[bin(e)]!++;
+    // in flight at a bin's middle
+    for (let b = bin(s); b <= bin(e); b++) {
+      const mid = (b + 0.5) * binMs;
+      if (mid >= s && mid < e) inFlight[b]!++;
+    }
+    maxDur = Math.max(maxDur, e - s);
+  }
+  const durBin = maxDur > 0 ? maxDur / DURATION_BINS : 1;
+  const counts = new Array<number>(DURATION_BINS).fill(0);
+  for (const r of intervals) counts[Math.min(DURATION_BINS - 1, Math.floor(Number(r.endNs - r.startNs) / 1e6 / durBin))]!++;
+  const rel = (ns: bigint) => Number(ns - originNs) / 1e6;
+  const inRun = (s: Sample) => s.endNs >= originNs && s.startNs <= endNs;
+  const utilization = saturation.processes
+    .filter((p) => p.elu.some(inRun))
+    .map((p) => ({ process: p.key, samples: thin(p.elu.filter(inRun)).map((s): [number, number, number] => [Math.max(0, rel(s.startNs)), Math.min(spanMs, rel(s.endNs)), s.value]) }));
+  return { startMs: 0, endMs: spanMs, diagnosis, saturationRecorded: saturation.recorded, timeline: { binMs, inFlight, started, finished }, durations: { binMs: durBin, counts }, utilization, memory: memoryView(saturation, inRun, rel) };
+}
+
+// The orchestrator's per-server samples when recorded, else each process's V8 heap.
+function memoryView(sat: SaturationData, inRun: (s: Sample) => boolean, rel: (ns: bigint) => number): RunView['memory'] {
+  const point = (s: Sample): [number, number] => [rel(s.endNs), s.value];
+  const servers = sat.memory.filter((m) => m.samples.some(inRun));
+  if (servers.length > 0) return { what: 'gym.server.memory.usage', series: servers.map((m) => ({ name: `${m.server} (${m.type})`, points: thin(m.samples.filter(inRun)).map(point) })) };
+  const heaps = sat.processes.filter((p) => p.heapUsed.some(inRun));
+  return { what: 'v8js.memory.heap.used', series: heaps.map((p) => ({ name: p.key, points: thin(p.heapUsed.filter(inRun)).map(point) })) };
+}
+
+// Every k-th sample so a series never exceeds MAX_SAMPLES (the last one is always kept).
+function thin<T>(xs: T[]): T[] {
+  if (xs.length <= MAX_SAMPLES) return xs;
+  const k = Math.ceil(xs.length / MAX_SAMPLES);
+  return xs.filter((_, i) => i % k === 0 || i === xs.length - 1);
+}
