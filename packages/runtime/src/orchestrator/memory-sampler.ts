@@ -2,15 +2,16 @@
  * The orchestrator's `telemetry.memory_profiling` (nemo-gym-observability.md §6.7): once the
  * servers are ready it samples each server's process tree and the host every `interval_seconds`,
  * with one sample at start and a last one before the servers are stopped, and records the
- * original's gauges. Sampling is synchronous and never throws; nothing it starts keeps the
- * process alive.
+ * original's gauges. RSS and the host are read synchronously (tens of µs per process); PSS, which
+ * costs the kernel a walk of each address space, is read off the event loop and recorded when it
+ * arrives, one read at a time. Sampling never throws; nothing it starts keeps the process alive.
  * @module
  */
 import type { Attributes, Gauge, Meter } from '@opentelemetry/api';
 import { ATTR } from '../telemetry/attributes.js';
 import { memoryProfilingSettings } from '../telemetry/memory-profiling-env.js';
 import type { GymTelemetry } from '../telemetry/state.js';
-import { PROC_ROOT, procAvailable, readHostMemory, readTreeMemory } from './proc-memory.js';
+import { PROC_ROOT, procAvailable, readHostMemory, readTreeMemory, readTreePss } from './proc-memory.js';
 
 /** The original's metric names. */
 export const MEMORY_METRIC = {
@@ -44,11 +45,17 @@ export interface MemorySamplerOptions {
 
 /** A running sampler. */
 export interface MemorySampler {
-  /** Takes one sample now. */
-  sample(): void;
-  /** Takes the last sample and stops. Idempotent. */
+  /**
+   * Takes one sample: RSS, process counts and the host are recorded before it returns; the promise
+   * settles once PSS is recorded too (or, while an earlier PSS read is still running, with that one).
+   */
+  sample(): Promise<void>;
+  /** Records a last sample of RSS and the host, synchronously, and stops. Idempotent. */
   stop(): void;
 }
+
+/** A server's tree as one sample found it. */
+type SampledTree = { server: ServerState; pids: number[] };
 
 interface ServerState {
   rss: Attributes;
@@ -83,8 +90,11 @@ export function startMemorySampler(options: MemorySamplerOptions): MemorySampler
     servers.push({ tree, rss: { ...tree, [MEMORY_ATTR.MEMORY_TYPE]: 'rss' }, pss: { ...tree, [MEMORY_ATTR.MEMORY_TYPE]: 'pss' }, pid: server.pid, peakRss: 0, peakPss: 0 });
   }
   let hostPeakBytes = 0;
+  let stopped = false;
+  let pssInFlight: Promise<void> | undefined;
 
-  const sample = (): void => {
+  const sampleRss = (): SampledTree[] => {
+    const trees: SampledTree[] = [];
     for (const server of servers) {
       try {
         const memory = readTreeMemory(server.pid, procRoot);
@@ -92,41 +102,58 @@ export function startMemorySampler(options: MemorySamplerOptions): MemorySampler
         server.peakRss = Math.max(server.peakRss, memory.rssBytes);
         usage.record(memory.rssBytes, server.rss);
         peak.record(server.peakRss, server.rss);
-        if (memory.pssBytes !== undefined) {
-          server.peakPss = Math.max(server.peakPss, memory.pssBytes);
-          usage.record(memory.pssBytes, server.pss);
-          peak.record(server.peakPss, server.pss);
-        }
-        processes.record(memory.processes, server.tree);
+        processes.record(memory.pids.length, server.tree);
+        trees.push({ server, pids: memory.pids });
       } catch {
         // sampling never breaks the orchestrator
       }
     }
     try {
       const host = readHostMemory(procRoot);
-      if (host === undefined) return;
-      const used = host.totalBytes - host.availableBytes;
-      hostPeakBytes = Math.max(hostPeakBytes, used);
-      hostUsage.record(used);
-      hostAvailable.record(host.availableBytes);
-      hostTotal.record(host.totalBytes);
-      hostPeak.record(hostPeakBytes);
+      if (host !== undefined) {
+        const used = host.totalBytes - host.availableBytes;
+        hostPeakBytes = Math.max(hostPeakBytes, used);
+        hostUsage.record(used);
+        hostAvailable.record(host.availableBytes);
+        hostTotal.record(host.totalBytes);
+        hostPeak.record(hostPeakBytes);
+      }
     } catch {
       // as above
     }
+    return trees;
   };
 
-  sample();
-  const timer = setInterval(sample, options.intervalMs);
+  const samplePss = async (trees: SampledTree[]): Promise<void> => {
+    for (const { server, pids } of trees) {
+      try {
+        const pss = await readTreePss(pids, procRoot);
+        if (pss === undefined || stopped) continue; // PSS only when every process of the tree has one
+        server.peakPss = Math.max(server.peakPss, pss);
+        usage.record(pss, server.pss);
+        peak.record(server.peakPss, server.pss);
+      } catch {
+        // as above
+      }
+    }
+  };
+
+  const sample = (): Promise<void> => {
+    const trees = sampleRss();
+    pssInFlight ??= samplePss(trees).finally(() => (pssInFlight = undefined));
+    return pssInFlight;
+  };
+
+  void sample();
+  const timer = setInterval(() => void sample(), options.intervalMs);
   timer.unref();
-  let stopped = false;
   return {
     sample,
     stop() {
       if (stopped) return;
       stopped = true;
       clearInterval(timer);
-      sample();
+      sampleRss();
     },
   };
 }

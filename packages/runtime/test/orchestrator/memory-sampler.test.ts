@@ -51,6 +51,7 @@ describe('memory sampler', { skip: procAvailable() ? false : 'no /proc (not Linu
         { name: 'never_started', type: 'responses_api_agents', pid: undefined },
       ],
     });
+    await sampler.sample(); // PSS is read off the event loop
     const metrics = await collect();
     const server = { 'nemo.gym.server.name': 'probe', 'nemo.gym.server.type': 'resources_servers', 'process.pid': tree.pid };
     const usage = points(metrics, MEMORY_METRIC.SERVER_USAGE);

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { processTree, procAvailable, readHostMemory, readProcessMemory, readTreeMemory } from '../../src/orchestrator/proc-memory.js';
+import { processTree, procAvailable, readHostMemory, readProcessPss, readProcessRss, readTreeMemory, readTreePss } from '../../src/orchestrator/proc-memory.js';
 import { startProcessTree } from './process-tree.js';
 import type { ProcessTree } from './process-tree.js';
 
@@ -17,27 +17,31 @@ describe('proc-memory on this machine', { skip: procAvailable() ? false : 'no /p
   });
   after(() => tree?.stop());
 
-  it('finds a process and its child, and sums their RSS and PSS', () => {
+  it('finds a process and its child, and sums their RSS and PSS', async () => {
     assert.deepEqual(processTree(tree.pid), [tree.pid, tree.childPid]);
     const memory = readTreeMemory(tree.pid)!;
-    assert.equal(memory.processes, 2);
+    assert.deepEqual(memory.pids, [tree.pid, tree.childPid]);
     assert.ok(memory.rssBytes >= (48 + 24) * MIB, `rss ${memory.rssBytes}`);
-    assert.ok(memory.pssBytes !== undefined && memory.pssBytes > 0 && memory.pssBytes <= memory.rssBytes);
-    const child = readProcessMemory(tree.childPid)!;
-    assert.ok(child.rssBytes >= 24 * MIB && child.rssBytes < memory.rssBytes);
+    const childRss = readProcessRss(tree.childPid)!;
+    assert.ok(childRss >= 24 * MIB && childRss < memory.rssBytes);
+    const pss = await readTreePss(memory.pids);
+    assert.ok(pss !== undefined && pss > 0 && pss <= memory.rssBytes, `pss ${pss}`);
+    assert.ok((await readProcessPss(tree.childPid))! < pss);
   });
 
   it('leaves out a child that ended', async () => {
     await tree.killChild();
     assert.deepEqual(processTree(tree.pid), [tree.pid]);
-    assert.equal(readTreeMemory(tree.pid)!.processes, 1);
+    assert.deepEqual(readTreeMemory(tree.pid)!.pids, [tree.pid]);
   });
 
-  it('answers nothing, without throwing, for a process that is gone', () => {
+  it('answers nothing, without throwing, for a process that is gone', async () => {
     const gone = spawnSync(process.execPath, ['-e', '']).pid;
     assert.deepEqual(processTree(gone), []);
     assert.equal(readTreeMemory(gone), undefined);
-    assert.equal(readProcessMemory(gone), undefined);
+    assert.equal(readProcessRss(gone), undefined);
+    assert.equal(await readProcessPss(gone), undefined);
+    assert.equal(await readTreePss([process.pid, gone]), undefined);
   });
 
   it('reads the host total and available memory from /proc/meminfo', () => {
@@ -61,6 +65,7 @@ describe('proc-memory fallbacks (a /proc laid out as older kernels and other use
   write('100/status', 'Name:\tnode\nVmRSS:\t    1000 kB\n'); // no smaps_rollup: not ours to read
   write('101/task/101/stat', '');
   write('101/stat', '101 (a (b) c) S 100 100 100 0 -1');
+  write('101/status', 'Name:\ta (b) c\nVmRSS:\t     200 kB\n');
   write('101/smaps_rollup', '00400000-7fff [rollup]\nRss:                 200 kB\nPss:                 150 kB\n');
   write('102/task/102/stat', '');
   write('102/stat', '102 (sh) Z 101 100 100 0 -1'); // a zombie: no memory
@@ -70,10 +75,11 @@ describe('proc-memory fallbacks (a /proc laid out as older kernels and other use
   write('103/status', 'VmRSS:\t 5000 kB\n');
   write('meminfo', 'MemTotal:       16000 kB\nMemFree:         1000 kB\nMemAvailable:    4000 kB\n');
 
-  it('walks the tree through parent pids, and reports RSS without PSS when one process has none', () => {
+  it('walks the tree through parent pids, leaves the zombie out, and has PSS only when every process has one', async () => {
     assert.deepEqual(processTree(100, root).sort(), [100, 101, 102]);
-    assert.deepEqual(readTreeMemory(100, root), { processes: 2, rssBytes: 1200 * 1024, pssBytes: undefined });
-    assert.deepEqual(readTreeMemory(101, root), { processes: 1, rssBytes: 200 * 1024, pssBytes: 150 * 1024 });
+    assert.deepEqual(readTreeMemory(100, root), { pids: [100, 101], rssBytes: 1200 * 1024 });
+    assert.equal(await readTreePss([100, 101], root), undefined);
+    assert.equal(await readTreePss([101], root), 150 * 1024);
   });
 
   it('reads the host from meminfo, and nothing without it', () => {
