@@ -102,14 +102,14 @@ function renderList(rollouts: Rollout[], traces: Trace[], format: OutputFormat, 
   if (format === 'json') {
     return toJson({
       type: 'list',
-      rollouts: rollouts.map((r, i) => ({ rollout_id: r.rolloutId, trace_id: r.traceId, duration_ms: r.node.span.durationMs, reward: verdicts[i]!.reward, verdict: verdicts[i], connections: conns[i], spans: subtree(r.node).length })),
+      rollouts: rollouts.map((r, i) => ({ rollout_id: r.rolloutId, trace_id: r.traceId, duration_ms: r.node.span.durationMs, reward: verdicts[i]!.reward, verdict: verdicts[i], connections: conns[i], spans: subtree(outermostOf(r)).length })),
       traces: traces.map((t) => ({ trace_id: t.traceId, duration_ms: t.durationMs, spans: t.nodes.size, roots: t.roots.map((n) => n.span.name), services: t.services })),
     });
   }
   const table = format === 'markdown' ? markdownTable : textTable;
   const head = `${rollouts.length} rollouts in ${traces.length} traces (${spanCount} spans). Pick one with --rollout ID, --trace ID, --slowest N or --failed.\n\n`;
   const rows = rollouts.length > 0
-    ? rollouts.slice(0, LIST_LIMIT).map((r, i) => [r.rolloutId, r.traceId, formatMs(r.node.span.durationMs), verdicts[i]!.reward === null ? '-' : String(verdicts[i]!.reward), VERDICT_TEXT[verdicts[i]!.status], String(subtree(r.node).length), connectionsLabel(conns[i]!, formatMs)])
+    ? rollouts.slice(0, LIST_LIMIT).map((r, i) => [r.rolloutId, r.traceId, formatMs(r.node.span.durationMs), verdicts[i]!.reward === null ? '-' : String(verdicts[i]!.reward), VERDICT_TEXT[verdicts[i]!.status], String(subtree(outermostOf(r)).length), connectionsLabel(conns[i]!, formatMs)])
     : traces.slice(0, LIST_LIMIT).map((t) => [t.roots[0]?.span.name ?? '-', t.traceId, formatMs(t.durationMs), '-', '-', String(t.nodes.size), '-']);
   const total = rollouts.length > 0 ? rollouts.length : traces.length;
   const more = total > LIST_LIMIT ? `… ${total - LIST_LIMIT} more\n` : '';

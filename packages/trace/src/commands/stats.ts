@@ -3,11 +3,14 @@
  * `--compare A B` flags groups whose p50 or p95 moved beyond `--threshold` percent.
  * @module
  */
+import { attributeRollout } from '../analyze/attribution.js';
+import { summarizeAttributions } from '../analyze/attribution-summary.js';
 import { compareStats } from '../analyze/compare.js';
 import { computeStats, parseGrouping } from '../analyze/stats.js';
 import { TRACE_ERROR_CODES, TraceUserError } from '../errors.js';
 import { toJson } from '../render/format.js';
 import { renderComparison, renderStats } from '../render/stats.js';
+import { renderCategoryShares } from '../render/why.js';
 import { loadTelemetry } from './load.js';
 import type { InputOptions } from './load.js';
 import { runCommand } from './output.js';
@@ -41,7 +44,10 @@ export async function stats(options: StatsOptions, out: CommandOutput): Promise<
     }
     const { set, rollouts } = await loadTelemetry(options, out);
     const result = computeStats(set, rollouts, by);
-    out.write(format === 'json' ? toJson(result) : renderStats(result, md));
+    // the per-span numbers count parallel work; the critical-path split says what held rollouts up
+    const split = rollouts.length > 0 ? summarizeAttributions(rollouts.map(attributeRollout)) : null;
+    if (format === 'json') out.write(toJson({ ...result, timeSplit: split }));
+    else out.write(renderStats(result, md) + (split === null ? '' : `\n${renderCategoryShares(split, md)}`));
     return 0;
   });
 }

@@ -31,14 +31,30 @@ export function barText(row: TreeRow, tree: SpanTree, width: number): string {
     const { startNs, endNs } = row.node.span;
     inner = '';
     for (let i = from; i < to; i++) {
-      // the cell's middle, clipped into the span so a short span still shows its main phase
-      let t = tree.startNs + BigInt(Math.round((i + 0.5) * cellNs));
-      if (t < startNs) t = startNs;
-      if (t >= endNs) t = endNs > startNs ? endNs - 1n : startNs;
-      inner += charAt(tl, t);
+      // the phase covering most of the cell (within the span), so a short span shows its main phase
+      let a = tree.startNs + BigInt(Math.round(i * cellNs));
+      let b = tree.startNs + BigInt(Math.round((i + 1) * cellNs));
+      if (a < startNs) a = startNs;
+      if (b > endNs) b = endNs;
+      inner += b > a ? longestIn(tl, a, b) : charAt(tl, a);
     }
   }
   return ' '.repeat(from) + inner + ' '.repeat(width - to);
+}
+
+function longestIn(tl: HopTimeline, a: bigint, b: bigint): string {
+  const cuts = [tl.attemptNs, tl.queuedEndNs, tl.connectedNs, tl.serverStartNs, tl.serverEndNs].filter((t) => t > a && t < b).sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+  const total = new Map<string, bigint>();
+  let from = a;
+  for (const to of [...cuts, b]) {
+    const c = charAt(tl, from);
+    total.set(c, (total.get(c) ?? 0n) + (to - from));
+    from = to;
+  }
+  let best = PHASE_CHARS.server as string;
+  let most = -1n;
+  for (const [c, n] of total) if (n > most) [best, most] = [c, n];
+  return best;
 }
 
 function charAt(tl: HopTimeline, t: bigint): string {

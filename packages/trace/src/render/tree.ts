@@ -5,6 +5,7 @@
  */
 import type { SpanTree, TreeRow } from '../analyze/span-tree.js';
 import { nsToIso } from '../read/time.js';
+import { SPAN } from '../span-record.js';
 import { displayService, fit, formatMs, paint } from './format.js';
 import { barText, hasPhaseBar, PHASE_LEGEND } from './phase-bar.js';
 import { spanDetails } from './span-details.js';
@@ -25,7 +26,7 @@ const MAX_LABEL = 56;
 export function renderTreeText(tree: SpanTree, options: TreeRenderOptions = {}): string {
   const p = paint(options.color ?? false);
   const width = options.barWidth ?? 40;
-  const agentService = tree.rows[0]?.node.span.service ?? '';
+  const agentService = agentServiceOf(tree);
   const labels = tree.rows.map(label);
   const labelW = Math.min(MAX_LABEL, Math.max(4, ...labels.map((l) => l.length)));
   const serviceW = Math.min(24, Math.max(7, ...tree.rows.map((r) => displayService(r.node.span.service).length)));
@@ -60,7 +61,7 @@ export function renderTreeMarkdown(tree: SpanTree, options: TreeRenderOptions = 
 
 /** The JSON shape of one tree (offsets and durations in ms, times as ISO and nanos strings). */
 export function treeToJson(tree: SpanTree): object {
-  const agentService = tree.rows[0]?.node.span.service ?? '';
+  const agentService = agentServiceOf(tree);
   return {
     type: 'span_tree',
     start_time: nsToIso(tree.startNs),
@@ -87,6 +88,12 @@ export function treeToJson(tree: SpanTree): object {
       };
     }),
   };
+}
+
+// The rollout's own service: the first gym.rollout's (the view may start at the collector's call).
+function agentServiceOf(tree: SpanTree): string {
+  const rollout = tree.rows.find((r) => r.node.span.name === SPAN.rollout);
+  return (rollout ?? tree.rows[0])?.node.span.service ?? '';
 }
 
 function label(row: TreeRow): string {

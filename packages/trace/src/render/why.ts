@@ -54,12 +54,7 @@ export function renderAttribution(a: Attribution, format: WhyFormat = 'text', ct
 /** Renders the `--all` aggregate: diagnosis, total and mean share per category, process load. */
 export function renderAttributionSummary(s: AttributionSummary, format: WhyFormat = 'text', bottleneck: Bottleneck | null = null): string {
   const table = format === 'markdown' ? markdownTable : textTable;
-  const rows = TIME_CATEGORIES.filter((c) => s.categories[c].totalMs !== 0).map((c) => [
-    CATEGORY_LABEL[c],
-    formatMs(s.categories[c].totalMs),
-    formatPct(s.totalWallMs > 0 ? s.categories[c].totalMs / s.totalWallMs : null),
-    formatPct(s.categories[c].meanShare),
-  ]);
+  const rows = categoryShareRows(s);
   const parts = [heading(`${s.rollouts} rollouts — total wall ${formatMs(s.totalWallMs)} — mean ${formatMs(s.meanWallMs)}`, format)];
   if (bottleneck !== null) parts.push(`Diagnosis: ${diagnosisSentence(bottleneck)}\n\n`);
   parts.push('Critical-path time by category over all rollouts (empty categories left out):\n');
@@ -72,6 +67,17 @@ export function renderAttributionSummary(s: AttributionSummary, format: WhyForma
     parts.push(renderLoads(bottleneck, format, 'the run'));
   }
   return parts.join('');
+}
+
+/** The category table of an aggregate alone (for `stats`). */
+export function renderCategoryShares(s: AttributionSummary, format: WhyFormat = 'text'): string {
+  const table = format === 'markdown' ? markdownTable : textTable;
+  const rows = categoryShareRows(s);
+  return `Critical-path time of the ${s.rollouts} rollouts by category (as \`why --all\`; empty categories left out):\n${table(['category', 'total', 'share of total', 'mean share'], rows, ['l', 'r', 'r', 'r'])}`;
+}
+
+function categoryShareRows(s: AttributionSummary): string[][] {
+  return TIME_CATEGORIES.filter((c) => s.categories[c].totalMs !== 0).map((c) => [CATEGORY_LABEL[c], formatMs(s.categories[c].totalMs), formatPct(s.totalWallMs > 0 ? s.categories[c].totalMs / s.totalWallMs : null), formatPct(s.categories[c].meanShare)]);
 }
 
 function renderLoads(b: Bottleneck, format: WhyFormat, what: string): string {
