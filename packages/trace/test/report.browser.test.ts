@@ -1,30 +1,29 @@
 // Opens the HTML report in headless Chromium through playwright-core: rows render, sorting and
-// filtering work, a click opens the waterfall, span details show hostile text as text, and the
-// page makes no request other than its own file.
+// filtering work, a click opens the waterfall, span details show hostile text as text, the
+// run-level view of a saturated run is drawn, and the page makes no request other than its own
+// file. With GYM_WRITE_DOC_SCREENSHOTS=1 it writes the screenshot docs/trace.md shows.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { BrowserContext, Page } from 'playwright-core';
+import { fileURLToPath } from 'node:url';
+import type { Page } from 'playwright-core';
 import { report } from '../src/commands/report.js';
 import { capture } from './support/capture.js';
-import { rolloutSpans, writeRunLogs } from './support/fixtures.js';
+import { browserSkip, openReport } from './support/chromium.js';
+import type { OpenedReport } from './support/chromium.js';
+import { AGENT, MODEL, RESOURCES, rolloutSpans, writeRunLogs } from './support/fixtures.js';
+import { COLLECTOR } from './support/phased-rollouts.js';
+import { writeSaturatedRun } from './support/saturated-run.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const EVIL = '</script><img src=x onerror=alert(1)>';
 const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/', import.meta.url));
-
-const playwright = await import('playwright-core').catch(() => null);
-const skip = !existsSync(CHROMIUM) ? `${CHROMIUM} is not installed` : playwright === null ? 'playwright-core cannot be imported' : false;
+const DOC_IMAGE = fileURLToPath(new URL('../../../docs/images/report-saturated.png', import.meta.url));
+const skip = browserSkip;
 
 describe('the HTML report in Chromium', { skip }, () => {
   const cleanups: Array<() => void | Promise<void>> = [];
-  const requests: string[] = [];
-  const dialogs: string[] = [];
-  let context: BrowserContext;
+  let opened: OpenedReport;
   let page: Page;
 
   before(async () => {
@@ -35,21 +34,9 @@ describe('the HTML report in Chromium', { skip }, () => {
     cleanups.push(logs.cleanup);
     const c = capture();
     assert.equal(await report({ paths: [logs.dir], out: logs.path('report.html') }, c), 0, c.err);
-    const profile = mkdtempSync(join(tmpdir(), 'gym-trace-chromium-'));
-    cleanups.push(() => rmSync(profile, { recursive: true, force: true }));
-    context = await playwright!.chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: ARGS, headless: true });
-    cleanups.unshift(() => context.close());
-    await context.route('**/*', (route) => {
-      const url = route.request().url();
-      requests.push(url);
-      return url.startsWith('file:') ? route.continue() : route.abort();
-    });
-    page = context.pages()[0] ?? (await context.newPage());
-    page.on('dialog', (d) => {
-      dialogs.push(d.message());
-      void d.dismiss();
-    });
-    await page.goto(pathToFileURL(logs.path('report.html')).href);
+    opened = await openReport(logs.path('report.html'));
+    cleanups.unshift(() => opened.close());
+    page = opened.page;
   });
 
   after(async () => {
@@ -89,8 +76,108 @@ describe('the HTML report in Chromium', { skip }, () => {
   });
 
   it('made no request but its own file and raised no dialog', () => {
-    assert.ok(requests.length >= 1);
-    assert.deepEqual(requests.filter((u) => !u.startsWith('file:')), []);
-    assert.deepEqual(dialogs, []);
+    assert.ok(opened.requests.length >= 1);
+    assert.deepEqual(opened.requests.filter((u) => !u.startsWith('file:')), []);
+    assert.deepEqual(opened.dialogs, []);
+  });
+});
+
+// A run whose agent event loop saturates mid-run: every call out of the agent queues behind it.
+const ROLLOUTS = 60;
+function busyAgentRun() {
+  const busy = (ms: number) => (ms < 150 ? 0.35 : ms < 700 ? 0.97 : 0.4);
+  return writeSaturatedRun({
+    rollouts: ROLLOUTS,
+    spacingMs: 12,
+    exportEveryMs: 25,
+    shape: (i) => {
+      const q = i < 12 || i > 55 ? 2 + i % 3 : 40 + ((i * 17) % 60);
+      return { model: { serverMs: 30 + (i % 5) * 4, queuedMs: q, connectMs: i < 2 ? 3 : 0 }, tool: { serverMs: 3, queuedMs: q / 2 }, verify: { serverMs: 4, queuedMs: q / 3 } };
+    },
+    loads: { [AGENT]: { elu: 0, eluAt: busy, delayP99Ms: 41 }, [MODEL]: { elu: 0.22, delayP99Ms: 12 }, [RESOURCES]: { elu: 0.08, delayP99Ms: 11 }, [COLLECTOR]: { elu: 0.15, delayP99Ms: 11 } },
+    memory: ['simple_agent', 'policy_model', 'weather'],
+  });
+}
+
+describe('the run-level view of a saturated run in Chromium', { skip }, () => {
+  const cleanups: Array<() => void | Promise<void>> = [];
+  let opened: OpenedReport;
+  let page: Page;
+
+  before(async () => {
+    const run = busyAgentRun();
+    cleanups.push(run.cleanup);
+    const c = capture();
+    // read from inside the run directory, so the page (and the doc screenshot) names no directory of
+    // this machine; each test file runs in its own process
+    const home = process.cwd();
+    process.chdir(run.dir);
+    try {
+      assert.equal(await report({ paths: ['.'], out: 'report.html' }, c), 0, c.err);
+    } finally {
+      process.chdir(home);
+    }
+    opened = await openReport(run.path('report.html'));
+    cleanups.unshift(() => opened.close());
+    page = opened.page;
+    await page.locator('#run-view').waitFor();
+  });
+
+  after(async () => {
+    for (const c of cleanups) await c();
+  });
+
+  it('states the diagnosis above the rollout list', async () => {
+    const text = (await page.locator('#run-view .diagnosis').textContent()) ?? '';
+    assert.match(text, /^Diagnosis: simple_agent event loop \d+% busy \(delay p99 41ms\): rollouts waited for CPU in simple_agent — .* lower --concurrency or add simple_agent processes \(num_workers\)$/);
+    // DOCUMENT_POSITION_FOLLOWING: the first rollout row comes after the run view
+    const order = Number(await page.evaluate("document.getElementById('run-view').compareDocumentPosition(document.querySelector('tr.row')) & 4"));
+    assert.ok(order > 0, 'the run view comes before the rollout list');
+  });
+
+  it('draws rollouts over time and a histogram that counts every rollout', async () => {
+    assert.equal(await page.locator('#run-timeline polyline.inflight').count(), 1);
+    const started = await page.locator('#run-timeline rect.started').count();
+    assert.ok(started > 10, `started bars: ${started}`);
+    const counts = await page.locator('#run-durations rect.hist title').allTextContents();
+    const total = counts.reduce((n, t) => n + Number(/: (\d+) rollouts$/.exec(t)![1]), 0);
+    assert.equal(total, ROLLOUTS);
+  });
+
+  it('shows one saturation strip per process, the agent the busiest mid-run', async () => {
+    const rows = page.locator('#run-saturation .sat-row');
+    assert.deepEqual(await rows.evaluateAll((gs) => gs.map((g) => g.getAttribute('data-process'))), [COLLECTOR, MODEL, AGENT, RESOURCES]);
+    const peak = async (process: string) =>
+      Math.max(...(await page.locator(`#run-saturation .sat-row[data-process="${process}"] rect title`).allTextContents()).map((t) => Number(/: (\d+)% busy/.exec(t)![1])));
+    assert.equal(await peak(AGENT), 97);
+    assert.ok((await peak(MODEL)) < 50);
+  });
+
+  it('draws memory over time per server', async () => {
+    assert.equal(await page.locator('#run-memory polyline.mem').count(), 3);
+    assert.match((await page.locator('#run-view').textContent()) ?? '', /gym\.server\.memory\.usage/);
+  });
+
+  it('lists the slowest rollout first with duration bars, and draws phases in its waterfall', async () => {
+    const durations = await page.locator('tr.row .dur-bar').evaluateAll((bars) => bars.map((b) => parseFloat((b as unknown as { style: { width: string } }).style.width)));
+    assert.equal(durations.length, ROLLOUTS);
+    assert.equal(durations[0], 100);
+    assert.deepEqual([...durations].sort((a, b) => b - a), durations);
+    await page.locator('tr.row').first().click();
+    const wf = page.locator('tr.detail .wf');
+    await wf.waitFor();
+    assert.ok((await wf.locator('.wf-ph[data-phase="caller_queue"]').count()) >= 3, 'every call out of the agent queued');
+    assert.ok((await wf.locator('.wf-ph[data-phase="callee"]').count()) >= 3);
+    if (process.env['GYM_WRITE_DOC_SCREENSHOTS'] === '1') {
+      mkdirSync(join(DOC_IMAGE, '..'), { recursive: true });
+      await page.evaluate('window.scrollTo(0, 0)');
+      const box = await wf.boundingBox();
+      await page.screenshot({ path: DOC_IMAGE, clip: { x: 0, y: 0, width: 1280, height: Math.ceil((box?.y ?? 1600) + (box?.height ?? 0) + 20) }, fullPage: true });
+    }
+  });
+
+  it('made no request but its own file and raised no dialog', () => {
+    assert.deepEqual(opened.requests.filter((u) => !u.startsWith('file:')), []);
+    assert.deepEqual(opened.dialogs, []);
   });
 });

@@ -9,7 +9,7 @@ import type { Attribution } from './attribution.js';
 import type { TimeCategory } from './categorize.js';
 import type { HopPhase } from './hop-timeline.js';
 import type { SaturationData } from './saturation.js';
-import { loadInWindow } from './saturation-window.js';
+import { isBusy, loadInWindow } from './saturation-window.js';
 import type { ServiceLoad } from './saturation-window.js';
 
 /** What a piece of time was: a category, or a hop phase between two services. */
@@ -21,6 +21,7 @@ export interface Cause {
   ms: number;
   /** The process the time was spent in or waited in front of (caller for queue/connect/return, callee for transit). */
   from: string | null;
+  /** The callee of a hop; null for categories and for a caller's queue over all its calls. */
   to: string | null;
   /** The span owning most of the time, for categories (e.g. `gym.model.responses`). */
   spanName: string | null;
@@ -73,14 +74,25 @@ export function findBottleneck(items: readonly Attribution[], saturation: Satura
     for (const h of a.hops) {
       for (const [phase, ms] of Object.entries(h.critical) as Array<[HopPhase, number]>) {
         const kind = phaseCause(phase);
-        if (kind !== null) add({ kind, from: h.fromService, to: h.toService, spanName: h.name, collector: h.collector }, ms);
+        if (kind === null) continue;
+        add({ kind, from: h.fromService, to: h.toService, spanName: h.name, collector: h.collector }, ms);
+        // a busy caller delays every call it makes: its queue is also counted over all its calls
+        if (kind === 'caller_queue' && !h.collector) add({ kind, from: h.fromService, to: null, spanName: null, collector: false }, ms);
       }
     }
   }
   const sorted = [...causes.values()].sort((a, b) => b.ms - a.ms);
   const window = { startNs: start ?? 0n, endNs: end ?? 0n };
-  const loads = [...loadInWindow(saturation, window.startNs, window.endNs).values()].sort((a, b) => (b.elu ?? -1) - (a.elu ?? -1));
-  return { type: 'bottleneck', rollouts: items.length, wallMs, cause: sorted[0] ?? null, causes: sorted.slice(0, 10), loads, saturationRecorded: saturation.recorded, window };
+  const loadMap = loadInWindow(saturation, window.startNs, window.endNs);
+  const loads = [...loadMap.values()].sort((a, b) => (b.elu ?? -1) - (a.elu ?? -1));
+  let cause = sorted[0] ?? null;
+  // The queue over all of a caller's calls means its event loop only when that loop was busy;
+  // otherwise each upstream has its own pool, and the fullest one is the answer.
+  if (cause !== null && cause.kind === 'caller_queue' && cause.to === null && !isBusy(loadMap.get(cause.from ?? ''))) {
+    const from = cause.from;
+    cause = sorted.find((c) => c.kind === 'caller_queue' && c.from === from && c.to !== null) ?? cause;
+  }
+  return { type: 'bottleneck', rollouts: items.length, wallMs, cause, causes: sorted.slice(0, 10), loads, saturationRecorded: saturation.recorded, window };
 }
 
 function phaseCause(p: HopPhase): CauseKind | null {

@@ -45,9 +45,10 @@ export function diagnosisSentence(b: Bottleneck): string {
     }
     case 'caller_queue': {
       const l = load(c.from);
-      if (isBusy(l)) return `${busy(from, l!)}: rollouts waited for CPU in ${from} — ${amount} queued before requests to ${to} were sent — lower --concurrency or add ${from} processes (num_workers)`;
+      const towards = c.to === null ? '' : ` to ${to}`;
+      if (isBusy(l)) return `${busy(from, l!)}: rollouts waited for CPU in ${from} — ${amount} queued before requests${towards} were sent — lower --concurrency or add ${from} processes (num_workers)`;
       const why = isIdle(l) ? ` while its event loop was ${formatPct(l!.elu)} busy` : b.saturationRecorded ? '' : ` (${NO_METRICS}: a busy ${from} event loop would look the same)`;
-      return `caller pool full at ${from} → ${to}: ${amount} queued before a connection${why} — raise the upstream connection limit${c.collector ? ' of the collector, or lower --concurrency' : ''}`;
+      return `caller pool full at ${from}${c.to === null ? '' : ` → ${to}`}: ${amount} queued before a connection${why} — raise the upstream connection limit${c.collector ? ' of the collector, or lower --concurrency' : ''}`;
     }
     case 'connect':
       return `${amount} opening new connections ${from} → ${to}: connection set-up (cold start, or connections not kept alive) — keep connections alive and warm them before the run`;

@@ -11,7 +11,7 @@ export const RUN_VIEW_SCRIPT = String.raw`
 var SVGNS = 'http://www.w3.org/2000/svg';
 function sv(tag, attrs) { var e = document.createElementNS(SVGNS, tag); Object.keys(attrs || {}).forEach(function (k) { e.setAttribute(k, String(attrs[k])); }); return e; }
 function svgText(x, y, text, anchor) { var t = sv('text', { x: x, y: y, 'text-anchor': anchor || 'start', 'class': 'ax' }); t.textContent = text; return t; }
-var CW = 800, CH = 130, PL = 44, PR = 8, PT = 8, PB = 20;
+var CW = 800, CH = 130, PL = 66, PR = 8, PT = 8, PB = 20;
 function frame(label, id) { var s = sv('svg', { viewBox: '0 0 ' + CW + ' ' + CH, role: 'img', 'aria-label': label, id: id, 'class': 'chart' }); return s; }
 function timeAxis(s, endMs) { [0, 0.25, 0.5, 0.75, 1].forEach(function (f) { s.appendChild(svgText(PL + f * (CW - PL - PR), CH - 5, ms(endMs * f), f === 0 ? 'start' : f === 1 ? 'end' : 'middle')); }); }
 function yAxis(s, max, fmt) { s.appendChild(svgText(PL - 4, PT + 9, fmt(max), 'end')); s.appendChild(svgText(PL - 4, CH - PB, fmt(0), 'end')); s.appendChild(sv('line', { x1: PL, y1: CH - PB, x2: CW - PR, y2: CH - PB, 'class': 'axis' })); }

@@ -40,6 +40,8 @@ export function metricLine(p: ProcessResource, name: string, unit: string, kind:
 export interface LoadShape {
   /** Event-loop utilization 0..1. */
   elu: number;
+  /** Utilization over time instead (ms after the base instant → 0..1). */
+  eluAt?: (ms: number) => number;
   /** Event-loop delay p99, ms. */
   delayP99Ms: number;
   /** Share of the time in GC, 0..1. */
@@ -54,7 +56,7 @@ export function saturationLines(p: ProcessResource, load: LoadShape, fromMs: num
   for (let t = fromMs + everyMs; t <= toMs + everyMs - 1; t += everyMs) {
     const end = Math.min(t, toMs);
     // gauges of the interval; cumulative points all start at the process start
-    lines.push(metricLine(p, 'nodejs.eventloop.utilization', '1', 'GAUGE', fromMs, end, [{ value: load.elu }]));
+    lines.push(metricLine(p, 'nodejs.eventloop.utilization', '1', 'GAUGE', fromMs, end, [{ value: load.eluAt === undefined ? load.elu : load.eluAt(end) }]));
     lines.push(metricLine(p, 'nodejs.eventloop.delay.p50', 's', 'GAUGE', fromMs, end, [{ value: load.delayP99Ms / 4000 }]));
     lines.push(metricLine(p, 'nodejs.eventloop.delay.p99', 's', 'GAUGE', fromMs, end, [{ value: load.delayP99Ms / 1000 }]));
     lines.push(metricLine(p, 'nodejs.eventloop.delay.max', 's', 'GAUGE', fromMs, end, [{ value: (load.delayP99Ms * 1.5) / 1000 }]));

@@ -44,9 +44,10 @@ export function writeSaturatedRun(run: RunShape, spans: FixtureSpan[] = runSpans
     if (load === undefined) continue;
     (lines[FILES[service]!] ??= []).push(...saturationLines(PROCESSES[service]!, load, -5, end, run.exportEveryMs));
   }
-  for (const server of run.memory ?? []) {
-    (lines['orchestrator.log'] ??= []).push(...serverMemoryLines({ service: 'nemo-gym/orchestrator', pid: 99 }, server, 0, end, (t) => 80e6 + t * 5000, run.exportEveryMs));
-  }
+  // each server its own size and growth, so the lines can be told apart
+  (run.memory ?? []).forEach((server, i) => {
+    (lines['orchestrator.log'] ??= []).push(...serverMemoryLines({ service: 'nemo-gym/orchestrator', pid: 99 }, server, 0, end, (t) => (60 + 45 * i) * 1048576 + t * 20000 * (i + 1), run.exportEveryMs));
+  });
   const files: Record<string, string> = {};
   for (const [f, ls] of Object.entries(lines)) files[f] = ls.join('\n') + '\n';
   return tempDir(files);
