@@ -33,9 +33,6 @@ export type TimeCategory =
 /** Every category, in display order. */
 export const TIME_CATEGORIES: readonly TimeCategory[] = ['model', 'tools', 'verify', 'seed', 'agent', 'caller_queue', 'connect', 'transit', 'return', 'retries', 'network', 'collector_send', 'collector_return', 'unaccounted'];
 
-/** Categories that are time between processes (a hop's CLIENT time outside its SERVER child). */
-export const HOP_CATEGORIES: ReadonlySet<TimeCategory> = new Set(['caller_queue', 'connect', 'transit', 'return', 'retries', 'network', 'collector_send', 'collector_return']);
-
 const MODEL_ROUTES = new Set(['/v1/responses', '/v1/chat/completions', '/v1/messages', '/v1/completions']);
 
 /** The route of a SERVER span: `http.route`, else the path part of `<METHOD> <route>`. */

@@ -1,9 +1,8 @@
 /**
- * Display labels of the time categories and hop phases, shared by `why`, `stats` and the report.
+ * Display labels of the time categories, shared by `why`, `stats` and the report.
  * @module
  */
 import type { TimeCategory } from '../analyze/categorize.js';
-import type { HopPhase } from '../analyze/hop-timeline.js';
 
 /** Label per time category. */
 export const CATEGORY_LABEL: Record<TimeCategory, string> = {
@@ -21,16 +20,4 @@ export const CATEGORY_LABEL: Record<TimeCategory, string> = {
   collector_send: 'collector → agent (before /run started)',
   collector_return: 'agent → collector (after /run ended)',
   unaccounted: 'unaccounted',
-};
-
-/** Label per hop phase. */
-export const PHASE_LABEL: Record<HopPhase, string> = {
-  retries: 'retries',
-  caller_queue: 'caller queue',
-  connect: 'connect',
-  transit: 'transit + callee queue',
-  return: 'return',
-  network_before: 'before (phases not recorded)',
-  network_after: 'after (phases not recorded)',
-  no_server: 'no SERVER span',
 };
