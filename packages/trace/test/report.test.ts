@@ -57,6 +57,19 @@ describe('gym trace report', () => {
     assert.ok(data.stats.some((s) => s.name === 'gym.verify' && s.count === 5 && s.p50 > 0 && s.p99 >= s.p95));
   });
 
+  it('carries the run-level view: rollouts over time, durations and the diagnosis, saying no metrics were recorded', () => {
+    const run = data.run;
+    assert.equal(run.timeline.started.reduce((a, b) => a + b, 0), 5);
+    assert.equal(run.timeline.finished.reduce((a, b) => a + b, 0), 5);
+    assert.equal(run.durations.counts.reduce((a, b) => a + b, 0), 5);
+    assert.equal(Math.max(...run.timeline.inFlight), 1, 'the fixture rollouts do not overlap');
+    assert.ok(run.timeline.inFlight.length <= 120 && run.durations.counts.length <= 24);
+    assert.equal(run.saturationRecorded, false);
+    assert.deepEqual(run.utilization, []);
+    assert.match(run.diagnosis, /inside gym\.model\.responses on policy_model: the model is the bottleneck .*\(no saturation metrics recorded\)$/);
+    assert.equal(data.categoryLabels.network, 'network + queue (phases not recorded)');
+  });
+
   it('marks critical-path spans and categories in each waterfall', () => {
     const det = data.details[data.rows.find((r) => r.id === '3-0')!.key]!;
     assert.equal(det.spans[0]!.name, 'gym.rollout');
