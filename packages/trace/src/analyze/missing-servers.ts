@@ -5,7 +5,7 @@
  * @module
  */
 import type { SpanNode, TraceSet } from '../assemble/trace-model.js';
-import { ATTR, SPAN } from '../span-record.js';
+import { ATTR, isTruncated, SPAN } from '../span-record.js';
 import type { SpanSource } from '../span-record.js';
 import { calleeOf } from './callee.js';
 
@@ -52,11 +52,11 @@ export function findMissingServerSpans(set: TraceSet): MissingServerSpans[] {
   return [...byCallee.values()].sort((a, b) => b.count - a.count);
 }
 
-// A request that got an answer (or is still open) must have been seen by a server; one that
-// failed to connect never reached it.
+// A request that got an answer must have been seen by a server; one that failed to connect, or
+// was still waiting when the process shut down, may never have reached it.
 function expectsServer(node: SpanNode): boolean {
   const s = node.span;
-  if (!s.ended) return false;
+  if (!s.ended || isTruncated(s)) return false;
   if (s.status.code === 'ERROR' && s.attributes[ATTR.httpStatus] === undefined) return false;
   return true;
 }
