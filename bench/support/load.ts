@@ -9,7 +9,7 @@ export interface LoadResult {
   perSecond: number;
 }
 
-export async function runLoad(url: string, body: string, options: { concurrency: number; durationMs: number; warmupMs?: number }): Promise<LoadResult> {
+export async function runLoad(url: string, body: string, options: { concurrency: number; durationMs: number; warmupMs?: number; headers?: Record<string, string> }): Promise<LoadResult> {
   const target = new URL(url);
   const pool = new Pool(target.origin, { connections: options.concurrency, pipelining: 1 });
   let completed = 0;
@@ -19,7 +19,7 @@ export async function runLoad(url: string, body: string, options: { concurrency:
   const worker = async () => {
     while (!stop) {
       try {
-        const res = await pool.request({ method: 'POST', path: target.pathname, headers: { 'content-type': 'application/json' }, body });
+        const res = await pool.request({ method: 'POST', path: target.pathname, headers: { 'content-type': 'application/json', ...options.headers }, body });
         await res.body.text();
         if (counting) res.statusCode === 200 ? completed++ : errors++;
       } catch {

@@ -32,6 +32,7 @@ export { emitSpan, epochSecondsToNanos } from './emit-span.js';
 export type { EmitSpanOptions, EpochSeconds } from './emit-span.js';
 export { extractContext, injectContext } from './propagation.js';
 export { hrTimeAt, nowHrTime } from './clock.js';
+export { LEAN_ROOT_CONTEXT } from './lean/lean-context.js';
 export { getLeanTracer } from './lean/lean-tracer.js';
 export type { LeanTracer } from './lean/lean-tracer.js';
 export { formatTraceparent, parseTraceparent } from './lean/traceparent.js';

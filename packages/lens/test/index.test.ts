@@ -6,7 +6,7 @@ import * as lens from '../src/index.js';
 // Pinned so that adding an export is a visible decision (STYLE.md §2).
 const EXPECTED = [
   'ALL', 'BOOLEAN_SPELLINGS', 'DEFAULT_REDACT_KEYS', 'DEFAULT_SCOPE', 'EXPORTER_NAMES', 'LENS_ERRORS',
-  'LENS_VERSION', 'LENS_WARNINGS', 'LensConfigError', 'LensError', 'LensSetupError', 'NOOP_SPAN', 'NemoLensConfig',
+  'LEAN_ROOT_CONTEXT', 'LENS_VERSION', 'LENS_WARNINGS', 'LensConfigError', 'LensError', 'LensSetupError', 'NOOP_SPAN', 'NemoLensConfig',
   'REDACTED', 'SpanGroup', 'SpanRegistry', 'TRUNCATED', 'TRUNCATED_REASON', 'bindSpanGroupGate', 'detectKubernetes',
   'detectResource', 'detectSlurm', 'emitSpan', 'enabledSpanGroups', 'ensureRunId', 'epochSecondsToNanos',
   'extractContext', 'formatOtelResourceAttributes', 'formatTraceparent', 'getLeanTracer', 'getMeter', 'getTracer',

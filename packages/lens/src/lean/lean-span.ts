@@ -23,7 +23,8 @@ export interface LeanSpanSink {
 
 /** Attributes per span beyond which further keys are dropped (the SDK's default limit). */
 const ATTRIBUTE_COUNT_LIMIT = 128;
-const NO_LINKS: Link[] = [];
+const NO_LINKS: Link[] = Object.freeze([]) as unknown as Link[];
+const NO_EVENTS: TimedEvent[] = Object.freeze([]) as unknown as TimedEvent[];
 const UNSET: SpanStatus = { code: SpanStatusCode.UNSET };
 
 function isAttributeValue(value: unknown): value is AttributeValue {
@@ -60,7 +61,8 @@ export class LeanSpan implements Span, ReadableSpan {
   status: SpanStatus = UNSET;
   readonly attributes: Attributes;
   links: Link[] = NO_LINKS;
-  events: TimedEvent[] = [];
+  // shared empty arrays until first used: most spans never get an event or a link
+  events: TimedEvent[] = NO_EVENTS;
   ended = false;
   readonly resource: Resource;
   readonly instrumentationScope: InstrumentationScope;
@@ -70,6 +72,9 @@ export class LeanSpan implements Span, ReadableSpan {
   readonly #context: SpanContext;
   readonly #sink: LeanSpanSink | undefined;
   #attributeCount: number;
+  /** Neighbours in the pipeline's list of open spans (see open-lean-spans.ts). */
+  openPrev: LeanSpan | undefined = undefined;
+  openNext: LeanSpan | undefined = undefined;
 
   /**
    * `attributes` is taken over, not copied: pass a fresh object of valid values. A span without a
@@ -128,7 +133,9 @@ export class LeanSpan implements Span, ReadableSpan {
     if (!this.isRecording()) return this;
     const timeGiven = attributesOrTime instanceof Date || typeof attributesOrTime === 'number' || Array.isArray(attributesOrTime);
     const attributes = timeGiven ? undefined : (attributesOrTime as Attributes | undefined);
-    this.events.push({ name, attributes, time: toHrTime(timeGiven ? (attributesOrTime as TimeInput) : time), droppedAttributesCount: 0 });
+    const event = { name, attributes, time: toHrTime(timeGiven ? (attributesOrTime as TimeInput) : time), droppedAttributesCount: 0 };
+    if (this.events === NO_EVENTS) this.events = [event];
+    else this.events.push(event);
     return this;
   }
 

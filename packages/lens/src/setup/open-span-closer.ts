@@ -5,6 +5,7 @@
  */
 import type { Context } from '@opentelemetry/api';
 import type { ReadableSpan, Span, SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { OpenLeanSpans } from '../lean/open-lean-spans.js';
 
 /** Attribute and event name set on spans ended by the closer. */
 export const TRUNCATED = 'nemo.span.truncated';
@@ -21,10 +22,12 @@ const REASON = 'still open at telemetry shutdown';
 export class OpenSpanCloser implements SpanProcessor {
   #open = new Map<string, Span>();
   #closed = false;
+  /** Lean spans, tracked by the lean pipeline without a map entry each. */
+  readonly lean = new OpenLeanSpans();
 
   /** Spans currently tracked as open. */
   get openCount(): number {
-    return this.#open.size;
+    return this.#open.size + this.lean.size;
   }
 
   onStart(span: Span, _parentContext: Context): void {
@@ -49,8 +52,11 @@ export class OpenSpanCloser implements SpanProcessor {
   closeAll(): void {
     if (this.#closed) return;
     this.#closed = true;
-    const leftovers = [...this.#open.values()].reverse();
+    const leftovers: Array<Pick<Span, 'setAttribute' | 'addEvent' | 'end' | 'startTime'>> = [...[...this.#open.values()].reverse(), ...this.lean.takeAll()];
     this.#open.clear();
+    // innermost (latest started) first, so a parent ends after its children; the sort is stable and
+    // both lists are latest first, so spans started in the same instant keep that order
+    leftovers.sort((a, b) => b.startTime[0] - a.startTime[0] || b.startTime[1] - a.startTime[1]);
     for (const span of leftovers) {
       try {
         span.setAttribute(TRUNCATED, true);

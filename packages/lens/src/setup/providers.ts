@@ -13,7 +13,7 @@ import { BatchLogRecordProcessor, LoggerProvider } from '@opentelemetry/sdk-logs
 import { MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 import type { IMetricReader } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, BatchSpanProcessor, ParentBasedSampler, SamplingDecision } from '@opentelemetry/sdk-trace-base';
-import type { BufferConfig, Sampler, Span as SdkSpan, SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { BufferConfig, Sampler, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { Resource } from '@opentelemetry/resources';
 import { setLeanPipeline } from '../lean/lean-tracer.js';
 import type { LeanPipeline } from '../lean/lean-tracer.js';
@@ -137,9 +137,9 @@ function leanPipeline(resource: Resource, sampler: Sampler, closer: OpenSpanClos
   const followsParent = sampler instanceof ParentBasedSampler;
   return {
     resource,
-    onStart: (span) => closer.onStart(span as unknown as SdkSpan, ROOT_CONTEXT),
+    onStart: (span) => closer.lean.add(span),
     onEnd(span) {
-      closer.onEnd(span);
+      closer.lean.remove(span);
       bsp.onEnd(span);
     },
     sample(parent, traceId, name, kind, attributes) {

@@ -5,6 +5,7 @@
  * @module
  */
 import { Pool } from 'undici';
+import { defaultConnections } from './connection-budget.js';
 import { formatCookieHeader } from './cookies.js';
 import { GymHttpClientClosedError, GymHttpInvalidUrlError } from './errors.js';
 import { DEFAULT_RETRY_POLICY } from './retry-policy.js';
@@ -14,15 +15,15 @@ import type { RetryPolicy } from './retry-policy.js';
 import type { Target } from './send.js';
 import type { HttpClient, HttpRequest, HttpRequestOptions, HttpResponse } from './types.js';
 
-/** Default connections per upstream origin: the original's per-host limit (1024); see docs/http.md. */
-export const DEFAULT_CONNECTIONS = 1024;
 /** Client keep-alive: below the gym server's 30 s, so the server never closes a socket we reuse. */
 export const DEFAULT_CLIENT_KEEP_ALIVE_TIMEOUT_MS = 15_000;
 
 /** Options of {@link createHttpClient}. */
 export interface HttpClientOptions {
-  /** Max sockets per upstream origin; further requests queue in the pool. Default {@link DEFAULT_CONNECTIONS}. */
+  /** Max sockets per upstream origin; further requests queue in the pool. Default from the open-file limit (`defaultConnections()`, at most 4096). */
   connections?: number;
+  /** Requests per socket (HTTP/1.1 pipelining), for callers with more in flight than sockets. Default 1. */
+  pipelining?: number;
   /** How long an idle socket is kept. Default {@link DEFAULT_CLIENT_KEEP_ALIVE_TIMEOUT_MS}. */
   keepAliveTimeoutMs?: number;
   /** Default deadline per logical request. Default none: generations can take minutes. */
@@ -48,6 +49,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
 class PooledHttpClient implements HttpClient {
   readonly #pools = new Map<string, Pool>();
   readonly #connections: number;
+  readonly #pipelining: number;
   readonly #keepAliveTimeoutMs: number;
   readonly #timeoutMs: number | undefined;
   readonly #retry: RetryPolicy;
@@ -56,7 +58,8 @@ class PooledHttpClient implements HttpClient {
   #closing: Promise<void> | undefined;
 
   constructor(options: HttpClientOptions) {
-    this.#connections = options.connections ?? DEFAULT_CONNECTIONS;
+    this.#connections = options.connections ?? defaultConnections();
+    this.#pipelining = Math.max(1, options.pipelining ?? 1);
     this.#keepAliveTimeoutMs = options.keepAliveTimeoutMs ?? DEFAULT_CLIENT_KEEP_ALIVE_TIMEOUT_MS;
     this.#timeoutMs = options.timeoutMs;
     this.#retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
@@ -97,6 +100,9 @@ class PooledHttpClient implements HttpClient {
       payload,
       policy,
       raw: request.raw === true,
+      // undici pipelines only idempotent, non-blocking requests; a pipelining client's POSTs are
+      // retried on connection errors anyway, like every gym call (docs/http.md)
+      pipelined: this.#pipelining > 1,
       signal: request.signal,
       timeoutMs: request.timeoutMs ?? this.#timeoutMs,
     };
@@ -118,7 +124,7 @@ class PooledHttpClient implements HttpClient {
     if (pool === undefined) {
       pool = new Pool(origin, {
         connections: this.#connections,
-        pipelining: 1,
+        pipelining: this.#pipelining,
         keepAliveTimeout: this.#keepAliveTimeoutMs,
         // undici's 300 s defaults would cut long generations; deadlines come from timeoutMs only
         headersTimeout: 0,

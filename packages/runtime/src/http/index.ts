@@ -2,7 +2,8 @@
  * The HTTP client of gym: every server-to-server call goes through {@link createHttpClient}.
  * @module
  */
-export { createHttpClient, DEFAULT_CONNECTIONS, DEFAULT_CLIENT_KEEP_ALIVE_TIMEOUT_MS } from './client.js';
+export { createHttpClient, DEFAULT_CLIENT_KEEP_ALIVE_TIMEOUT_MS } from './client.js';
+export { defaultConnections, MAX_DEFAULT_CONNECTIONS, openFileLimit, socketsFor } from './connection-budget.js';
 export type { HttpClientOptions } from './client.js';
 export type { HttpClient, HttpMethod, HttpRequest, HttpRequestOptions, HttpResponse } from './types.js';
 export type { InstrumentedRequest, RequestInstrumentation, RetryEvent } from './instrumentation.js';

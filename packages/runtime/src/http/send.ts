@@ -18,6 +18,12 @@ import type { RetryEvent } from './instrumentation.js';
 import type { RetryPolicy } from './retry-policy.js';
 import type { HttpResponse } from './types.js';
 
+/**
+ * What undici needs to pipeline a request: `idempotent` (else it never sends a POST behind
+ * another) and not `blocking` (else it waits for each answer's headers before sending the next).
+ */
+const PIPELINED = { idempotent: true, blocking: false } as const;
+
 /** A parsed request URL. */
 export interface Target {
   origin: string;
@@ -38,6 +44,8 @@ export interface SendInput {
   payload: string | undefined;
   policy: RetryPolicy;
   raw: boolean;
+  /** Sent as idempotent, so undici may pipeline it behind others on one socket. */
+  pipelined: boolean;
   signal: AbortSignal | undefined;
   timeoutMs: number | undefined;
 }
@@ -58,7 +66,7 @@ export async function sendWithRetries(input: SendInput, onRetry: ((event: RetryE
     let headers: HttpResponse['headers'];
     let text: string;
     try {
-      const res = await pool.request({ path: target.path, method: method as 'GET', headers: input.headers, body: input.payload, signal });
+      const res = await pool.request({ path: target.path, method: method as 'GET', headers: input.headers, body: input.payload, signal, ...(input.pipelined ? PIPELINED : {}) });
       status = res.statusCode;
       headers = res.headers;
       text = await res.body.text();

@@ -9,7 +9,6 @@
  */
 import type { Attributes, Gauge, Meter } from '@opentelemetry/api';
 import { ATTR } from '../telemetry/attributes.js';
-import { memoryProfilingSettings } from '../telemetry/memory-profiling-env.js';
 import type { GymTelemetry } from '../telemetry/state.js';
 import { PROC_ROOT, procAvailable, readHostMemory, readTreeMemory, readTreePss } from './proc-memory.js';
 
@@ -165,12 +164,12 @@ export function startMemorySampler(options: MemorySamplerOptions): MemorySampler
  */
 export function startMemoryProfiling(
   telemetry: GymTelemetry | undefined,
-  env: NodeJS.ProcessEnv,
   servers: readonly ProfiledServer[],
   onNote: (line: string) => void = () => undefined,
 ): MemorySampler | undefined {
-  if (telemetry === undefined) return undefined;
-  const settings = memoryProfilingSettings(env);
+  // memory profiling records metrics: it needs them on and exporting
+  if (telemetry === undefined || !telemetry.isExportingMetrics) return undefined;
+  const settings = telemetry.settings.memoryProfiling;
   if (!settings.enabled) return undefined;
   if (!procAvailable()) {
     onNote('memory profiling needs Linux /proc; no memory metrics on this platform');

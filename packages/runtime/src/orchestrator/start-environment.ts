@@ -89,7 +89,7 @@ export async function startEnvironment(options: StartEnvironmentOptions): Promis
     throw error;
   }
   startup.finished(servers.length);
-  memory = startMemoryProfiling(options.telemetry, options.env ?? process.env, servers.map((s) => ({ name: s.display.process_name, type: s.display.server_type, pid: s.child.pid })), progress);
+  memory = startMemoryProfiling(options.telemetry, servers.map((s) => ({ name: s.display.process_name, type: s.display.server_type, pid: s.child.pid })), progress);
   progress(`all ${servers.length} servers ready; logs in ${options.logDir}`);
   const firstExit = Promise.race(servers.map((s) => s.exited.then((code) => ({ name: s.display.process_name, code }))));
   return { head, servers, logDir: options.logDir, firstExit, stop };

@@ -10,10 +10,12 @@
  */
 import { pathToFileURL } from 'node:url';
 import { pino } from 'pino';
-import { createHttpClient, DEFAULT_CONNECTIONS } from '../http/client.js';
+import { createHttpClient } from '../http/client.js';
+import { upstreamConnections } from './upstream-connections.js';
 import { installShutdownHandlers, listen } from '../server/lifecycle.js';
 import { closeTelemetryFile, openTelemetryFile } from '../telemetry/console-file.js';
 import { initTelemetry } from '../telemetry/init.js';
+import { serverTelemetrySettings } from '../telemetry/settings.js';
 import { processTelemetry } from '../telemetry/process-telemetry.js';
 import { createServerContext, readServerEnv, serverInstancesOf } from './server-context.js';
 import type { ServerFactory } from './server-context.js';
@@ -29,11 +31,11 @@ async function main(entrypoint: string | undefined): Promise<void> {
   const worker = numWorkers > 1 ? workerIndex() : undefined;
   const sessionSecret = worker === undefined ? undefined : takeWorkerSessionSecret();
   const telemetryFile = openTelemetryFile();
-  const telemetry = await initTelemetry({ serverName: name, serverType, ...(telemetryFile === undefined ? {} : { output: telemetryFile }) });
+  const telemetry = await initTelemetry({ settings: serverTelemetrySettings(), serverName: name, serverType, ...(telemetryFile === undefined ? {} : { output: telemetryFile }) });
   const seams = processTelemetry(telemetry);
   const logger = pino({ base: worker === undefined ? { server: name } : { server: name, worker, pid: process.pid }, ...seams.loggerOptions });
   // as the original divides its connection limits by num_workers: the workers together keep one server's budget
-  const http = createHttpClient({ instrument: seams.client, ...(worker === undefined ? {} : { connections: Math.max(1, Math.floor(DEFAULT_CONNECTIONS / numWorkers)) }) });
+  const http = createHttpClient({ instrument: seams.client, connections: upstreamConnections(tree, numWorkers) });
   const context = createServerContext(tree, name, http);
   const module = (await import(pathToFileURL(entrypoint).href)) as { default?: ServerFactory };
   if (typeof module.default !== 'function') {

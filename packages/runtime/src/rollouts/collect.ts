@@ -4,7 +4,8 @@
  * live in their own modules; this file only wires them.
  * @module
  */
-import { createHttpClient, DEFAULT_CONNECTIONS } from '../http/client.js';
+import { createHttpClient } from '../http/client.js';
+import { defaultConnections, socketsFor } from '../http/connection-budget.js';
 import { createAbortFanout } from './abort-fanout.js';
 import { dispatchAll } from './dispatch.js';
 import { agentUrls, chooseAgent, exampleDataset } from './environment.js';
@@ -97,9 +98,9 @@ export async function collectRollouts(options: CollectOptions): Promise<CollectR
   info(`${prepared.resumed ? 'resuming' : 'collecting'}: ${prepared.rows.length} rollouts, ${plan.pending.length} to run (${plan.succeeded} done, ${plan.terminal} terminal, ${plan.exhausted} out of attempts)`);
 
   const concurrency = options.concurrency;
-  // sockets for an explicit --concurrency; unbounded runs queue beyond the default pool inside
-  // undici (docs/http.md: 16k sockets to one agent caused resets, 1024 none)
-  const http = createHttpClient({ connections: Math.max(concurrency ?? 0, DEFAULT_CONNECTIONS), instrument: options.instrument });
+  // one socket per rollout in flight while the open-file budget allows, then /run calls pipelined on
+  // them: 16k sockets into one agent leave it no descriptors for its own upstreams (docs/http.md)
+  const http = createHttpClient({ ...socketsFor(concurrency ?? Math.max(plan.pending.length, 1), defaultConnections()), instrument: options.instrument });
   const outputs = openJsonlAppender(paths.output, { replace: !prepared.resumed });
   const failures = openJsonlAppender(paths.failures, { replace: !prepared.resumed });
   const progress = createProgress({ sink: options.progress ?? { write: () => undefined, isTty: false }, total: plan.pending.length });

@@ -8,7 +8,7 @@
 import { createWriteStream, mkdirSync } from 'node:fs';
 import type { WriteStream } from 'node:fs';
 import { join } from 'node:path';
-import { applyTelemetryEnv, isTelemetryEnvEnabled, validateTelemetrySettings } from './env.js';
+import { applyTelemetryEnv, validateTelemetrySettings } from './env.js';
 import { initTelemetry } from './init.js';
 import type { GymTelemetry } from './state.js';
 
@@ -36,16 +36,17 @@ export interface CliTelemetryOptions {
 /** Validates, applies and initialises. Throws `GymUserError` (GYM_TELEMETRY_INVALID) on bad settings. */
 export async function setUpCliTelemetry(options: CliTelemetryOptions): Promise<CliTelemetry> {
   const env = { ...(options.env ?? process.env) };
-  validateTelemetrySettings(options.block, env);
-  const runId = applyTelemetryEnv(options.block, env);
+  // resolved once here; the servers get the same values through `env`
+  const settings = applyTelemetryEnv(validateTelemetrySettings(options.block, env), options.block, env);
+  const runId = settings.enabled ? settings.runId : undefined;
   let output: WriteStream | undefined;
-  if (isTelemetryEnvEnabled(env) && (env['NEMO_GYM_OTEL_EXPORTER'] ?? env['NEMO_LENS_EXPORTER'] ?? '').trim().toLowerCase() === 'console') {
+  if (settings.enabled && settings.exporter === 'console') {
     const logDir = typeof options.logDir === 'string' ? options.logDir : options.logDir();
     mkdirSync(logDir, { recursive: true });
     output = createWriteStream(join(logDir, `${options.role}.log`), { flags: 'a' });
     output.on('error', () => undefined);
   }
-  const telemetry = await initTelemetry({ serverName: options.role, serverType: options.role, env, ...(output === undefined ? {} : { output }) });
+  const telemetry = await initTelemetry({ settings, serverName: options.role, serverType: options.role, env, ...(output === undefined ? {} : { output }) });
   let closing: Promise<void> | undefined;
   return {
     env,

@@ -1,44 +1,17 @@
 /**
- * Telemetry switches as environment variables: the cheap pre-check every process runs before it
- * loads anything, and the orchestrator's set-if-absent translation of the `telemetry:` block
- * (nemo-gym-observability.md §2.2–§2.3). Imports nothing of lens.
+ * The orchestrator's side of the telemetry settings: it resolves them once (refusing bad values
+ * before anything starts) and hands them to its servers as environment variables, set-if-absent
+ * so hand-set variables win (nemo-gym-observability.md §2.2–§2.3). Each server resolves the same
+ * variables once (settings.ts). Imports nothing of lens.
  * @module
  */
 import { randomUUID } from 'node:crypto';
 import { GymUserError } from '../errors.js';
-import { memoryProfilingEnvEntries } from './memory-profiling-env.js';
-
-/** The primary prefix; `NEMO_LENS_*` is the fallback. */
-export const GYM_OTEL_PREFIX = 'NEMO_GYM_OTEL';
-export const LENS_PREFIX = 'NEMO_LENS';
-
-const TRUTHY = new Set(['1', 'true', 'yes', 'on']);
-const FALSY = new Set(['0', 'false', 'no', 'off']);
+import { GYM_OTEL_PREFIX, resolveTelemetrySettings } from './settings.js';
+import type { TelemetrySettings } from './settings.js';
 
 type Env = Record<string, string | undefined>;
-
-function firstNonEmpty(env: Env, ...names: string[]): string | undefined {
-  for (const name of names) {
-    const value = env[name]?.trim();
-    if (value) return value;
-  }
-  return undefined;
-}
-
-/**
- * The pre-check: `NEMO_GYM_OTEL_ENABLED`, else `NEMO_LENS_ENABLED`; the first non-empty one decides;
- * only `1/true/yes/on` enable. Costs a few string reads; loads nothing.
- */
-export function isTelemetryEnvEnabled(env: Env = process.env): boolean {
-  const value = firstNonEmpty(env, `${GYM_OTEL_PREFIX}_ENABLED`, `${LENS_PREFIX}_ENABLED`);
-  return value !== undefined && TRUTHY.has(value.toLowerCase());
-}
-
-/** A gym-owned boolean flag (no lens fallback): unset → `fallback`, else truthy iff in the truthy set. */
-export function gymFlag(env: Env, key: string, fallback: boolean): boolean {
-  const value = env[`${GYM_OTEL_PREFIX}_${key}`]?.trim();
-  return value ? TRUTHY.has(value.toLowerCase()) : fallback;
-}
+type Block = Readonly<Record<string, unknown>> | undefined;
 
 /** `telemetry:` block fields → the variable the orchestrator writes for each (set-if-absent). */
 export const TELEMETRY_ENV_FIELDS: Readonly<Record<string, string>> = {
@@ -56,42 +29,23 @@ export const TELEMETRY_ENV_FIELDS: Readonly<Record<string, string>> = {
   otlp_protocol: 'OTEL_EXPORTER_OTLP_PROTOCOL',
   otlp_headers: 'OTEL_EXPORTER_OTLP_HEADERS',
 };
-
-const BOOLEAN_FIELDS = new Set(['enabled', 'service_name_per_server', 'traces_enabled', 'metrics_enabled', 'logs_enabled', 'instrument_aiohttp']);
-const EXPORTERS = ['otlp', 'console'];
-const PROTOCOLS = ['grpc', 'http/protobuf', 'http/json'];
+/** `telemetry.memory_profiling` fields → their variables, as the original names them (§6.7). */
+export const MEMORY_PROFILING_ENV_FIELDS: Readonly<Record<string, string>> = {
+  enabled: `${GYM_OTEL_PREFIX}_MEMORY_PROFILING_ENABLED`,
+  interval_seconds: `${GYM_OTEL_PREFIX}_MEMORY_PROFILING_INTERVAL_SECONDS`,
+};
 
 /**
- * Checks the effective telemetry settings (env over YAML) and throws one `GymUserError` listing
- * every bad value with its key and the valid values. The orchestrator refuses to start on it.
+ * The effective settings of `block` under `env`. Throws one `GymUserError` (GYM_TELEMETRY_INVALID)
+ * listing every bad value with where it came from and the valid values: the orchestrator refuses
+ * to start on it.
  */
-export function validateTelemetrySettings(block: Record<string, unknown> | undefined, env: Env = process.env): void {
-  const problems: string[] = [];
-  const effective = (field: string): { value: string; from: string } | undefined => {
-    const name = TELEMETRY_ENV_FIELDS[field]!;
-    const lensName = name.startsWith(GYM_OTEL_PREFIX) ? name.replace(GYM_OTEL_PREFIX, LENS_PREFIX) : undefined;
-    const fromEnv = firstNonEmpty(env, name, ...(lensName ? [lensName] : []));
-    if (fromEnv !== undefined) return { value: fromEnv, from: env[name]?.trim() ? name : lensName! };
-    const yaml = block?.[field];
-    return yaml === undefined || yaml === null ? undefined : { value: String(yaml), from: `telemetry.${field}` };
-  };
-  for (const field of BOOLEAN_FIELDS) {
-    const got = effective(field);
-    if (got && !TRUTHY.has(got.value.toLowerCase()) && !FALSY.has(got.value.toLowerCase())) {
-      problems.push(`${got.from}='${got.value}': expected one of 1/true/yes/on or 0/false/no/off`);
-    }
-  }
-  const exporter = effective('exporter');
-  if (exporter && !EXPORTERS.includes(exporter.value.toLowerCase())) problems.push(`${exporter.from}='${exporter.value}': expected one of ${EXPORTERS.join(', ')}`);
-  for (const name of ['OTEL_EXPORTER_OTLP_PROTOCOL', 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL', 'OTEL_EXPORTER_OTLP_METRICS_PROTOCOL', 'OTEL_EXPORTER_OTLP_LOGS_PROTOCOL']) {
-    const value = env[name]?.trim();
-    if (value && !PROTOCOLS.includes(value.toLowerCase())) problems.push(`${name}='${value}': expected one of ${PROTOCOLS.join(', ')}`);
-  }
-  const protocol = block?.['otlp_protocol'];
-  if (typeof protocol === 'string' && !PROTOCOLS.includes(protocol.toLowerCase())) problems.push(`telemetry.otlp_protocol='${protocol}': expected one of ${PROTOCOLS.join(', ')}`);
+export function validateTelemetrySettings(block: Block, env: Env = process.env): TelemetrySettings {
+  const { settings, problems } = resolveTelemetrySettings(block, env);
   if (problems.length > 0) {
     throw new GymUserError('GYM_TELEMETRY_INVALID', `Invalid telemetry settings:\n  - ${problems.join('\n  - ')}`);
   }
+  return settings;
 }
 
 function render(value: unknown): string {
@@ -99,12 +53,12 @@ function render(value: unknown): string {
 }
 
 /**
- * The orchestrator's translation of the `telemetry:` block into `env` (mutated), set-if-absent so
- * hand-set variables win. A disabled run writes nothing at all. Returns the run id when enabled.
+ * Writes `settings` into `env` (mutated) for the servers this process starts: the block's fields
+ * set-if-absent, and one run id for the whole run. A disabled run writes nothing at all. Returns
+ * the settings of this process with that run id.
  */
-export function applyTelemetryEnv(block: Record<string, unknown> | undefined, env: Env = process.env): string | undefined {
-  const yamlEnabled = block?.['enabled'] === true || (typeof block?.['enabled'] === 'string' && TRUTHY.has(String(block['enabled']).toLowerCase()));
-  if (!yamlEnabled && !isTelemetryEnvEnabled(env)) return undefined;
+export function applyTelemetryEnv(settings: TelemetrySettings, block: Block, env: Env): TelemetrySettings {
+  if (!settings.enabled) return settings;
   const setIfAbsent = (name: string, value: string) => {
     if (!env[name]?.trim()) env[name] = value;
   };
@@ -113,11 +67,15 @@ export function applyTelemetryEnv(block: Record<string, unknown> | undefined, en
     const value = block?.[field];
     if (field !== 'enabled' && value !== undefined && value !== null) setIfAbsent(name, render(value));
   }
-  for (const [name, value] of memoryProfilingEnvEntries(block)) setIfAbsent(name, value);
-  setIfAbsent('OTEL_SERVICE_NAME', 'nemo-gym');
-  if (!isTelemetryEnvEnabled(env)) return undefined; // an explicit `NEMO_GYM_OTEL_ENABLED=0` wins
-  const runIdVar = TELEMETRY_ENV_FIELDS['run_id']!;
-  const runId = env[runIdVar]?.trim() || env['SLURM_JOB_ID']?.trim() || randomUUID().replace(/-/g, '').slice(0, 12);
-  env[runIdVar] = runId;
-  return runId;
+  const memory = block?.['memory_profiling'];
+  if (memory !== null && typeof memory === 'object' && !Array.isArray(memory)) {
+    for (const [field, name] of Object.entries(MEMORY_PROFILING_ENV_FIELDS)) {
+      const value = (memory as Record<string, unknown>)[field];
+      if (value !== undefined && value !== null) setIfAbsent(name, render(value));
+    }
+  }
+  setIfAbsent('OTEL_SERVICE_NAME', settings.serviceGroup);
+  const runId = settings.runId ?? (env['SLURM_JOB_ID']?.trim() || randomUUID().replace(/-/g, '').slice(0, 12));
+  env[TELEMETRY_ENV_FIELDS['run_id']!] = runId;
+  return Object.freeze({ ...settings, runId });
 }

@@ -6,16 +6,18 @@
  * @module
  */
 import { readFileSync } from 'node:fs';
-import { GYM_OTEL_PREFIX, LENS_PREFIX, gymFlag, isTelemetryEnvEnabled } from './env.js';
 import { bindGates, GYM_NAMESPACE, GYM_PRESETS, GYM_SPAN_GROUPS } from './gates.js';
 import { ATTR } from './attributes.js';
 import { createInstruments } from './instruments.js';
 import { activeTelemetry, setActiveTelemetry } from './state.js';
 import type { GymTelemetry } from './state.js';
+import type { TelemetrySettings } from './settings.js';
 import { GYM_TELEMETRY_WARNINGS, gymWarn } from './warn.js';
 
 /** Options of {@link initTelemetry}. */
 export interface InitTelemetryOptions {
+  /** The process's resolved settings (settings.ts); nothing else is read to decide. */
+  settings: TelemetrySettings;
   /** Server instance name, e.g. `policy_model`; `orchestrator` / `collector` for the CLI. */
   serverName: string;
   /** `resources_servers`, `responses_api_models`, `responses_api_agents`, `orchestrator`, … */
@@ -45,8 +47,9 @@ export function initTelemetry(options: InitTelemetryOptions): Promise<GymTelemet
 }
 
 async function setUp(options: InitTelemetryOptions): Promise<GymTelemetry | undefined> {
+  const { settings } = options;
+  if (!settings.enabled) return undefined;
   const env = options.env ?? process.env;
-  if (!isTelemetryEnvEnabled(env)) return undefined;
   let lens: typeof import('@gym/lens');
   let api: typeof import('@opentelemetry/api');
   try {
@@ -56,16 +59,20 @@ async function setUp(options: InitTelemetryOptions): Promise<GymTelemetry | unde
     gymWarn(GYM_TELEMETRY_WARNINGS.LENS_MISSING, `telemetry is enabled but @gym/lens is not installed (${(error as Error).message}); running without telemetry. Install @gym/lens to get traces.`);
     return undefined;
   }
-  let config: InstanceType<typeof lens.NemoLensConfig>;
-  try {
-    config = lens.NemoLensConfig.fromEnv(GYM_OTEL_PREFIX, LENS_PREFIX, env);
-  } catch (error) {
-    gymWarn(GYM_TELEMETRY_WARNINGS.INVALID_ENV, `invalid telemetry environment; telemetry disabled: ${(error as Error).message}`);
-    return undefined;
-  }
-  if (!config.enabled) return undefined;
-  const serviceGroup = env['OTEL_SERVICE_NAME']?.trim() || 'nemo-gym';
-  config.serviceName = gymFlag(env, 'SERVICE_NAME_PER_SERVER', true) ? `${serviceGroup}/${options.serverName}` : serviceGroup;
+  const serviceGroup = settings.serviceGroup;
+  const config = new lens.NemoLensConfig({
+    enabled: true,
+    serviceName: settings.serviceNamePerServer ? `${serviceGroup}/${options.serverName}` : serviceGroup,
+    tracesEnabled: settings.tracesEnabled,
+    metricsEnabled: settings.metricsEnabled,
+    logsEnabled: settings.logsEnabled,
+    spanGroups: settings.spanGroups,
+    exporter: settings.exporter,
+    runId: settings.runId ?? '',
+    user: settings.user,
+    wandbEntity: settings.wandbEntity,
+    wandbProject: settings.wandbProject,
+  });
   lens.SpanRegistry.register(GYM_NAMESPACE, { groups: GYM_SPAN_GROUPS, presets: GYM_PRESETS }, { allowOverride: true });
 
   let handle: Awaited<ReturnType<typeof lens.setupTelemetry>> | undefined;
@@ -89,7 +96,8 @@ async function setUp(options: InitTelemetryOptions): Promise<GymTelemetry | unde
   }
   const unbindGates = bindGates(lens.bindSpanGroupGate);
   // process saturation metrics (runtime-metrics.ts), loaded only here: a process without telemetry never loads them
-  const runtimeMetrics = handle?.isExporting === true && config.metricsEnabled ? (await import('./runtime-metrics.js')).startRuntimeMetrics(lens.getMeter('nemo.gym', GYM_VERSION)) : undefined;
+  const isExportingMetrics = handle?.isExporting === true && settings.metricsEnabled;
+  const runtimeMetrics = isExportingMetrics ? (await import('./runtime-metrics.js')).startRuntimeMetrics(lens.getMeter('nemo.gym', GYM_VERSION)) : undefined;
   const telemetry: GymTelemetry = {
     lens,
     api,
@@ -100,6 +108,8 @@ async function setUp(options: InitTelemetryOptions): Promise<GymTelemetry | unde
     serverName: options.serverName,
     serverType: options.serverType,
     runId: config.runId,
+    settings,
+    isExportingMetrics,
     shutdown: async (timeoutMs = 5000) => {
       if (activeTelemetry() === telemetry) setActiveTelemetry(undefined);
       unbindGates();

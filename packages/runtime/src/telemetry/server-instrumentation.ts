@@ -24,10 +24,17 @@ const REQUEST_SPAN = Symbol('gym.telemetry.serverSpan');
 interface RequestSpan {
   span: Span | undefined;
   ctx: Context;
+  /** The route template, undefined for a 404. */
+  route: string | undefined;
   /** When the reply was handed to the socket (`performance.now()`): the span's end. */
   sentAt?: number;
 }
 type WithSpan = FastifyRequest & { [REQUEST_SPAN]?: RequestSpan };
+
+/** The route template of a request, read once: `routeOptions` is a getter that builds an object. */
+function routeOf(request: FastifyRequest): string | undefined {
+  return request.is404 ? undefined : request.routeOptions.url;
+}
 
 function pathOf(url: string): string {
   const q = url.indexOf('?');
@@ -42,13 +49,16 @@ export function createServerInstrumentation(telemetry: GymTelemetry): ServerInst
   return {
     onRequest(request: FastifyRequest, reply: FastifyReply) {
       // liveness probes (`GET /`, polled by the orchestrator and load balancers) would each be a trace of their own
-      if (request.method === 'GET' && request.routeOptions.url === '/') return;
+      // (the raw URL, not `routeOptions`: fastify builds that object anew on every read)
+      if (request.method === 'GET' && request.url === '/') return;
+      const route = routeOf(request);
       const parent = lens.parseTraceparent(request.headers.traceparent);
       const rolloutId = rolloutIdFromBaggage(request.headers.baggage) ?? request.gymRolloutId ?? undefined;
-      let ctx = api.ROOT_CONTEXT;
+      // a lean context: the request holds it (and what its endpoint adds) for its whole life
+      const root = lens.LEAN_ROOT_CONTEXT;
+      let ctx = root;
       let span: Span | undefined;
       if (SERVER.enabled) {
-        const route = request.routeOptions.url;
         const attributes: Attributes = { [ATTR.HTTP_METHOD]: request.method, [ATTR.URL_PATH]: pathOf(request.url), [ATTR.SERVER_NAME]: telemetry.serverName };
         if (route !== undefined) attributes[ATTR.HTTP_ROUTE] = route;
         if (rolloutId !== undefined) attributes[ATTR.ROLLOUT_ID] = rolloutId;
@@ -62,11 +72,11 @@ export function createServerInstrumentation(telemetry: GymTelemetry): ServerInst
         ctx = api.trace.setSpanContext(ctx, parent);
       }
       if (rolloutId !== undefined) ctx = withRolloutId(telemetry, ctx, rolloutId);
-      if (ctx !== api.ROOT_CONTEXT) (request as WithSpan)[REQUEST_SPAN] = { span, ctx };
+      (request as WithSpan)[REQUEST_SPAN] = { span, ctx, route };
     },
     wrapHandler<T>(request: FastifyRequest, handler: () => Promise<T>): Promise<T> {
       const current = (request as WithSpan)[REQUEST_SPAN];
-      return current === undefined ? handler() : api.context.with(current.ctx, handler);
+      return current === undefined || current.ctx === lens.LEAN_ROOT_CONTEXT ? handler() : api.context.with(current.ctx, handler);
     },
     wrapEndpoint<In extends Record<string, unknown>, Out>(endpoint: GymEndpoint, handler: RouteHandler<In, Out>): RouteHandler<In, Out> {
       return wrappers[endpoint](handler);
@@ -76,16 +86,17 @@ export function createServerInstrumentation(telemetry: GymTelemetry): ServerInst
       if (current?.span !== undefined) current.sentAt = performance.now();
     },
     onResponse(request: FastifyRequest, reply: FastifyReply, durationMs: number) {
-      const status = reply.statusCode;
-      if (SERVER.enabled) instruments.httpServerDuration.record(durationMs / 1000, metricAttributes(request.method, request.routeOptions.url, status));
       const current = (request as WithSpan)[REQUEST_SPAN];
-      const span = current?.span;
+      if (current === undefined) return; // liveness probe
+      const status = reply.statusCode;
+      if (SERVER.enabled) instruments.httpServerDuration.record(durationMs / 1000, metricAttributes(request.method, current.route, status));
+      const span = current.span;
       if (span === undefined) return;
       span.setAttribute(ATTR.HTTP_STATUS, status);
       if (status >= 500) span.setStatus({ code: api.SpanStatusCode.ERROR, message: `HTTP ${status}` });
       // the caller may have read the whole answer before 'finish' fires here: end where it was sent,
       // so a SERVER span never outlasts its CLIENT parent on one host
-      span.end(current!.sentAt === undefined ? undefined : lens.hrTimeAt(current!.sentAt));
+      span.end(current.sentAt === undefined ? undefined : lens.hrTimeAt(current.sentAt));
     },
   };
 }

@@ -6,6 +6,7 @@
 import type { Tracer } from '@opentelemetry/api';
 import type { LeanTracer } from '@gym/lens';
 import type { GymInstruments } from './instruments.js';
+import type { TelemetrySettings } from './settings.js';
 
 /** What the instrumentation of a process needs, all loaded lazily. */
 export interface GymTelemetry {
@@ -22,6 +23,10 @@ export interface GymTelemetry {
   serverType: string;
   /** The run id every process of the run shares. */
   runId: string;
+  /** The settings this process resolved once. */
+  settings: TelemetrySettings;
+  /** Whether this process's metrics reach an exporter (gym owns the providers, the SDK is not disabled). */
+  isExportingMetrics: boolean;
   /** Flushes and shuts down every signal (no-op when another library owns the providers). */
   shutdown(timeoutMs?: number): Promise<void>;
 }

@@ -6,6 +6,7 @@ import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
 import type { MetricData } from '@opentelemetry/sdk-metrics';
 import { MEMORY_METRIC, startMemoryProfiling, startMemorySampler } from '../../src/orchestrator/memory-sampler.js';
 import { procAvailable } from '../../src/orchestrator/proc-memory.js';
+import { resolveTelemetrySettings } from '../../src/telemetry/settings.js';
 import type { GymTelemetry } from '../../src/telemetry/state.js';
 import { startProcessTree } from './process-tree.js';
 import type { ProcessTree } from './process-tree.js';
@@ -91,17 +92,17 @@ describe('memory sampler', { skip: procAvailable() ? false : 'no /proc (not Linu
     assert.equal(points(later, MEMORY_METRIC.SERVER_SAMPLED_PEAK)[0]!.value, Math.max(peakBefore, rss));
   });
 
-  it('is started by the orchestrator only when memory_profiling, telemetry and metrics are all on', () => {
-    const telemetry = { lens: { getMeter: () => meterWithReader().meter } } as unknown as GymTelemetry;
+  it('is started by the orchestrator only when memory_profiling is on and its metrics are exported', () => {
     const on = { NEMO_GYM_OTEL_ENABLED: '1', NEMO_GYM_OTEL_MEMORY_PROFILING_ENABLED: '1' };
+    const telemetryOf = (env: Record<string, string>, isExportingMetrics = true) =>
+      ({ lens: { getMeter: () => meterWithReader().meter }, settings: resolveTelemetrySettings(undefined, env).settings, isExportingMetrics }) as unknown as GymTelemetry;
     const servers = [{ name: 'probe', type: 'resources_servers', pid: tree.pid }];
-    const started = startMemoryProfiling(telemetry, on, servers);
+    const started = startMemoryProfiling(telemetryOf(on), servers);
     assert.ok(started);
     started.stop();
-    assert.equal(startMemoryProfiling(undefined, on, servers), undefined);
-    assert.equal(startMemoryProfiling(telemetry, { NEMO_GYM_OTEL_ENABLED: '1' }, servers), undefined);
-    assert.equal(startMemoryProfiling(telemetry, { ...on, NEMO_GYM_OTEL_METRICS_ENABLED: 'false' }, servers), undefined);
-    assert.equal(startMemoryProfiling(telemetry, { ...on, NEMO_GYM_OTEL_ENABLED: '0' }, servers), undefined);
-    assert.equal(startMemoryProfiling(telemetry, { ...on, OTEL_SDK_DISABLED: 'true' }, servers), undefined);
+    assert.equal(startMemoryProfiling(undefined, servers), undefined);
+    assert.equal(startMemoryProfiling(telemetryOf({ NEMO_GYM_OTEL_ENABLED: '1' }), servers), undefined);
+    // metrics off, or the SDK disabled: setup reports that no metric is exported
+    assert.equal(startMemoryProfiling(telemetryOf(on, false), servers), undefined);
   });
 });

@@ -14,6 +14,7 @@ import { dumpConfigYaml } from '../../src/config/dump.js';
 import { createHttpClient } from '../../src/http/client.js';
 import { defineAgentServer, defineModelServer, defineResourcesServer, listen } from '../../src/server/index.js';
 import { initTelemetry } from '../../src/telemetry/init.js';
+import { serverTelemetrySettings } from '../../src/telemetry/settings.js';
 import { processTelemetry } from '../../src/telemetry/process-telemetry.js';
 import { REPO_ROOT, freePort, runGym } from '../support/gym-process.js';
 import { telemetryEnv } from '../support/rollout-tree.js';
@@ -28,7 +29,7 @@ describe('telemetry off', () => {
   after(() => trace.disable());
 
   it('creates no span object anywhere on the request path of the three server kinds and the client', async () => {
-    assert.equal(await initTelemetry({ serverName: 'x', serverType: 'resources_servers', env: {} }), undefined);
+    assert.equal(await initTelemetry({ settings: serverTelemetrySettings({}), serverName: 'x', serverType: 'resources_servers', env: {} }), undefined);
     const seams = processTelemetry(undefined);
     assert.equal(seams.client, undefined);
     assert.equal(seams.server, undefined);
