@@ -1,6 +1,8 @@
 // Rollouts per second at saturation through agent → model/resources (simulated model, zero
 // latency), for gym with telemetry off, without lens installed, with the `default` and
-// `per_rollout` presets exporting to console (log files), with telemetry off and the agent at
+// `per_rollout` presets exporting to console (log files), `default` exporting over OTLP gRPC to a
+// local receiver (@gym/trace's, in the bench process), with OpenTelemetry's auto-instrumentation
+// instead of gym's own, with telemetry off and the agent at
 // `num_workers: 2` (two cluster workers on its port), and for a hand-written node:http + undici
 // chain making the same hops. Variants alternate in rounds so drift hits all alike.
 // Run: npm run bench -- throughput   (BENCH_ROUNDS, BENCH_SECONDS, BENCH_CONCURRENCY to tune;
@@ -12,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig, startEnvironment } from '@gym/runtime';
+import { startOtlpReceiver } from '@gym/trace';
 import { freePort } from '../packages/runtime/test/support/gym-process.js';
 import { startBaselineChain } from './support/baseline-chain.js';
 import { runLoad } from './support/load.js';
@@ -50,12 +53,20 @@ const allVariants: Variant[] = [
   { name: 'gym, telemetry off, agent num_workers=2', start: () => gym(baseEnv, 'off-2-workers', [`++${AGENT}.responses_api_agents.simple_agent.num_workers=2`]) },
   { name: 'gym, lens not installed', start: () => gym({ ...baseEnv, NODE_OPTIONS: `--import=${blocker}` }, 'absent') },
   { name: 'gym, default preset, console to file', start: () => gym(telemetry('default'), 'default') },
+  { name: 'gym, default preset, OTLP gRPC to a local receiver', start: () => withReceiver((endpoint) => gym({ ...telemetry('default'), NEMO_GYM_OTEL_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc', OTEL_EXPORTER_OTLP_ENDPOINT: endpoint }, 'otlp')) },
   { name: 'gym, per_rollout preset, console to file', start: () => gym(telemetry('per_rollout'), 'per_rollout') },
   { name: 'gym + OTel auto-instrumentation (http, undici), console to file', start: () => gym({ ...baseEnv, GYM_SERVER_NODE_FLAGS: `--import=${AUTO}` }, 'auto') },
   { name: 'hand-written node:http + undici chain', start: () => startBaselineChain() },
 ];
 const variants = allVariants.filter((v) => VARIANT_FILTER.length === 0 || VARIANT_FILTER.some((f) => v.name.toLowerCase().includes(f)));
 if (variants.length === 0) throw new Error(`BENCH_VARIANTS=${process.env.BENCH_VARIANTS} matches none of: ${allVariants.map((v) => v.name).join('; ')}`);
+
+/** An environment exporting to an OTLP receiver of @gym/trace in this process, which writes JSON lines as a collector would. */
+async function withReceiver(start: (endpoint: string) => Promise<{ agentUrl: string; stop(): Promise<void> }>): Promise<{ agentUrl: string; stop(): Promise<void> }> {
+  const receiver = await startOtlpReceiver({ outDir: join(scratch, `otlp-${Date.now()}`), grpcPort: 0, httpPort: null });
+  const running = await start(`http://127.0.0.1:${receiver.grpcPort}`);
+  return { agentUrl: running.agentUrl, stop: () => running.stop().finally(() => receiver.close()) };
+}
 
 const results = new Map<string, number[]>(variants.map((v) => [v.name, []]));
 try {
@@ -88,8 +99,9 @@ const ratio = (label: string, a: string, b: string, budget: string) => {
   if (m[a] !== undefined && m[b] !== undefined) console.log(`| ${label} | ${(m[a] / m[b]).toFixed(3)} | ${budget} |`);
 };
 ratio('telemetry off ÷ lens not installed', 'gym, telemetry off', 'gym, lens not installed', '≥ 0.99');
-ratio('default preset ÷ telemetry off', 'gym, default preset, console to file', 'gym, telemetry off', '≥ 0.85');
-ratio('per_rollout preset ÷ telemetry off', 'gym, per_rollout preset, console to file', 'gym, telemetry off', '(no budget)');
-ratio('default preset ÷ OTel auto-instrumentation', 'gym, default preset, console to file', 'gym + OTel auto-instrumentation (http, undici), console to file', '≥ 1.5');
+ratio('default preset (console) ÷ telemetry off', 'gym, default preset, console to file', 'gym, telemetry off', '≥ 0.90');
+ratio('default preset (OTLP gRPC) ÷ telemetry off', 'gym, default preset, OTLP gRPC to a local receiver', 'gym, telemetry off', '≥ 0.90');
+ratio('per_rollout preset ÷ telemetry off', 'gym, per_rollout preset, console to file', 'gym, telemetry off', '≥ 0.85');
+ratio('default preset ÷ OTel auto-instrumentation', 'gym, default preset, console to file', 'gym + OTel auto-instrumentation (http, undici), console to file', '≥ 2.0');
 ratio('gym (off) ÷ hand-written chain', 'gym, telemetry off', 'hand-written node:http + undici chain', '≥ 0.5');
 ratio('agent num_workers=2 ÷ 1 worker (telemetry off)', 'gym, telemetry off, agent num_workers=2', 'gym, telemetry off', '(no budget)');

@@ -50,13 +50,17 @@ interface UndiciSocket {
 /** Follows the requests of CLIENT spans through undici. One per process; `close()` unsubscribes. */
 export class ClientPhaseRecorder {
   readonly #bySpanId = new Map<string, ClientPhases>();
-  readonly #connectStarts = new WeakMap<object, number>();
+  /** Connects under way, oldest first, per connector (a pool's clients share one). */
+  readonly #connectStarts = new WeakMap<object, number[]>();
   readonly #handlers: Array<[string, (message: unknown) => void]>;
 
   constructor() {
     this.#handlers = [
-      ['undici:client:beforeConnect', (m) => this.#connectStarts.set((m as { connectParams: object }).connectParams, performance.now())],
-      ['undici:client:connected', (m) => this.#connected(m as { connectParams: object; socket: UndiciSocket })],
+      // undici publishes a new connectParams object each time, and a pool's clients share one
+      // connector: connects are matched to their start first in, first out
+      ['undici:client:beforeConnect', (m) => this.#connectStarted((m as { connector: object }).connector)],
+      ['undici:client:connected', (m) => this.#connected(m as { connector: object; socket: UndiciSocket })],
+      ['undici:client:connectError', (m) => this.#connectStarts.get((m as { connector: object }).connector)?.shift()],
       ['undici:client:sendHeaders', (m) => this.#sendHeaders(m as { request: UndiciRequest; socket: UndiciSocket })],
       ['undici:request:bodySent', (m) => this.#mark((m as { request: UndiciRequest }).request, 'sentAt')],
       ['undici:request:headers', (m) => this.#mark((m as { request: UndiciRequest }).request, 'headersAt')],
@@ -82,8 +86,14 @@ export class ClientPhaseRecorder {
     this.#bySpanId.clear();
   }
 
-  #connected(message: { connectParams: object; socket: UndiciSocket }): void {
-    const started = this.#connectStarts.get(message.connectParams);
+  #connectStarted(connector: object): void {
+    const starts = this.#connectStarts.get(connector);
+    if (starts === undefined) this.#connectStarts.set(connector, [performance.now()]);
+    else starts.push(performance.now());
+  }
+
+  #connected(message: { connector: object; socket: UndiciSocket }): void {
+    const started = this.#connectStarts.get(message.connector)?.shift();
     if (started !== undefined) message.socket[CONNECTED] = performance.now() - started;
   }
 

@@ -1,8 +1,9 @@
 /**
  * The one-sentence diagnosis of a bottleneck, in the spirit of clinic.js doctor: what held the
  * rollouts up, with the numbers, and what to try. A caller queue with an idle caller event loop
- * means the pool; a busy loop (utilization or delay) means CPU in that process; transit with a
- * busy callee names the callee; transit with both loops idle means the wire.
+ * means the pool; a busy loop (utilization or delay) means CPU in that process — for a caller,
+ * counted over its queue and return on all its calls; transit with a busy callee names the callee;
+ * transit with both loops idle means the wire.
  * @module
  */
 import type { Bottleneck } from '../analyze/bottleneck.js';
@@ -49,6 +50,10 @@ export function diagnosisSentence(b: Bottleneck): string {
       if (isBusy(l)) return `${busy(from, l!)}: rollouts waited for CPU in ${from} — ${amount} queued before requests${towards} were sent — lower --concurrency or add ${from} processes (num_workers)`;
       const why = isIdle(l) ? ` while its event loop was ${formatPct(l!.elu)} busy` : b.saturationRecorded ? '' : ` (${NO_METRICS}: a busy ${from} event loop would look the same)`;
       return `caller pool full at ${from}${c.to === null ? '' : ` → ${to}`}: ${amount} queued before a connection${why} — raise the upstream connection limit${c.collector ? ' of the collector, or lower --concurrency' : ''}`;
+    }
+    case 'caller_loop': {
+      const l = load(c.from);
+      return `${l === undefined ? `${from} event loop busy` : busy(from, l)}: rollouts waited for CPU in ${from} — ${amount} queued before requests were sent or answers were read — lower --concurrency or add ${from} processes (num_workers)`;
     }
     case 'connect':
       return `${amount} opening new connections ${from} → ${to}: connection set-up (cold start, or connections not kept alive) — keep connections alive and warm them before the run`;

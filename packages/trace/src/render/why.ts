@@ -61,7 +61,7 @@ export function renderAttributionSummary(s: AttributionSummary, format: WhyForma
   parts.push(table(['category', 'total', 'share of total', 'mean share'], rows, ['l', 'r', 'r', 'r']));
   if (s.network.beforeMs + s.network.afterMs > 0) parts.push(`\nnetwork + queue (phases not recorded): before the server ${formatMs(s.network.beforeMs)}, after it ${formatMs(s.network.afterMs)}\n`);
   if (bottleneck !== null) {
-    const causes = bottleneck.causes.slice(0, 5).map((c) => [c.kind.replace('_', ' '), c.from === null ? '-' : displayService(c.from), c.to === null ? (c.kind === 'caller_queue' ? 'all its calls' : '-') : displayService(c.to), formatMs(c.ms), formatPct(bottleneck.wallMs > 0 ? c.ms / bottleneck.wallMs : null)]);
+    const causes = bottleneck.causes.slice(0, 5).map((c) => [c.kind.replace('_', ' '), c.from === null ? '-' : displayService(c.from), c.to === null ? (c.kind === 'caller_queue' || c.kind === 'caller_loop' ? 'all its calls' : '-') : displayService(c.to), formatMs(c.ms), formatPct(bottleneck.wallMs > 0 ? c.ms / bottleneck.wallMs : null)]);
     parts.push('\nLargest causes (critical-path time, summed):\n');
     parts.push(table(['cause', 'in / from', 'to', 'time', 'share'], causes, ['l', 'l', 'l', 'r', 'r']));
     parts.push(renderLoads(bottleneck, format, 'the run'));
