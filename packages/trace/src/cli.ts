@@ -50,7 +50,7 @@ export function registerTraceCommands<A extends unknown[], O extends OptionValue
 
   trace
     .command('why')
-    .description('split a rollout\'s wall time into model, tools, verification, agent, network and unaccounted')
+    .description('split a rollout\'s wall time into model, tools, verification, agent and each queue of each hop, and name the bottleneck')
     .argument('[id]', 'rollout id or trace id (omit with --all)')
     .argument('[paths...]', PATHS_HELP)
     .option('--all', 'aggregate over every rollout')
