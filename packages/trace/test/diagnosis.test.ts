@@ -96,14 +96,15 @@ describe('why under load names the bottleneck', () => {
   });
 
   it('(d) a busy agent whose waits split between sending and reading: one cause, the agent loop', async () => {
-    // as measured over real processes: the pool writes on a later turn of the busy loop, and
-    // answers wait for it too; each callee's return alone would be the largest single piece
-    const hop = (serverMs: number) => ({ serverMs, queuedMs: 12, returnMs: 20 });
+    // as measured over real processes: the pool writes on a later turn of the busy loop, a new
+    // connection's callback waits for it, and answers do too; each callee's return alone would be
+    // the largest single piece
+    const hop = (serverMs: number) => ({ serverMs, queuedMs: 12, connectMs: 3, returnMs: 20 });
     const busyAgent: RunShape = { rollouts: 8, spacingMs: 20, shape: () => ({ model: hop(10), tool: hop(2), verify: hop(3) }), loads: { [AGENT]: { elu: 0.98, delayP99Ms: 41 }, [MODEL]: IDLE, [RESOURCES]: IDLE, [COLLECTOR]: IDLE } };
     const doc = await whyJson(busyAgent, '4');
     sums(doc);
     assert.deepEqual([doc.bottleneck.cause.kind, doc.bottleneck.cause.from, doc.bottleneck.cause.to], ['caller_loop', AGENT, null]);
-    assert.match(doc.diagnosis, /^simple_agent event loop 98% busy \(delay p99 41ms\): rollouts waited for CPU in simple_agent — (9\d)\.?\d*ms of \d+ms \(\d+\.\d%\) queued before requests were sent or answers were read/);
+    assert.match(doc.diagnosis, /^simple_agent event loop 98% busy \(delay p99 41ms\): rollouts waited for CPU in simple_agent — 10\d\.?\d*ms of \d+ms \(\d+\.\d%\) queued before requests were sent or answers were read/);
     // with the agent idle, the same returns are the wire's or the callee's: no agent loop cause
     const idleAgent = await whyJson({ ...busyAgent, loads: { ...busyAgent.loads, [AGENT]: IDLE } }, '4');
     assert.equal(idleAgent.bottleneck.cause.kind, 'return');

@@ -3,14 +3,15 @@
 // real collector at a fixed concurrency, stops the environment, and runs the analysis of
 // `gym trace why --all` on its log files. At least 80% of the injected delay — as the injecting
 // fixture measured it — must land in the right bucket, and the diagnosis must name the process.
+// GYM_WHY_CAUSES_DEBUG=1 prints each run's split, causes, loads and measured shares on stderr.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { assembleTraces, attributeRollout, buildSaturation, diagnosisSentence, findBottleneck, findRollouts, readSpans, why } from '@gym/trace';
-import type { Attribution, Bottleneck, NetworkHop, SpanNode, TraceSet } from '@gym/trace';
+import { assembleTraces, attributeRollout, buildSaturation, diagnosisSentence, findBottleneck, findRollouts, hopTimeline, readSpans, why } from '@gym/trace';
+import type { Attribution, Bottleneck, NetworkHop, TraceSet } from '@gym/trace';
 import { createHttpClient } from '../../src/http/client.js';
 import { collectRollouts } from '../../src/rollouts/collect.js';
 import { fetchEnvironment } from '../../src/rollouts/environment.js';
@@ -41,7 +42,7 @@ interface CauseRun {
   bottleneck: Bottleneck;
   diagnosis: string;
   /** What `gym trace why --all --json` printed for the same log dir. */
-  whyAll: { diagnosis: string; rollouts: number; categories: Record<string, { totalMs: number }> };
+  whyAll: { diagnosis: string; rollouts: number };
 }
 
 interface CauseOptions {
@@ -115,19 +116,22 @@ function report(name: string, run: CauseRun): void {
 }
 
 // ---- measuring ------------------------------------------------------------------------------
+// Every check compares time intervals on the span clock (`performance.timeOrigin +
+// performance.now()`, what every process stamps its spans with): the injected delay as the fixture
+// recorded it, against the stretch of a hop that `why` put into one phase.
 
-/** The span of `id` in any trace of `set`. */
-function spanNode(set: TraceSet, traceId: string, spanId: string | null): SpanNode {
-  const node = spanId === null ? undefined : set.traces.get(traceId)?.nodes.get(spanId);
-  assert.ok(node !== undefined, `span ${spanId} of trace ${traceId}`);
-  return node;
-}
+/** Unix ms (µs precision) of a span time. */
+const unixMs = (ns: bigint) => Number(ns / 1000n) / 1000;
+const sum = (xs: readonly number[]) => xs.reduce((s, x) => s + x, 0);
+const length = (xs: readonly Interval[]) => sum(xs.map(([s, e]) => e - s));
+const sortIntervals = (xs: readonly Interval[]): Interval[] => [...xs].sort((x, y) => x[0] - y[0]);
 
-/** Total length of the parts of [a, b] (unix ms) covered by `intervals` (merged first). */
-function covered(a: number, b: number, intervals: readonly Interval[]): number {
+/** Total length of the parts of [a, b] covered by `sorted` (sorted by start; overlaps counted once). */
+function covered([a, b]: Interval, sorted: readonly Interval[]): number {
   let total = 0;
   let reach = a;
-  for (const [s, e] of intervals) {
+  for (const [s, e] of sorted) {
+    if (s >= b) break;
     const lo = Math.max(s, reach);
     const hi = Math.min(e, b);
     if (hi > lo) {
@@ -138,31 +142,59 @@ function covered(a: number, b: number, intervals: readonly Interval[]): number {
   return total;
 }
 
-const sortIntervals = (xs: Interval[]): Interval[] => xs.sort((x, y) => x[0] - y[0]);
-
-/** The agent's CLIENT→SERVER hops to `to` on the critical path, with their spans. */
-function hopsTo(run: CauseRun, to: string): Array<{ a: Attribution; hop: NetworkHop; client: SpanNode; server: SpanNode }> {
-  return run.attributions.flatMap((a) =>
-    a.hops.filter((h) => h.fromService === AGENT && h.toService === to && h.onCriticalPath).map((hop) => ({ a, hop, client: spanNode(run.set, a.traceId, hop.clientSpanId), server: spanNode(run.set, a.traceId, hop.serverSpanId) })),
-  );
+/** One of the agent's CLIENT→SERVER hops on a rollout's critical path, cut in its phases. */
+interface Hop {
+  a: Attribution;
+  hop: NetworkHop;
+  /** From the CLIENT span's start to the SERVER span's start: all the waiting before the callee. */
+  before: Interval;
+  /** The SERVER span. */
+  server: Interval;
+  /** The stretches `why` put into these phases (see analyze/hop-timeline.ts). */
+  callerQueue: Interval;
+  connect: Interval;
+  transit: Interval;
+  return: Interval;
 }
 
-/** Unix ms (µs precision) of a span time. */
-const unixMs = (ns: bigint) => Number(ns / 1000n) / 1000;
+/** The agent's hops to `to` (every callee when undefined) on the critical path. */
+function agentHops(run: CauseRun, to?: string): Hop[] {
+  return run.attributions.flatMap((a) =>
+    a.hops
+      .filter((h) => h.fromService === AGENT && (to === undefined || h.toService === to) && h.onCriticalPath && h.serverSpanId !== null)
+      .map((hop) => {
+        const client = run.set.traces.get(a.traceId)!.nodes.get(hop.clientSpanId)!;
+        const tl = hopTimeline(client);
+        assert.ok(tl.server !== null && tl.phases !== null, `phases and a SERVER span for ${hop.name}`);
+        return {
+          a,
+          hop,
+          before: [unixMs(client.span.startNs), unixMs(tl.server.span.startNs)] as Interval,
+          server: [unixMs(tl.server.span.startNs), unixMs(tl.server.span.endNs)] as Interval,
+          callerQueue: [unixMs(tl.attemptNs), unixMs(tl.queuedEndNs)] as Interval,
+          connect: [unixMs(tl.queuedEndNs), unixMs(tl.connectedNs)] as Interval,
+          transit: [unixMs(tl.connectedNs), unixMs(tl.serverStartNs)] as Interval,
+          return: [unixMs(tl.serverEndNs), unixMs(client.span.endNs)] as Interval,
+        };
+      }),
+  );
+}
 
 /** The `[start, end]` of every `spin` the burner ran, from the tool outputs in the rollouts. */
 function spins(records: readonly JsonObject[]): Interval[] {
   const out: Interval[] = [];
   for (const r of records) {
     for (const item of ((r['response'] as JsonObject)['output'] as JsonObject[]) ?? []) {
-      if (item['type'] !== 'function_call_output') continue;
-      out.push((JSON.parse(String(item['output'])) as { burned: Interval }).burned);
+      if (item['type'] === 'function_call_output') out.push((JSON.parse(String(item['output'])) as { burned: Interval }).burned);
     }
   }
   return sortIntervals(out);
 }
 
-const sum = (xs: readonly number[]) => xs.reduce((s, x) => s + x, 0);
+/** Logs the share of an injected delay in a bucket under GYM_WHY_CAUSES_DEBUG=1. */
+function share(label: string, inBucket: number, injected: number): void {
+  if (DEBUG) process.stderr.write(`  ${label}: ${inBucket.toFixed(1)}ms of ${injected.toFixed(1)}ms injected (${((100 * inBucket) / injected).toFixed(1)}%)\n`);
+}
 
 describe('gym trace why over real processes names the injected cause', () => {
   describe('(a) a resources server burning CPU in a tool handler, 16 rollouts in flight', () => {
@@ -171,29 +203,28 @@ describe('gym trace why over real processes names the injected cause', () => {
       run = await runCause({ name: 'busy-tool', overrides: [], rollouts: 48, concurrency: 16, spinMs: 20 });
     });
 
-    it('puts at least 80% of the time requests waited behind other spins into transit + callee queue', () => {
+    it('puts at least 80% of the time calls waited behind other calls\' spins into transit + callee queue', () => {
       const burns = spins(run.records);
-      assert.equal(burns.length, 48);
-      const own = sum(burns.map(([s, e]) => e - s));
-      assert.ok(own >= 48 * 20, `the spins burned ${own}ms`);
-      // the injected wait of a call to the burner: the part of [its CLIENT start, its SERVER start]
-      // during which the burner was spinning (for other rollouts: a call's own spin is inside its span)
-      const hops = hopsTo(run, BURNER);
-      const injected = sum(hops.map(({ client, server }) => covered(unixMs(client.span.startNs), unixMs(server.span.startNs), burns)));
-      const transit = sum(hops.map(({ hop }) => hop.critical.transit ?? 0));
+      assert.equal(burns.length, 48, 'one spin per rollout');
+      assert.ok(burns.every(([s, e]) => e - s >= 20));
+      // the injected wait: the burner spinning (for other rollouts) while a call to it had not started
+      const hops = agentHops(run, BURNER);
+      const injected = sum(hops.map((h) => covered(h.before, burns)));
+      const inTransit = sum(hops.map((h) => covered(h.transit, burns)));
+      share('burner spinning → transit + callee queue', inTransit, injected);
+      assert.ok(injected > 2 * length(burns), `calls waited ${injected.toFixed(1)}ms for other calls' spins`);
+      assert.ok(inTransit >= 0.8 * injected, `transit holds ${inTransit.toFixed(1)}ms of ${injected.toFixed(1)}ms injected`);
+      // and a call's own spin is the tool's time
       const tools = sum(run.attributions.map((a) => a.categories.tools));
-      if (DEBUG) process.stderr.write(`  injected wait ${injected.toFixed(1)}ms → transit ${transit.toFixed(1)}ms; own spins ${own.toFixed(1)}ms → tools ${tools.toFixed(1)}ms\n`);
-      assert.ok(injected > 2 * own, `calls waited ${injected.toFixed(1)}ms for other calls' spins`);
-      assert.ok(transit >= 0.8 * injected, `transit ${transit.toFixed(1)}ms of an injected ${injected.toFixed(1)}ms`);
-      // and each call's own spin is the tool's time
-      assert.ok(tools >= 0.8 * own, `tools ${tools.toFixed(1)}ms of ${own.toFixed(1)}ms spun`);
+      share('own spins → tools', Math.min(tools, length(burns)), length(burns));
+      assert.ok(tools >= 0.8 * length(burns), `tools ${tools.toFixed(1)}ms of ${length(burns).toFixed(1)}ms spun`);
     });
 
     it('names the burner, busy, as the bottleneck', () => {
       const cause = run.bottleneck.cause!;
       assert.deepEqual([cause.kind, cause.from, cause.to], ['transit', AGENT, BURNER]);
       assert.match(run.diagnosis, new RegExp(`^burner event loop ${BUSY}: requests from loop_agent waited in burner before its handler ran — .* in transit \\+ callee queue — add burner processes \\(num_workers\\) or make its handlers cheaper$`));
-      assert.equal(run.whyAll.diagnosis, run.diagnosis);
+      assert.deepEqual([run.whyAll.rollouts, run.whyAll.diagnosis], [run.attributions.length, run.diagnosis]);
     });
   });
 
@@ -209,27 +240,27 @@ describe('gym trace why over real processes names the injected cause', () => {
       });
     });
 
-    it('puts at least 80% of the time requests waited for the one connection into the caller queue', () => {
+    it('puts at least 80% of the time calls waited for the one connection into the caller queue', () => {
       let injected = 0;
-      let queued = 0;
+      let inQueue = 0;
       for (const to of [MODEL, BURNER]) {
-        const hops = hopsTo(run, to);
-        // the one connection was busy with another request while its SERVER span ran
-        const busy = sortIntervals(hops.map(({ server }) => [unixMs(server.span.startNs), unixMs(server.span.endNs)] as Interval));
-        const wait = sum(hops.map(({ client, server }) => covered(unixMs(client.span.startNs), unixMs(server.span.startNs), busy)));
-        const queue = sum(hops.map(({ hop }) => hop.critical.caller_queue ?? 0));
-        if (DEBUG) process.stderr.write(`  → ${to}: injected wait ${wait.toFixed(1)}ms, caller queue ${queue.toFixed(1)}ms\n`);
-        injected += wait;
-        queued += queue;
+        const hops = agentHops(run, to);
+        // the one connection to `to` carried another call while that call's SERVER span ran
+        const busy = sortIntervals(hops.map((h) => h.server));
+        injected += sum(hops.map((h) => covered(h.before, busy)));
+        inQueue += sum(hops.map((h) => covered(h.callerQueue, busy)));
       }
-      assert.ok(queued >= 0.8 * injected, `caller queue ${queued.toFixed(1)}ms of an injected ${injected.toFixed(1)}ms`);
+      share('connection busy → caller queue', inQueue, injected);
+      const model = sum(run.attributions.map((a) => a.categories.model));
+      assert.ok(injected > 2 * model, `calls waited ${injected.toFixed(1)}ms for the connection, the model took ${model.toFixed(1)}ms`);
+      assert.ok(inQueue >= 0.8 * injected, `caller queue holds ${inQueue.toFixed(1)}ms of ${injected.toFixed(1)}ms injected`);
     });
 
     it('names the agent → model pool, not a busy event loop', () => {
       const cause = run.bottleneck.cause!;
       assert.deepEqual([cause.kind, cause.from, cause.to], ['caller_queue', AGENT, MODEL]);
       assert.match(run.diagnosis, /^caller pool full at loop_agent → policy_model: .* queued before a connection( while its event loop was [\d.]+% busy)? — raise the upstream connection limit$/);
-      assert.equal(run.whyAll.diagnosis, run.diagnosis);
+      assert.deepEqual([run.whyAll.rollouts, run.whyAll.diagnosis], [run.attributions.length, run.diagnosis]);
     });
   });
 
@@ -254,19 +285,25 @@ describe('gym trace why over real processes names the injected cause', () => {
     });
 
     it('puts at least 80% of the time the proxy held requests into transit', () => {
-      const hops = hopsTo(run, MODEL);
-      assert.equal(proxy.holdsMs.length, hops.length, 'one held request per model call');
-      const injected = sum(proxy.holdsMs);
-      const transit = sum(hops.map(({ hop }) => hop.critical.transit ?? 0));
-      if (DEBUG) process.stderr.write(`  injected ${injected.toFixed(1)}ms, transit ${transit.toFixed(1)}ms\n`);
-      assert.ok(transit >= 0.8 * injected, `transit ${transit.toFixed(1)}ms of an injected ${injected.toFixed(1)}ms`);
+      const hops = agentHops(run, MODEL);
+      assert.equal(proxy.holds.size, hops.length, 'one held request per model call');
+      let injected = 0;
+      let inTransit = 0;
+      for (const h of hops) {
+        const held = proxy.holds.get(h.hop.clientSpanId);
+        assert.ok(held !== undefined && held[1] - held[0] >= 49, `request of span ${h.hop.clientSpanId} held ${held}`);
+        injected += held[1] - held[0];
+        inTransit += covered(h.transit, [held as Interval]);
+      }
+      share('proxy holding → transit', inTransit, injected);
+      assert.ok(inTransit >= 0.8 * injected, `transit holds ${inTransit.toFixed(1)}ms of ${injected.toFixed(1)}ms injected`);
     });
 
     it('names the wire between agent and model, both event loops idle', () => {
       const cause = run.bottleneck.cause!;
       assert.deepEqual([cause.kind, cause.from, cause.to], ['transit', AGENT, MODEL]);
       assert.match(run.diagnosis, /^.* in transit loop_agent → policy_model with both event loops idle \(policy_model [\d.]+%, loop_agent [\d.]+%\): the wire between them is slow — check the network or proxy on that path$/);
-      assert.equal(run.whyAll.diagnosis, run.diagnosis);
+      assert.deepEqual([run.whyAll.rollouts, run.whyAll.diagnosis], [run.attributions.length, run.diagnosis]);
     });
   });
 
@@ -276,35 +313,40 @@ describe('gym trace why over real processes names the injected cause', () => {
       run = await runCause({ name: 'busy-agent', overrides: [`++${KNOB}.burn_ms_per_step=10`], rollouts: 48, concurrency: 16, spinMs: 0 });
     });
 
-    it('puts at least 80% of the time rollouts waited for other rollouts\' burns into the agent\'s caller queue and return', () => {
+    it('puts at least 80% of the time rollouts waited for other rollouts\' burns into the agent\'s caller queue, connect and return', () => {
       const burnsOf = new Map(run.records.map((r) => [r['trace_id'], r['agent_burns'] as Interval[]]));
-      const all = sortIntervals([...burnsOf.values()].flat());
-      assert.equal(all.length, 2 * 48, 'one burn per model call');
-      let injected = 0; // other rollouts' burns while a rollout was in flight
-      let burnedOwn = 0;
-      let loopWait = 0; // caller queue + return of the agent's calls
-      let ownCode = 0;
+      assert.equal([...burnsOf.values()].flat().length, 2 * 48, 'one burn per model call');
+      const hopsOf = new Map<Attribution, Hop[]>();
+      for (const h of agentHops(run)) hopsOf.set(h.a, [...(hopsOf.get(h.a) ?? []), h]);
+      let injected = 0;
+      let inLoop = 0;
+      let own = 0;
       for (const a of run.attributions) {
-        const own = burnsOf.get(a.traceId);
-        assert.ok(own !== undefined, `the record of trace ${a.traceId}`);
-        injected += covered(unixMs(a.startNs), unixMs(a.endNs), all.filter((b) => !own.includes(b)));
-        burnedOwn += sum(own.map(([s, e]) => e - s));
-        loopWait += sum(a.hops.filter((h) => h.fromService === AGENT).map((h) => (h.critical.caller_queue ?? 0) + (h.critical.return ?? 0)));
-        ownCode += a.categories.agent;
+        const mine = burnsOf.get(a.traceId);
+        assert.ok(mine !== undefined, `the record of trace ${a.traceId}`);
+        // the injected wait: the agent burning for other rollouts while this one was in flight
+        const others = sortIntervals([...burnsOf.values()].filter((b) => b !== mine).flat());
+        injected += covered([unixMs(a.startNs), unixMs(a.endNs)], others);
+        // a busy caller holds back its sends (queue, and the connect callback of a new connection)
+        // and its reading of the answers
+        for (const h of hopsOf.get(a) ?? []) inLoop += covered(h.callerQueue, others) + covered(h.connect, others) + covered(h.return, others);
+        own += length(mine);
       }
-      if (DEBUG) process.stderr.write(`  injected ${injected.toFixed(1)}ms → caller queue + return ${loopWait.toFixed(1)}ms; own burns ${burnedOwn.toFixed(1)}ms → agent ${ownCode.toFixed(1)}ms\n`);
-      assert.ok(loopWait >= 0.8 * injected, `caller queue + return ${loopWait.toFixed(1)}ms of an injected ${injected.toFixed(1)}ms`);
-      assert.ok(ownCode >= 0.8 * burnedOwn, `agent ${ownCode.toFixed(1)}ms of its own ${burnedOwn.toFixed(1)}ms of burns`);
-      // the diagnosis counts exactly that wait
-      assert.equal(run.bottleneck.cause!.kind, 'caller_loop');
-      assert.ok(Math.abs(run.bottleneck.cause!.ms - loopWait) < 1e-6 * loopWait);
+      share('agent burning for others → caller queue + connect + return', inLoop, injected);
+      assert.ok(inLoop >= 0.8 * injected, `caller queue + connect + return hold ${inLoop.toFixed(1)}ms of ${injected.toFixed(1)}ms injected`);
+      // a rollout's own burns are the agent's own code
+      const ownCode = sum(run.attributions.map((x) => x.categories.agent));
+      share('own burns → agent', Math.min(ownCode, own), own);
+      assert.ok(ownCode >= 0.8 * own, `agent ${ownCode.toFixed(1)}ms of its own ${own.toFixed(1)}ms of burns`);
     });
 
-    it('names the agent, busy, as the bottleneck', () => {
+    it('names the agent, busy, as the bottleneck: its caller queue, connect and return over all its calls', () => {
       const cause = run.bottleneck.cause!;
       assert.deepEqual([cause.kind, cause.from, cause.to], ['caller_loop', AGENT, null]);
+      const wait = sum(run.attributions.flatMap((a) => a.hops.filter((h) => h.fromService === AGENT).map((h) => (h.critical.caller_queue ?? 0) + (h.critical.connect ?? 0) + (h.critical.return ?? 0))));
+      assert.ok(Math.abs(cause.ms - wait) <= 1e-6 * wait, `${cause.ms} vs ${wait}`);
       assert.match(run.diagnosis, new RegExp(`^loop_agent event loop ${BUSY}: rollouts waited for CPU in loop_agent — .* queued before requests were sent or answers were read — lower --concurrency or add loop_agent processes \\(num_workers\\)$`));
-      assert.equal(run.whyAll.diagnosis, run.diagnosis);
+      assert.deepEqual([run.whyAll.rollouts, run.whyAll.diagnosis], [run.attributions.length, run.diagnosis]);
     });
   });
 });

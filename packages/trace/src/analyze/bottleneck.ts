@@ -3,9 +3,9 @@
  * a category (model, tools, the agent's own code…) or one phase of one hop (the caller queue of
  * agent → model, the transit to a tool server…) — and the load of the processes involved over the
  * same window, which tells a busy event loop from a full pool or a slow wire. A caller whose event
- * loop was busy over the window also gets the `caller_loop` cause: its caller queue and return
- * over all its calls, the two waits for that one loop (a request not yet sent, an answer not yet
- * read).
+ * loop was busy over the window also gets the `caller_loop` cause: its caller queue, connect and
+ * return over all its calls, the waits for that one loop (a request not yet sent, a connection
+ * whose callback has not run, an answer not yet read).
  * @module
  */
 import type { Attribution } from './attribution.js';
@@ -17,7 +17,7 @@ import type { ServiceLoad } from './saturation-window.js';
 
 /**
  * What a piece of time was: a category, a hop phase between two services, or `caller_loop` — a
- * busy caller's caller queue plus return over all its calls.
+ * busy caller's caller queue, connect and return over all its calls.
  */
 export type CauseKind = Exclude<TimeCategory, 'network' | 'collector_send' | 'collector_return'> | 'network' | 'caller_loop';
 
@@ -66,7 +66,8 @@ export function findBottleneck(items: readonly Attribution[], saturation: Satura
     if (prev === undefined) causes.set(key, { ...c, ms });
     else prev.ms += ms;
   };
-  // per caller, its caller queue + return over all its calls: both wait for the caller's event loop
+  // per caller, its caller queue + connect + return over all its calls: on a busy caller, all three
+  // wait for its event loop
   const loopWait = new Map<string, number>();
   let wallMs = 0;
   let start: bigint | null = null;
@@ -86,15 +87,16 @@ export function findBottleneck(items: readonly Attribution[], saturation: Satura
         add({ kind, from: h.fromService, to: h.toService, spanName: h.name, collector: h.collector }, ms);
         // a busy caller delays every call it makes: its queue is also counted over all its calls
         if (kind === 'caller_queue' && !h.collector) add({ kind, from: h.fromService, to: null, spanName: null, collector: false }, ms);
-        if ((kind === 'caller_queue' || kind === 'return') && !h.collector) loopWait.set(h.fromService, (loopWait.get(h.fromService) ?? 0) + ms);
+        if ((kind === 'caller_queue' || kind === 'connect' || kind === 'return') && !h.collector) loopWait.set(h.fromService, (loopWait.get(h.fromService) ?? 0) + ms);
       }
     }
   }
   const window = { startNs: start ?? 0n, endNs: end ?? 0n };
   const loadMap = loadInWindow(saturation, window.startNs, window.endNs);
-  // A busy loop holds back the sends (the pool's write runs on a later turn of the loop) and the
-  // reading of the answers alike: under load the two split about evenly, so either alone
-  // understates the wait, and the return, counted per callee, would name an idle callee.
+  // A busy loop holds back the sends (undici writes on a reused socket on a later turn of the loop,
+  // a new socket's connect callback waits for it too) and the reading of the answers alike:
+  // measured over real processes, the queue alone held about a third of the wait and the return,
+  // counted per callee, named an idle callee.
   for (const [from, ms] of loopWait) if (isBusy(loadMap.get(from))) add({ kind: 'caller_loop', from, to: null, spanName: null, collector: false }, ms);
   const sorted = [...causes.values()].sort((a, b) => b.ms - a.ms);
   const loads = [...loadMap.values()].sort((a, b) => (b.elu ?? -1) - (a.elu ?? -1));

@@ -2,8 +2,8 @@
  * The one-sentence diagnosis of a bottleneck, in the spirit of clinic.js doctor: what held the
  * rollouts up, with the numbers, and what to try. A caller queue with an idle caller event loop
  * means the pool; a busy loop (utilization or delay) means CPU in that process — for a caller,
- * counted over its queue and return on all its calls; transit with a busy callee names the callee;
- * transit with both loops idle means the wire.
+ * counted over its queue, connect and return on all its calls; transit with a busy callee names
+ * the callee; transit with both loops idle means the wire.
  * @module
  */
 import type { Bottleneck } from '../analyze/bottleneck.js';
