@@ -87,7 +87,7 @@ export async function buildProviders(
       options.metricReader ??
       new PeriodicExportingMetricReader({
         exporter: reportingMetricExporter(metricExporter!, monitor),
-        exportIntervalMillis: metricInterval(env),
+        exportIntervalMillis: options.metricExportIntervalMs ?? metricInterval(env),
       });
     meterProvider = new MeterProvider({ resource, readers: [reader] });
     if (!metrics.setGlobalMeterProvider(meterProvider)) degraded('meter provider');

@@ -38,6 +38,8 @@ export interface SetupTelemetryOptions {
   allowReinit?: boolean;
   /** Batch span processor sizing. */
   batch?: BatchOptions;
+  /** Metric export period in ms; wins over `OTEL_METRIC_EXPORT_INTERVAL` (default 10 000). */
+  metricExportIntervalMs?: number;
   /** Stream of the `console` exporter. Default `process.stdout`. */
   output?: OutputStream;
   /** Environment to read. Default `process.env` (the OTLP exporters always read `process.env`). */

@@ -79,6 +79,7 @@ async function setUp(options: InitTelemetryOptions): Promise<GymTelemetry | unde
   try {
     handle = await lens.setupTelemetry(config, {
       env,
+      metricExportIntervalMs: settings.metricExportIntervalMs,
       ...(options.output === undefined ? {} : { output: options.output }),
       resourceAttributes: {
         [ATTR.SERVICE_GROUP]: serviceGroup,

@@ -35,6 +35,11 @@ export interface TelemetrySettings {
   readonly user: string;
   readonly wandbEntity: string;
   readonly wandbProject: string;
+  /**
+   * How often metrics are exported (`OTEL_METRIC_EXPORT_INTERVAL`, ms). gym's default is 1000: one
+   * saturation point a second is what lets `gym trace why` name a busy process even on a short run.
+   */
+  readonly metricExportIntervalMs: number;
   /** The original's `telemetry.memory_profiling`: the orchestrator samples its servers' memory. */
   readonly memoryProfiling: { readonly enabled: boolean; readonly intervalMs: number };
 }
@@ -51,6 +56,7 @@ const FALSY = new Set(['0', 'false', 'no', 'off']);
 export const EXPORTERS = ['otlp', 'console'] as const;
 export const OTLP_PROTOCOLS = ['grpc', 'http/protobuf', 'http/json'] as const;
 const DEFAULT_MEMORY_INTERVAL_SECONDS = 1.0;
+export const DEFAULT_METRIC_EXPORT_INTERVAL_MS = 1000;
 
 /** Telemetry off: what a process without any setting runs with. */
 export const TELEMETRY_OFF: TelemetrySettings = Object.freeze({
@@ -66,6 +72,7 @@ export const TELEMETRY_OFF: TelemetrySettings = Object.freeze({
   user: '',
   wandbEntity: '',
   wandbProject: '',
+  metricExportIntervalMs: DEFAULT_METRIC_EXPORT_INTERVAL_MS,
   memoryProfiling: Object.freeze({ enabled: false, intervalMs: DEFAULT_MEMORY_INTERVAL_SECONDS * 1000 }),
 });
 
@@ -116,6 +123,14 @@ class SettingReader {
     return fallback;
   }
 
+  positiveInteger(found: Found | undefined, fallback: number): number {
+    if (found === undefined) return fallback;
+    const value = Number(found.value);
+    if (Number.isInteger(value) && value > 0) return value;
+    this.problems.push(`${found.from}='${found.value}': expected a positive whole number of milliseconds`);
+    return fallback;
+  }
+
   oneOf(found: Found | undefined, valid: readonly string[], fallback: string): string {
     if (found === undefined) return fallback;
     const value = found.value.toLowerCase();
@@ -143,6 +158,7 @@ export function resolveTelemetrySettings(block: Block, env: Env): ResolvedTeleme
     user: read.lensKey('USER_ID', 'user_id')?.value ?? '',
     wandbEntity: text(env['WANDB_ENTITY']) ?? '',
     wandbProject: text(env['WANDB_PROJECT']) ?? '',
+    metricExportIntervalMs: read.positiveInteger(read.find(['OTEL_METRIC_EXPORT_INTERVAL'], []), DEFAULT_METRIC_EXPORT_INTERVAL_MS),
     memoryProfiling: {
       enabled: memoryEnabled,
       // a bad interval is the default, as the original does; the switch itself is validated

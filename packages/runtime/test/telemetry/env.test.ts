@@ -38,6 +38,14 @@ describe('telemetry settings', () => {
     for (const bad of ['0', '-1', 'soon', '']) assert.equal(resolve(undefined, { NEMO_GYM_OTEL_MEMORY_PROFILING_INTERVAL_SECONDS: bad }).memoryProfiling.intervalMs, 1000, bad);
   });
 
+  it('export metrics every second unless OTEL_METRIC_EXPORT_INTERVAL says otherwise', () => {
+    assert.equal(resolve(undefined, {}).metricExportIntervalMs, 1000);
+    assert.equal(resolve(undefined, { OTEL_METRIC_EXPORT_INTERVAL: ' 250 ' }).metricExportIntervalMs, 250);
+    const { settings, problems } = resolveTelemetrySettings(undefined, { OTEL_METRIC_EXPORT_INTERVAL: 'often' });
+    assert.equal(settings.metricExportIntervalMs, 1000);
+    assert.deepEqual(problems, ["OTEL_METRIC_EXPORT_INTERVAL='often': expected a positive whole number of milliseconds"]);
+  });
+
   it('turn a server given a bad value by hand into telemetry off, with one warning', () => {
     assert.equal(serverTelemetrySettings({ NEMO_GYM_OTEL_ENABLED: '1', NEMO_GYM_OTEL_TRACES_ENABLED: 'maybe' }), TELEMETRY_OFF);
   });

@@ -23,6 +23,8 @@ export function diagnosisSentence(b: Bottleneck): string {
   const amount = `${formatMs(per ? c.ms / b.rollouts : c.ms)} of ${formatMs(wall)}${per ? ' per rollout' : ''} (${formatPct(c.ms / b.wallMs)})`;
   const load = (svc: string | null) => (svc === null ? undefined : b.loads.find((l) => l.service === svc));
   const noMetrics = b.saturationRecorded ? '' : ` (${NO_METRICS})`;
+  // metrics exist, but none fall inside these rollouts' time (an export interval longer than the run)
+  const unmeasured = (svc: string | null) => (b.saturationRecorded && load(svc) === undefined ? ` (no saturation metrics of ${name(svc)} during these rollouts to tell which: export them more often with OTEL_METRIC_EXPORT_INTERVAL)` : '');
   const from = name(c.from);
   const to = name(c.to);
   switch (c.kind) {
@@ -62,12 +64,12 @@ export function diagnosisSentence(b: Bottleneck): string {
       const caller = load(c.from);
       if (isBusy(callee)) return `${busy(to, callee!)}: requests from ${from} waited in ${to} before its handler ran — ${amount} in transit + callee queue — add ${to} processes (num_workers) or make its handlers cheaper`;
       if (isIdle(callee) && (isIdle(caller) || caller === undefined)) return `${amount} in transit ${from} → ${to} with ${caller === undefined ? `${to}'s` : 'both'} event loop${caller === undefined ? '' : 's'} idle (${to} ${formatPct(callee!.elu)}${caller === undefined ? '' : `, ${from} ${formatPct(caller.elu)}`}): the wire between them is slow — check the network or proxy on that path`;
-      return `${amount} between ${from} sending and ${to} handling requests: the wire or ${to}'s event loop${b.saturationRecorded ? '' : ` (${NO_METRICS} to tell which)`}`;
+      return `${amount} between ${from} sending and ${to} handling requests: the wire or ${to}'s event loop${b.saturationRecorded ? unmeasured(c.to) : ` (${NO_METRICS} to tell which)`}`;
     }
     case 'return': {
       const l = load(c.from);
       if (isBusy(l)) return `${busy(from, l!)}: responses from ${to} waited for ${from}'s event loop — ${amount} — lower --concurrency or add ${from} processes (num_workers)`;
-      return `${amount} returning responses ${to} → ${from}: the wire or large responses${noMetrics}`;
+      return `${amount} returning responses ${to} → ${from}: the wire, large responses or ${from}'s event loop${noMetrics}${unmeasured(c.from)}`;
     }
     case 'retries':
       return `${amount} in failed attempts and back-off ${from} → ${to}: see \`gym trace anomalies\` for the retried requests and fix what made them fail`;
