@@ -123,12 +123,10 @@ class SettingReader {
     return fallback;
   }
 
+  /** A standard variable other tools read too: a bad value means the default, not a refusal. */
   positiveInteger(found: Found | undefined, fallback: number): number {
-    if (found === undefined) return fallback;
-    const value = Number(found.value);
-    if (Number.isInteger(value) && value > 0) return value;
-    this.problems.push(`${found.from}='${found.value}': expected a positive whole number of milliseconds`);
-    return fallback;
+    const value = Number(found?.value);
+    return Number.isInteger(value) && value > 0 ? value : fallback;
   }
 
   oneOf(found: Found | undefined, valid: readonly string[], fallback: string): string {

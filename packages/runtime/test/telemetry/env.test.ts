@@ -41,9 +41,10 @@ describe('telemetry settings', () => {
   it('export metrics every second unless OTEL_METRIC_EXPORT_INTERVAL says otherwise', () => {
     assert.equal(resolve(undefined, {}).metricExportIntervalMs, 1000);
     assert.equal(resolve(undefined, { OTEL_METRIC_EXPORT_INTERVAL: ' 250 ' }).metricExportIntervalMs, 250);
+    // a standard variable other tools read too: a bad value is the default, never a refusal to start
     const { settings, problems } = resolveTelemetrySettings(undefined, { OTEL_METRIC_EXPORT_INTERVAL: 'often' });
     assert.equal(settings.metricExportIntervalMs, 1000);
-    assert.deepEqual(problems, ["OTEL_METRIC_EXPORT_INTERVAL='often': expected a positive whole number of milliseconds"]);
+    assert.deepEqual(problems, []);
   });
 
   it('turn a server given a bad value by hand into telemetry off, with one warning', () => {
