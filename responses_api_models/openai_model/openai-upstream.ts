@@ -47,7 +47,7 @@ export class OpenAIUpstream {
   async postUrl<T extends object = Record<string, unknown>>(url: string, body: unknown): Promise<T> {
     let answer: unknown;
     try {
-      answer = (await this.#http.post(url, body, { headers: this.#headers })).body;
+      answer = (await this.#http.post(url, body, { headers: this.#headers, external: true })).body;
     } catch (error) {
       throw redactError(error, this.#secrets);
     }

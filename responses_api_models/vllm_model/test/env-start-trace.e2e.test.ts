@@ -141,13 +141,15 @@ describe('vllm_model under gym env start against a local vLLM stand-in, traced',
     assert.equal(clean.upstreamCalls, 2);
   });
 
-  it('sends the configured model and API key to the upstream, and the trace context with them', () => {
+  it('sends the configured model and API key to the upstream, and the trace context with them, but not the rollout id', () => {
     const calls = upstream.filter((r) => r.path === CHAT);
     assert.ok(calls.length > 0);
     for (const call of calls) {
       assert.equal(call.body?.['model'], MODEL);
       assert.equal(call.headers['authorization'], `Bearer ${API_KEY}`);
       assert.match(String(call.headers['traceparent']), /^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
+      // gym's baggage (the rollout id) stays between gym servers
+      assert.equal(call.headers['baggage'], undefined);
     }
     // the first call of the clean rollout is a child of its CLIENT span, in the rollout's trace
     const [, traceId, parentId] = String(calls[0]!.headers['traceparent']).split('-');

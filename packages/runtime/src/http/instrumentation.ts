@@ -16,6 +16,8 @@ export interface InstrumentedRequest {
   readonly port: number;
   /** The rollout id the caller gave with the request, if any. */
   readonly rolloutId?: string;
+  /** True for an upstream that is not a gym server: no gym baggage for it. */
+  readonly external?: boolean;
   /** Headers the client will send (before the instrumentation adds its own). */
   readonly headers: Readonly<Record<string, string>>;
 }

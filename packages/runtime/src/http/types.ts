@@ -25,6 +25,11 @@ export interface HttpRequestOptions {
   retry?: Partial<RetryPolicy> | false;
   /** The rollout this request belongs to, when the caller knows it and no request context says it (the collector's `/run`). */
   rolloutId?: string;
+  /**
+   * The upstream is not a gym server (vLLM, OpenAI): it gets the trace context but not gym's
+   * baggage — the rollout id stays inside the environment (docs/observability/distributed-tracing.md).
+   */
+  external?: boolean;
 }
 
 /** One logical request, the argument of {@link HttpClient.request}. */

@@ -52,7 +52,8 @@ export function createClientInstrumentation(telemetry: GymTelemetry): RequestIns
       const span = lean.startSpan(`HTTP ${request.method}`, SPAN_KIND_CLIENT, parent, attributes, lens.hrTimeAt(startedAt));
       const context = span.spanContext();
       const headers: Record<string, string> = { traceparent: lens.formatTraceparent(context) };
-      if (rolloutId !== undefined) headers['baggage'] = rolloutBaggage(rolloutId);
+      // the rollout id travels between gym servers only; a model provider gets the trace context alone
+      if (rolloutId !== undefined && request.external !== true) headers['baggage'] = rolloutBaggage(rolloutId);
       const recording = span.isRecording();
       if (recording) phases.start(context.spanId, startedAt);
       const finish = () => {
