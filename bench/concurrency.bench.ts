@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { assembleTraces, findAnomalies, findRollouts, readSpans } from '@gym/trace';
 import { collectRollouts, loadConfig, startEnvironment } from '@gym/runtime';
+import { readProcessRss } from '../packages/runtime/src/orchestrator/proc-memory.js';
 import { freePort } from '../packages/runtime/test/support/gym-process.js';
 import { runLoad } from './support/load.js';
 import { processCpuSeconds } from './support/proc-cpu.js';
@@ -27,7 +28,7 @@ const input = join(scratch, 'one-task.jsonl');
 writeFileSync(input, `${ROW}\n`);
 const baseEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('NEMO_') && !k.startsWith('OTEL_')));
 const telemetryOn = { ...baseEnv, NEMO_GYM_OTEL_ENABLED: '1', NEMO_GYM_OTEL_EXPORTER: 'console', NEMO_GYM_OTEL_SPAN_GROUPS: 'default' };
-const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+const rssMiB = (pid: number) => (readProcessRss(pid) ?? 0) / 2 ** 20;
 
 async function environment(label: string, env: NodeJS.ProcessEnv, latencyMs: number) {
   const config = await loadConfig({

@@ -5,7 +5,7 @@
  * (The SDK's own span start is `Date.now()`, a whole millisecond.)
  * @module
  */
-import type { HrTime } from '@opentelemetry/api';
+import type { HrTime, TimeInput } from '@opentelemetry/api';
 
 const ORIGIN_MS = performance.timeOrigin;
 const ORIGIN_SECONDS = Math.floor(ORIGIN_MS / 1000);
@@ -21,4 +21,18 @@ export function hrTimeAt(performanceMs: number): HrTime {
 /** Now, as wall-clock `[seconds, nanos]` from the monotonic clock. */
 export function nowHrTime(): HrTime {
   return hrTimeAt(performance.now());
+}
+
+/**
+ * A time given to a span (`HrTime`, `Date`, epoch ms or a `performance.now()` reading, as the SDK
+ * takes them) as `[seconds, nanos]`; none means now.
+ */
+export function hrTimeOf(time?: TimeInput): HrTime {
+  if (time === undefined) return nowHrTime();
+  if (Array.isArray(time)) return time as HrTime;
+  const ms = time instanceof Date ? time.getTime() : time;
+  // numbers below the process's uptime are performance.now() readings, as in the SDK
+  if (ms <= performance.now()) return hrTimeAt(ms);
+  const seconds = Math.floor(ms / 1000);
+  return [seconds, Math.round((ms - seconds * 1000) * 1e6)];
 }

@@ -4,7 +4,7 @@
  * @module
  */
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import type { Attributes, Context, Link, Span, Tracer } from '@opentelemetry/api';
+import type { Attributes, Context, HrTime, Link, Span, Tracer } from '@opentelemetry/api';
 import { safeSetSpanAttributes, toAttributeValue } from './attributes.js';
 import type { LooseAttributes } from './attributes.js';
 import { nowHrTime } from './clock.js';
@@ -56,14 +56,14 @@ export function cleanAttributes(attributes: LooseAttributes | undefined): Attrib
  * `options.tracer` an ordinary one. Times come from the lens clock (sub-millisecond), so spans of
  * one process nest exactly.
  */
-export function startSpanAt(name: string, parent: Context, attributes: LooseAttributes | undefined, options: SpanOptions | undefined, defaultScope: string): Span {
+export function startSpanAt(name: string, parent: Context, attributes: LooseAttributes | undefined, options: SpanOptions | undefined, defaultScope: string, startTime: HrTime = nowHrTime()): Span {
   if (options?.tracer !== undefined) {
-    const span = options.tracer.startSpan(name, { kind: options.kind, links: options.links, startTime: nowHrTime() }, parent);
+    const span = options.tracer.startSpan(name, { kind: options.kind, links: options.links, startTime }, parent);
     if (attributes !== undefined) safeSetSpanAttributes(span, attributes);
     return span;
   }
   const parentSpan = trace.getSpanContext(parent);
-  const span = getLeanTracer(options?.scope ?? defaultScope).startSpan(name, options?.kind ?? SpanKind.INTERNAL, parentSpan !== undefined && trace.isSpanContextValid(parentSpan) ? parentSpan : undefined, cleanAttributes(attributes));
+  const span = getLeanTracer(options?.scope ?? defaultScope).startSpan(name, options?.kind ?? SpanKind.INTERNAL, parentSpan !== undefined && trace.isSpanContextValid(parentSpan) ? parentSpan : undefined, cleanAttributes(attributes), startTime);
   if (options?.links !== undefined) span.addLinks(options.links);
   return span;
 }

@@ -5,14 +5,14 @@
  */
 import { context } from '@opentelemetry/api';
 import type { Span, TimeInput } from '@opentelemetry/api';
-import { safeSetSpanAttributes } from './attributes.js';
 import type { LooseAttributes } from './attributes.js';
+import { hrTimeOf } from './clock.js';
 import { isEnabled } from './managed-span.js';
 import { NOOP_SPAN } from './noop-span.js';
 import type { SpanOptions } from './run-in-span.js';
 import type { SpanGroup } from './span-groups.js';
 import { startSpanAt } from './run-in-span.js';
-import { DEFAULT_SCOPE, getTracer } from './tracer.js';
+import { DEFAULT_SCOPE } from './tracer.js';
 
 /** Options of {@link startGroupSpan}. */
 export interface StartSpanOptions extends SpanOptions {
@@ -29,11 +29,6 @@ export interface StartSpanOptions extends SpanOptions {
  */
 export function startGroupSpan(group: SpanGroup | string, name: string, options: StartSpanOptions = {}): Span {
   if (!isEnabled(group)) return NOOP_SPAN;
-  if (options.startTime !== undefined) {
-    const tracer = options.tracer ?? getTracer();
-    const span = tracer.startSpan(name, { kind: options.kind, links: options.links, startTime: options.startTime }, options.parent ?? context.active());
-    if (options.attributes !== undefined) safeSetSpanAttributes(span, options.attributes);
-    return span;
-  }
-  return startSpanAt(name, options.parent ?? context.active(), options.attributes, options, DEFAULT_SCOPE);
+  const startTime = options.startTime === undefined ? undefined : hrTimeOf(options.startTime);
+  return startSpanAt(name, options.parent ?? context.active(), options.attributes, options, DEFAULT_SCOPE, startTime);
 }

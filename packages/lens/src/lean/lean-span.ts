@@ -13,7 +13,7 @@ import type { InstrumentationScope } from '@opentelemetry/core';
 import type { Resource } from '@opentelemetry/resources';
 import type { ReadableSpan, TimedEvent } from '@opentelemetry/sdk-trace-base';
 import type { Span } from '@opentelemetry/api';
-import { hrTimeAt, nowHrTime } from '../clock.js';
+import { hrTimeOf, nowHrTime } from '../clock.js';
 
 /** Where a lean span goes when it ends: the SDK span processors of the pipeline. */
 export interface LeanSpanSink {
@@ -40,16 +40,6 @@ function isAttributeValue(value: unknown): value is AttributeValue {
     kind = itemKind;
   }
   return true;
-}
-
-function toHrTime(time: TimeInput | undefined): HrTime {
-  if (time === undefined) return nowHrTime();
-  if (Array.isArray(time)) return time as HrTime;
-  const ms = time instanceof Date ? time.getTime() : time;
-  // numbers below the process's uptime are performance.now() readings, as in the SDK
-  if (ms <= performance.now()) return hrTimeAt(ms);
-  const seconds = Math.floor(ms / 1000);
-  return [seconds, Math.round((ms - seconds * 1000) * 1e6)];
 }
 
 export class LeanSpan implements Span, ReadableSpan {
@@ -133,7 +123,7 @@ export class LeanSpan implements Span, ReadableSpan {
     if (!this.isRecording()) return this;
     const timeGiven = attributesOrTime instanceof Date || typeof attributesOrTime === 'number' || Array.isArray(attributesOrTime);
     const attributes = timeGiven ? undefined : (attributesOrTime as Attributes | undefined);
-    const event = { name, attributes, time: toHrTime(timeGiven ? (attributesOrTime as TimeInput) : time), droppedAttributesCount: 0 };
+    const event = { name, attributes, time: hrTimeOf(timeGiven ? (attributesOrTime as TimeInput) : time), droppedAttributesCount: 0 };
     if (this.events === NO_EVENTS) this.events = [event];
     else this.events.push(event);
     return this;
@@ -176,7 +166,7 @@ export class LeanSpan implements Span, ReadableSpan {
 
   end(endTime?: TimeInput): void {
     if (this.ended) return;
-    this.endTime = toHrTime(endTime);
+    this.endTime = hrTimeOf(endTime);
     // a child never outlasts time itself: clamp an end given before the start
     if (this.endTime[0] < this.startTime[0] || (this.endTime[0] === this.startTime[0] && this.endTime[1] < this.startTime[1])) this.endTime = this.startTime;
     this.ended = true;

@@ -5,7 +5,7 @@
  * @module
  */
 import { createHttpClient } from '../http/client.js';
-import { defaultConnections, socketsFor } from '../http/connection-budget.js';
+import { socketsFor } from '../http/connection-budget.js';
 import { createAbortFanout } from './abort-fanout.js';
 import { dispatchAll } from './dispatch.js';
 import { agentUrls, chooseAgent, exampleDataset } from './environment.js';
@@ -100,7 +100,7 @@ export async function collectRollouts(options: CollectOptions): Promise<CollectR
   const concurrency = options.concurrency;
   // one socket per rollout in flight while the open-file budget allows, then /run calls pipelined on
   // them: 16k sockets into one agent leave it no descriptors for its own upstreams (docs/http.md)
-  const http = createHttpClient({ ...socketsFor(concurrency ?? Math.max(plan.pending.length, 1), defaultConnections()), instrument: options.instrument });
+  const http = createHttpClient({ ...socketsFor(concurrency ?? Math.max(plan.pending.length, 1)), instrument: options.instrument });
   const outputs = openJsonlAppender(paths.output, { replace: !prepared.resumed });
   const failures = openJsonlAppender(paths.failures, { replace: !prepared.resumed });
   const progress = createProgress({ sink: options.progress ?? { write: () => undefined, isTty: false }, total: plan.pending.length });

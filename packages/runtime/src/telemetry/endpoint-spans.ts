@@ -11,13 +11,13 @@ import type { GymEndpoint } from '../server/instrumentation.js';
 import type { RouteHandler } from '../server/json-route.js';
 import { ATTR } from './attributes.js';
 import { GATES } from './gates.js';
+import { inGymSpan } from './gym-span.js';
 import { rolloutIdIn, rolloutIdOf, withRolloutId } from './rollout-context.js';
 import type { GymTelemetry } from './state.js';
 
 type Row = Record<string, unknown>;
 type Wrapper = <In extends Row, Out>(handler: RouteHandler<In, Out>) => RouteHandler<In, Out>;
 const { rollout: ROLLOUT, agent: AGENT, model_call: MODEL_CALL, verify: VERIFY } = GATES;
-const SCOPE = { scope: 'nemo.gym' };
 
 function usageAttributes(result: unknown): Attributes {
   const usage = (result as { usage?: Record<string, unknown> } | null)?.usage;
@@ -33,15 +33,10 @@ function usageAttributes(result: unknown): Attributes {
 
 /** The endpoint wrappers of `telemetry`, by endpoint. */
 export function endpointWrappers(telemetry: GymTelemetry): Record<GymEndpoint, Wrapper> {
-  const { api, lens, instruments } = telemetry;
+  const { api, instruments } = telemetry;
   const outcomes = { success: { [ATTR.ROLLOUT_OUTCOME]: 'success' }, failure: { [ATTR.ROLLOUT_OUTCOME]: 'failure' } };
 
-  const inSpan = <T>(name: string, run: (span: Span) => Promise<T>): Promise<T> => {
-    const attributes: Attributes = { [ATTR.SERVER_NAME]: telemetry.serverName };
-    const rolloutId = rolloutIdIn(telemetry, api.context.active());
-    if (rolloutId !== undefined) attributes[ATTR.ROLLOUT_ID] = rolloutId;
-    return lens.spanCm(name, run, attributes, SCOPE);
-  };
+  const inSpan = <T>(name: string, run: (span: Span) => Promise<T>): Promise<T> => inGymSpan(telemetry, name, run);
 
   /** `/run`: the rollout id onto the request's context, then `gym.rollout`, `gym.rollout.duration_ms` (failures too) and `gym.rollout.completed_total`. */
   const rollout: Wrapper = (handler) => async (row, route) => {

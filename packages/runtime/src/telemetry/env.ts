@@ -7,33 +7,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { GymUserError } from '../errors.js';
-import { GYM_OTEL_PREFIX, resolveTelemetrySettings } from './settings.js';
+import { MEMORY_PROFILING_ENV_FIELDS, resolveTelemetrySettings, TELEMETRY_ENV_FIELDS } from './settings.js';
 import type { TelemetrySettings } from './settings.js';
 
 type Env = Record<string, string | undefined>;
 type Block = Readonly<Record<string, unknown>> | undefined;
-
-/** `telemetry:` block fields → the variable the orchestrator writes for each (set-if-absent). */
-export const TELEMETRY_ENV_FIELDS: Readonly<Record<string, string>> = {
-  enabled: `${GYM_OTEL_PREFIX}_ENABLED`,
-  service_name: 'OTEL_SERVICE_NAME',
-  service_name_per_server: `${GYM_OTEL_PREFIX}_SERVICE_NAME_PER_SERVER`,
-  span_groups: `${GYM_OTEL_PREFIX}_SPAN_GROUPS`,
-  exporter: `${GYM_OTEL_PREFIX}_EXPORTER`,
-  traces_enabled: `${GYM_OTEL_PREFIX}_TRACES_ENABLED`,
-  metrics_enabled: `${GYM_OTEL_PREFIX}_METRICS_ENABLED`,
-  logs_enabled: `${GYM_OTEL_PREFIX}_LOGS_ENABLED`,
-  run_id: `${GYM_OTEL_PREFIX}_RUN_ID`,
-  instrument_aiohttp: `${GYM_OTEL_PREFIX}_INSTRUMENT_AIOHTTP`,
-  otlp_endpoint: 'OTEL_EXPORTER_OTLP_ENDPOINT',
-  otlp_protocol: 'OTEL_EXPORTER_OTLP_PROTOCOL',
-  otlp_headers: 'OTEL_EXPORTER_OTLP_HEADERS',
-};
-/** `telemetry.memory_profiling` fields → their variables, as the original names them (§6.7). */
-export const MEMORY_PROFILING_ENV_FIELDS: Readonly<Record<string, string>> = {
-  enabled: `${GYM_OTEL_PREFIX}_MEMORY_PROFILING_ENABLED`,
-  interval_seconds: `${GYM_OTEL_PREFIX}_MEMORY_PROFILING_INTERVAL_SECONDS`,
-};
 
 /**
  * The effective settings of `block` under `env`. Throws one `GymUserError` (GYM_TELEMETRY_INVALID)

@@ -4,12 +4,15 @@
  * and a disabled gate runs the function with a no-op span and nothing else.
  * @module
  */
-import type { AttributeValue } from '@opentelemetry/api';
+import type { AttributeValue, Span } from '@opentelemetry/api';
 import { ATTR } from './attributes.js';
 import { GATES } from './gates.js';
 import type { GymSpanGroup } from './gates.js';
 import { rolloutIdIn } from './rollout-context.js';
 import { activeTelemetry } from './state.js';
+import type { GymTelemetry } from './state.js';
+
+const GYM_SCOPE = { scope: 'nemo.gym' };
 
 /** What server code may do with a span: annotate it with shapes and outcomes (never prompts). */
 export interface GymSpan {
@@ -45,8 +48,16 @@ export function gymSpan<T>(group: GymSpanGroup, name: string, fn: (span: GymSpan
   if (!GATES[group].enabled) return fn(NOOP_SPAN);
   const telemetry = activeTelemetry();
   if (telemetry === undefined) return fn(NOOP_SPAN);
+  return inGymSpan(telemetry, name, (span) => fn(span as unknown as GymSpan), attributes);
+}
+
+/**
+ * Runs `fn` inside span `name` of gym's scope, carrying the server name and the request's rollout
+ * id: every gym span (endpoint spans, `gym.job`, `gymSpan`) is started here. Call after the gate.
+ */
+export function inGymSpan<T>(telemetry: GymTelemetry, name: string, fn: (span: Span) => T, attributes?: Readonly<Record<string, unknown>>): T {
   const all: Record<string, unknown> = { ...attributes, [ATTR.SERVER_NAME]: telemetry.serverName };
   const rolloutId = rolloutIdIn(telemetry, telemetry.api.context.active());
   if (rolloutId !== undefined) all[ATTR.ROLLOUT_ID] = rolloutId;
-  return telemetry.lens.spanCm(name, (span) => fn(span as unknown as GymSpan), all, { scope: 'nemo.gym' });
+  return telemetry.lens.spanCm(name, fn, all, GYM_SCOPE);
 }

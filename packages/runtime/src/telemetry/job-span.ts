@@ -4,12 +4,12 @@
  * each rollout is its own trace.
  * @module
  */
-import { ATTR } from './attributes.js';
 import { GATES } from './gates.js';
+import { inGymSpan } from './gym-span.js';
 import type { GymTelemetry } from './state.js';
 
 /** Runs `run` inside `gym.job` when telemetry is on and the `job` group enabled. */
 export function withJobSpan<T>(telemetry: GymTelemetry | undefined, run: () => Promise<T>): Promise<T> {
   if (telemetry === undefined || !GATES.job.enabled) return run();
-  return telemetry.lens.spanCm('gym.job', () => run(), { [ATTR.SERVER_NAME]: telemetry.serverName }, { scope: 'nemo.gym' });
+  return inGymSpan(telemetry, 'gym.job', () => run());
 }

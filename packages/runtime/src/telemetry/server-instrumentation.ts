@@ -51,14 +51,15 @@ export function createServerInstrumentation(telemetry: GymTelemetry): ServerInst
       // liveness probes (`GET /`, polled by the orchestrator and load balancers) would each be a trace of their own
       // (the raw URL, not `routeOptions`: fastify builds that object anew on every read)
       if (request.method === 'GET' && request.url === '/') return;
-      const route = routeOf(request);
       const parent = lens.parseTraceparent(request.headers.traceparent);
       const rolloutId = rolloutIdFromBaggage(request.headers.baggage) ?? request.gymRolloutId ?? undefined;
       // a lean context: the request holds it (and what its endpoint adds) for its whole life
       const root = lens.LEAN_ROOT_CONTEXT;
       let ctx = root;
       let span: Span | undefined;
+      let route: string | undefined;
       if (SERVER.enabled) {
+        route = routeOf(request);
         const attributes: Attributes = { [ATTR.HTTP_METHOD]: request.method, [ATTR.URL_PATH]: pathOf(request.url), [ATTR.SERVER_NAME]: telemetry.serverName };
         if (route !== undefined) attributes[ATTR.HTTP_ROUTE] = route;
         if (rolloutId !== undefined) attributes[ATTR.ROLLOUT_ID] = rolloutId;
@@ -72,11 +73,12 @@ export function createServerInstrumentation(telemetry: GymTelemetry): ServerInst
         ctx = api.trace.setSpanContext(ctx, parent);
       }
       if (rolloutId !== undefined) ctx = withRolloutId(telemetry, ctx, rolloutId);
-      (request as WithSpan)[REQUEST_SPAN] = { span, ctx, route };
+      // nothing to carry (every group off, no caller context): the request pays nothing more
+      if (ctx !== root) (request as WithSpan)[REQUEST_SPAN] = { span, ctx, route };
     },
     wrapHandler<T>(request: FastifyRequest, handler: () => Promise<T>): Promise<T> {
       const current = (request as WithSpan)[REQUEST_SPAN];
-      return current === undefined || current.ctx === lens.LEAN_ROOT_CONTEXT ? handler() : api.context.with(current.ctx, handler);
+      return current === undefined ? handler() : api.context.with(current.ctx, handler);
     },
     wrapEndpoint<In extends Record<string, unknown>, Out>(endpoint: GymEndpoint, handler: RouteHandler<In, Out>): RouteHandler<In, Out> {
       return wrappers[endpoint](handler);
@@ -86,17 +88,17 @@ export function createServerInstrumentation(telemetry: GymTelemetry): ServerInst
       if (current?.span !== undefined) current.sentAt = performance.now();
     },
     onResponse(request: FastifyRequest, reply: FastifyReply, durationMs: number) {
+      // a request whose SERVER span exists (not a liveness probe, and the group was on at its start)
       const current = (request as WithSpan)[REQUEST_SPAN];
-      if (current === undefined) return; // liveness probe
+      if (current?.span === undefined) return;
+      const { span, route, sentAt } = current;
       const status = reply.statusCode;
-      if (SERVER.enabled) instruments.httpServerDuration.record(durationMs / 1000, metricAttributes(request.method, current.route, status));
-      const span = current.span;
-      if (span === undefined) return;
+      instruments.httpServerDuration.record(durationMs / 1000, metricAttributes(request.method, route, status));
       span.setAttribute(ATTR.HTTP_STATUS, status);
       if (status >= 500) span.setStatus({ code: api.SpanStatusCode.ERROR, message: `HTTP ${status}` });
       // the caller may have read the whole answer before 'finish' fires here: end where it was sent,
       // so a SERVER span never outlasts its CLIENT parent on one host
-      span.end(current.sentAt === undefined ? undefined : lens.hrTimeAt(current.sentAt));
+      span.end(sentAt === undefined ? undefined : lens.hrTimeAt(sentAt));
     },
   };
 }

@@ -13,6 +13,30 @@ import { GYM_TELEMETRY_WARNINGS, gymWarn } from './warn.js';
 export const GYM_OTEL_PREFIX = 'NEMO_GYM_OTEL';
 export const LENS_PREFIX = 'NEMO_LENS';
 
+/** `telemetry:` block fields → the variable that carries each (the orchestrator writes them set-if-absent). */
+export const TELEMETRY_ENV_FIELDS: Readonly<Record<string, string>> = {
+  enabled: `${GYM_OTEL_PREFIX}_ENABLED`,
+  service_name: 'OTEL_SERVICE_NAME',
+  service_name_per_server: `${GYM_OTEL_PREFIX}_SERVICE_NAME_PER_SERVER`,
+  span_groups: `${GYM_OTEL_PREFIX}_SPAN_GROUPS`,
+  exporter: `${GYM_OTEL_PREFIX}_EXPORTER`,
+  traces_enabled: `${GYM_OTEL_PREFIX}_TRACES_ENABLED`,
+  metrics_enabled: `${GYM_OTEL_PREFIX}_METRICS_ENABLED`,
+  logs_enabled: `${GYM_OTEL_PREFIX}_LOGS_ENABLED`,
+  run_id: `${GYM_OTEL_PREFIX}_RUN_ID`,
+  instrument_aiohttp: `${GYM_OTEL_PREFIX}_INSTRUMENT_AIOHTTP`,
+  otlp_endpoint: 'OTEL_EXPORTER_OTLP_ENDPOINT',
+  otlp_protocol: 'OTEL_EXPORTER_OTLP_PROTOCOL',
+  otlp_headers: 'OTEL_EXPORTER_OTLP_HEADERS',
+};
+/** `telemetry.memory_profiling` fields → their variables, as the original names them (§6.7). */
+export const MEMORY_PROFILING_ENV_FIELDS: Readonly<Record<string, string>> = {
+  enabled: `${GYM_OTEL_PREFIX}_MEMORY_PROFILING_ENABLED`,
+  interval_seconds: `${GYM_OTEL_PREFIX}_MEMORY_PROFILING_INTERVAL_SECONDS`,
+};
+/** Fields lens knows too: their `NEMO_LENS_*` spelling is the fallback. The others are gym's own. */
+const LENS_FIELDS: ReadonlySet<string> = new Set(['enabled', 'span_groups', 'exporter', 'traces_enabled', 'metrics_enabled', 'logs_enabled', 'run_id']);
+
 type Env = Readonly<Record<string, string | undefined>>;
 type Block = Readonly<Record<string, unknown>> | undefined;
 
@@ -109,9 +133,15 @@ class SettingReader {
     return value === undefined ? undefined : { value, from: `telemetry.${yamlPath.join('.')}` };
   }
 
-  /** A key lens knows: `NEMO_GYM_OTEL_<KEY>`, then `NEMO_LENS_<KEY>`, then the block. */
-  lensKey(key: string, yamlKey: string): Found | undefined {
-    return this.find([`${GYM_OTEL_PREFIX}_${key}`, `${LENS_PREFIX}_${key}`], [yamlKey]);
+  /** A block field: its variable (`NEMO_LENS_*` after `NEMO_GYM_OTEL_*` for fields lens knows), then the block. */
+  field(yamlField: string): Found | undefined {
+    const name = TELEMETRY_ENV_FIELDS[yamlField]!;
+    return this.find(LENS_FIELDS.has(yamlField) ? [name, name.replace(GYM_OTEL_PREFIX, LENS_PREFIX)] : [name], [yamlField]);
+  }
+
+  /** A `memory_profiling` field: its variable, then the block. */
+  memoryField(yamlField: string): Found | undefined {
+    return this.find([MEMORY_PROFILING_ENV_FIELDS[yamlField]!], ['memory_profiling', yamlField]);
   }
 
   boolean(found: Found | undefined, fallback: boolean): boolean {
@@ -141,19 +171,20 @@ class SettingReader {
 /** Resolves the settings of `block` (the config's `telemetry:` section) under `env`. Never throws. */
 export function resolveTelemetrySettings(block: Block, env: Env): ResolvedTelemetrySettings {
   const read = new SettingReader(env, block);
-  const memoryEnabled = read.boolean(read.find([`${GYM_OTEL_PREFIX}_MEMORY_PROFILING_ENABLED`], ['memory_profiling', 'enabled']), false);
-  const intervalSeconds = Number(read.find([`${GYM_OTEL_PREFIX}_MEMORY_PROFILING_INTERVAL_SECONDS`], ['memory_profiling', 'interval_seconds'])?.value);
+  const memoryEnabled = read.boolean(read.memoryField('enabled'), false);
+  const intervalSeconds = Number(read.memoryField('interval_seconds')?.value);
   const settings: TelemetrySettings = {
-    enabled: read.boolean(read.lensKey('ENABLED', 'enabled'), false),
-    exporter: read.oneOf(read.lensKey('EXPORTER', 'exporter'), EXPORTERS, 'otlp'),
-    spanGroups: read.lensKey('SPAN_GROUPS', 'span_groups')?.value ?? 'default',
-    tracesEnabled: read.boolean(read.lensKey('TRACES_ENABLED', 'traces_enabled'), true),
-    metricsEnabled: read.boolean(read.lensKey('METRICS_ENABLED', 'metrics_enabled'), true),
-    logsEnabled: read.boolean(read.lensKey('LOGS_ENABLED', 'logs_enabled'), false),
-    serviceGroup: read.find(['OTEL_SERVICE_NAME'], ['service_name'])?.value ?? 'nemo-gym',
-    serviceNamePerServer: read.boolean(read.find([`${GYM_OTEL_PREFIX}_SERVICE_NAME_PER_SERVER`], ['service_name_per_server']), true),
-    runId: read.lensKey('RUN_ID', 'run_id')?.value,
-    user: read.lensKey('USER_ID', 'user_id')?.value ?? '',
+    enabled: read.boolean(read.field('enabled'), false),
+    exporter: read.oneOf(read.field('exporter'), EXPORTERS, 'otlp'),
+    spanGroups: read.field('span_groups')?.value ?? 'default',
+    tracesEnabled: read.boolean(read.field('traces_enabled'), true),
+    metricsEnabled: read.boolean(read.field('metrics_enabled'), true),
+    logsEnabled: read.boolean(read.field('logs_enabled'), false),
+    serviceGroup: read.field('service_name')?.value ?? 'nemo-gym',
+    serviceNamePerServer: read.boolean(read.field('service_name_per_server'), true),
+    runId: read.field('run_id')?.value,
+    // lens's USER_ID (feeding `user`, as the original) is not a field the orchestrator hands on
+    user: read.find([`${GYM_OTEL_PREFIX}_USER_ID`, `${LENS_PREFIX}_USER_ID`], ['user_id'])?.value ?? '',
     wandbEntity: text(env['WANDB_ENTITY']) ?? '',
     wandbProject: text(env['WANDB_PROJECT']) ?? '',
     metricExportIntervalMs: read.positiveInteger(read.find(['OTEL_METRIC_EXPORT_INTERVAL'], []), DEFAULT_METRIC_EXPORT_INTERVAL_MS),
@@ -164,10 +195,9 @@ export function resolveTelemetrySettings(block: Block, env: Env): ResolvedTeleme
     },
   };
   // accepted for compatibility; gym has no aiohttp to instrument
-  read.boolean(read.find([`${GYM_OTEL_PREFIX}_INSTRUMENT_AIOHTTP`], ['instrument_aiohttp']), false);
-  for (const name of ['OTEL_EXPORTER_OTLP_PROTOCOL', 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL', 'OTEL_EXPORTER_OTLP_METRICS_PROTOCOL', 'OTEL_EXPORTER_OTLP_LOGS_PROTOCOL']) {
-    read.oneOf(read.find([name], name === 'OTEL_EXPORTER_OTLP_PROTOCOL' ? ['otlp_protocol'] : []), OTLP_PROTOCOLS, 'grpc');
-  }
+  read.boolean(read.field('instrument_aiohttp'), false);
+  read.oneOf(read.field('otlp_protocol'), OTLP_PROTOCOLS, 'grpc');
+  for (const signal of ['TRACES', 'METRICS', 'LOGS']) read.oneOf(read.find([`OTEL_EXPORTER_OTLP_${signal}_PROTOCOL`], []), OTLP_PROTOCOLS, 'grpc');
   return { settings: Object.freeze({ ...settings, memoryProfiling: Object.freeze(settings.memoryProfiling) }), problems: read.problems };
 }
 
