@@ -3,10 +3,12 @@
  * through `traceparent`, with the rollout id from the caller's `baggage` (or an `/ng-rollout/<id>/`
  * URL) read once onto the request's context; made current around the handler, ended when the
  * response is sent; `http.server.request.duration` by route, method and status; the trace echoed
- * in a `traceresponse` header to a caller that sent none. All under the `server` group.
+ * in a `traceresponse` header to a caller that sent none; ended as an error when the caller goes
+ * away before the answer was sent. All under the `server` group.
  * @module
  */
 import type { Attributes, Context, Span } from '@opentelemetry/api';
+import type { ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GymEndpoint, ServerInstrumentation } from '../server/instrumentation.js';
 import type { RouteHandler } from '../server/json-route.js';
@@ -30,6 +32,7 @@ interface RequestSpan {
   sentAt?: number;
 }
 type WithSpan = FastifyRequest & { [REQUEST_SPAN]?: RequestSpan };
+type ResponseWithSpan = ServerResponse & { [REQUEST_SPAN]?: RequestSpan };
 
 /** The route template of a request, read once: `routeOptions` is a getter that builds an object. */
 function routeOf(request: FastifyRequest): string | undefined {
@@ -44,6 +47,14 @@ function pathOf(url: string): string {
 /** The server instrumentation of `telemetry`. */
 export function createServerInstrumentation(telemetry: GymTelemetry): ServerInstrumentation {
   const { api, lens, lean, instruments } = telemetry;
+  // one listener function for every response (no closure per request): a response that closes
+  // before it finished means the caller went away, and fastify's onResponse will never come
+  function endIfCallerLeft(this: ResponseWithSpan): void {
+    const current = this[REQUEST_SPAN];
+    if (current?.span === undefined || this.writableFinished) return;
+    current.span.setStatus({ code: api.SpanStatusCode.ERROR, message: 'client aborted' });
+    current.span.end();
+  }
   const metricAttributes = routeMetricAttributes();
   const wrappers = endpointWrappers(telemetry);
   return {
@@ -68,13 +79,18 @@ export function createServerInstrumentation(telemetry: GymTelemetry): ServerInst
         // only a caller that sent no trace context needs to be told which trace it started (measured: a
         // response header costs a few µs, on every internal hop)
         if (parent === undefined) reply.header(TRACE_RESPONSE_HEADER, lens.formatTraceparent(span.spanContext()));
+        reply.raw.on('close', endIfCallerLeft);
       } else if (parent !== undefined) {
         // without its own SERVER span the request's spans join the caller's CLIENT span directly
         ctx = api.trace.setSpanContext(ctx, parent);
       }
       if (rolloutId !== undefined) ctx = withRolloutId(telemetry, ctx, rolloutId);
       // nothing to carry (every group off, no caller context): the request pays nothing more
-      if (ctx !== root) (request as WithSpan)[REQUEST_SPAN] = { span, ctx, route };
+      if (ctx !== root) {
+        const current: RequestSpan = { span, ctx, route };
+        (request as WithSpan)[REQUEST_SPAN] = current;
+        if (span !== undefined) (reply.raw as ResponseWithSpan)[REQUEST_SPAN] = current;
+      }
     },
     wrapHandler<T>(request: FastifyRequest, handler: () => Promise<T>): Promise<T> {
       const current = (request as WithSpan)[REQUEST_SPAN];
