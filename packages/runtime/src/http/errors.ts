@@ -20,6 +20,9 @@ export interface HttpStatusErrorInit {
   /** Parsed JSON body, or `undefined` when the body is not JSON. */
   body: unknown;
   attempts: number;
+  /** When the answer's headers arrived and its body was complete (`performance.now()` ms). */
+  headersAt?: number;
+  doneAt?: number;
 }
 
 /**
@@ -37,6 +40,9 @@ export class GymHttpStatusError extends GymUpstreamError {
   /** `error.message` from an `{"error":{code,message}}` body, or the `detail` of a FastAPI-style body. */
   readonly upstreamMessage: string | undefined;
   readonly attempts: number;
+  /** When the answer's headers arrived and its body was complete (`performance.now()` ms). */
+  readonly headersAt: number | undefined;
+  readonly doneAt: number | undefined;
 
   constructor(init: HttpStatusErrorInit) {
     const { upstreamCode, upstreamMessage } = readErrorBody(init.body);
@@ -55,6 +61,8 @@ export class GymHttpStatusError extends GymUpstreamError {
     this.upstreamCode = upstreamCode;
     this.upstreamMessage = upstreamMessage;
     this.attempts = init.attempts;
+    this.headersAt = init.headersAt;
+    this.doneAt = init.doneAt;
   }
 }
 

@@ -65,11 +65,15 @@ export async function sendWithRetries(input: SendInput, onRetry: ((event: RetryE
     let status: number;
     let headers: HttpResponse['headers'];
     let text: string;
+    let headersAt: number;
+    let doneAt: number;
     try {
       const res = await pool.request({ path: target.path, method: method as 'GET', headers: input.headers, body: input.payload, signal, ...(input.pipelined ? PIPELINED : {}) });
+      headersAt = performance.now();
       status = res.statusCode;
       headers = res.headers;
       text = await res.body.text();
+      doneAt = performance.now();
     } catch (err) {
       if (signal?.aborted) throw aborted(err);
       if (!isConnectionError(err)) throw err;
@@ -90,7 +94,7 @@ export async function sendWithRetries(input: SendInput, onRetry: ((event: RetryE
         continue;
       }
       if (!input.raw) {
-        throw new GymHttpStatusError({ method, url: target.url, status, bodyText: text, body: tryParse(text), attempts: attempt });
+        throw new GymHttpStatusError({ method, url: target.url, status, bodyText: text, body: tryParse(text), attempts: attempt, headersAt, doneAt });
       }
     }
 
@@ -105,7 +109,7 @@ export async function sendWithRetries(input: SendInput, onRetry: ((event: RetryE
     }
     const setCookieHeader = headers['set-cookie'];
     const setCookie = setCookieHeader === undefined ? [] : Array.isArray(setCookieHeader) ? setCookieHeader : [setCookieHeader];
-    return { status, headers, body, text, cookies: parseSetCookie(setCookie), setCookie };
+    return { status, headers, body, text, cookies: parseSetCookie(setCookie), setCookie, headersAt, doneAt };
   }
 }
 

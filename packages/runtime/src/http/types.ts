@@ -55,6 +55,10 @@ export interface HttpResponse<T = unknown> {
   setCookie: string[];
   /** The trace this request belongs to, when telemetry traced it (the caller's CLIENT span). */
   traceId?: string;
+  /** When the answer's headers arrived (`performance.now()` ms; the last attempt's). */
+  headersAt?: number;
+  /** When the answer's body was complete (`performance.now()` ms). */
+  doneAt?: number;
 }
 
 /** The one egress of a gym process. Every server-to-server call goes through {@link HttpClient.request}. */

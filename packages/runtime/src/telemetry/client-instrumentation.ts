@@ -9,7 +9,8 @@ import type { Attributes, Span } from '@opentelemetry/api';
 import type { HttpResponse } from '../http/types.js';
 import type { InstrumentedRequest, RequestInstrumentation, RetryEvent } from '../http/instrumentation.js';
 import { ATTR } from './attributes.js';
-import { ClientPhaseRecorder, phaseAttributes } from './client-phases.js';
+import { ClientPhaseRecorder, setPhaseAttributes } from './client-phases.js';
+import type { AnswerTimes } from './client-phases.js';
 import { GATES } from './gates.js';
 import { rolloutBaggage, rolloutIdIn } from './rollout-context.js';
 import type { GymTelemetry } from './state.js';
@@ -56,13 +57,13 @@ export function createClientInstrumentation(telemetry: GymTelemetry): RequestIns
       if (rolloutId !== undefined && request.external !== true) headers['baggage'] = rolloutBaggage(rolloutId);
       const recording = span.isRecording();
       if (recording) phases.start(context.spanId, startedAt);
-      const finish = () => {
+      const finish = (answer: AnswerTimes | undefined) => {
         const seen = recording ? phases.finish(context.spanId) : undefined;
-        if (seen !== undefined) span.setAttributes(phaseAttributes(seen));
+        if (seen !== undefined) setPhaseAttributes(span, seen, answer);
       };
       return send(headers, (event) => onRetry(span, event)).then(
         (response: HttpResponse) => {
-          finish();
+          finish(response);
           span.setAttribute(ATTR.HTTP_STATUS, response.status);
           if (response.status >= 400) span.setStatus({ code: api.SpanStatusCode.ERROR, message: `HTTP ${response.status}` });
           span.end();
@@ -70,7 +71,8 @@ export function createClientInstrumentation(telemetry: GymTelemetry): RequestIns
           return response;
         },
         (error: unknown) => {
-          finish();
+          // an error status still carries the answer's times
+          finish(error as AnswerTimes);
           const status = (error as { status?: number }).status;
           if (typeof status === 'number') span.setAttribute(ATTR.HTTP_STATUS, status);
           span.setAttribute(ATTR.ERROR_TYPE, (error as { code?: string }).code ?? (error as Error).name ?? 'Error');

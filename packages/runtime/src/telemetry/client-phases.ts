@@ -1,47 +1,51 @@
 /**
- * Where a CLIENT span's time went inside the caller, from undici's diagnostics channels: how long
- * the request waited for a connection (pool and event loop), whether it opened one and how long
- * that took, when it was sent, when the answer's headers came and when its body was complete.
- * Requests are matched to their CLIENT span by the span id in the `traceparent` header the
- * instrumentation wrote; requests without one (another library's) are ignored. With no subscriber
- * (telemetry off) undici publishes nothing.
+ * Where a CLIENT span's time went inside the caller: how long the request waited for a connection
+ * (pool and event loop), whether it opened one and how long that took, when it was sent, when the
+ * answer's headers came and when its body was complete. The moment a connection took the request
+ * and the connects come from undici's diagnostics channels (four channels, one message per request
+ * and one per new connection); the answer's times from the HTTP client itself. Requests are
+ * matched to their CLIENT span by the span id in the `traceparent` header the instrumentation
+ * wrote; requests without one (another library's) are ignored. With no subscriber (telemetry off)
+ * undici publishes nothing.
  * @module
  */
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import type { Span } from '@opentelemetry/api';
 
 /** Phase timestamps of one request, `performance.now()` milliseconds. */
 export interface ClientPhases {
   readonly startedAt: number;
-  /** When a connection took the request (its headers were written). */
+  /** When a connection took the request and wrote it (headers and body, one write). */
   takenAt?: number;
   /** Time spent opening a new connection for it; 0 when a kept-alive one was reused. */
   connectMs?: number;
-  sentAt?: number;
+}
+
+/** The times of the answer, from the HTTP client (`performance.now()` ms). */
+export interface AnswerTimes {
   headersAt?: number;
   doneAt?: number;
 }
 
-/** The phases as span attributes (documented in docs/observability/distributed-tracing.md). */
-export function phaseAttributes(phases: ClientPhases): Record<string, number | boolean> {
-  const attributes: Record<string, number | boolean> = {};
-  if (phases.takenAt === undefined) return attributes;
-  const offset = (at: number) => Math.round((at - phases.startedAt) * 1000) / 1000;
+/** Sets the phases on `span` (attributes documented in docs/observability/distributed-tracing.md). */
+export function setPhaseAttributes(span: Span, phases: ClientPhases, answer: AnswerTimes | undefined): void {
+  const { startedAt, takenAt } = phases;
+  if (takenAt === undefined) return;
+  const offset = (at: number) => Math.round((at - startedAt) * 1000) / 1000;
   const connectMs = phases.connectMs ?? 0;
-  attributes['gym.http.phase.queued_ms'] = Math.max(0, offset(phases.takenAt) - connectMs);
-  attributes['gym.http.phase.connect_ms'] = Math.round(connectMs * 1000) / 1000;
-  attributes['gym.http.connection.reused'] = connectMs === 0;
-  if (phases.sentAt !== undefined) attributes['gym.http.phase.sent_at_ms'] = offset(phases.sentAt);
-  if (phases.headersAt !== undefined) attributes['gym.http.phase.headers_at_ms'] = offset(phases.headersAt);
-  if (phases.doneAt !== undefined) attributes['gym.http.phase.done_at_ms'] = offset(phases.doneAt);
-  return attributes;
+  const sentAt = offset(takenAt);
+  span.setAttribute('gym.http.phase.queued_ms', Math.max(0, sentAt - connectMs));
+  span.setAttribute('gym.http.phase.connect_ms', Math.round(connectMs * 1000) / 1000);
+  span.setAttribute('gym.http.connection.reused', connectMs === 0);
+  span.setAttribute('gym.http.phase.sent_at_ms', sentAt);
+  if (answer?.headersAt !== undefined) span.setAttribute('gym.http.phase.headers_at_ms', offset(answer.headersAt));
+  if (answer?.doneAt !== undefined) span.setAttribute('gym.http.phase.done_at_ms', offset(answer.doneAt));
 }
 
-const PHASES = Symbol('gym.clientPhases');
 const CONNECTED = Symbol('gym.connectMs');
 
 interface UndiciRequest {
   headers?: unknown;
-  [PHASES]?: ClientPhases | null;
 }
 interface UndiciSocket {
   [CONNECTED]?: number;
@@ -62,9 +66,6 @@ export class ClientPhaseRecorder {
       ['undici:client:connected', (m) => this.#connected(m as { connector: object; socket: UndiciSocket })],
       ['undici:client:connectError', (m) => this.#connectStarts.get((m as { connector: object }).connector)?.shift()],
       ['undici:client:sendHeaders', (m) => this.#sendHeaders(m as { request: UndiciRequest; socket: UndiciSocket })],
-      ['undici:request:bodySent', (m) => this.#mark((m as { request: UndiciRequest }).request, 'sentAt')],
-      ['undici:request:headers', (m) => this.#mark((m as { request: UndiciRequest }).request, 'headersAt')],
-      ['undici:request:trailers', (m) => this.#mark((m as { request: UndiciRequest }).request, 'doneAt')],
     ];
     for (const [name, handler] of this.#handlers) subscribe(name, handler);
   }
@@ -97,32 +98,19 @@ export class ClientPhaseRecorder {
     if (started !== undefined) message.socket[CONNECTED] = performance.now() - started;
   }
 
+  /**
+   * undici wrote the request on a connection (for our string bodies headers and body go in one
+   * write, so this is also when it was sent). A retry is a new undici request: the phases are those
+   * of the last attempt.
+   */
   #sendHeaders(message: { request: UndiciRequest; socket: UndiciSocket }): void {
-    const phases = this.#phasesOf(message.request);
+    const phases = this.#lookup(message.request.headers);
     if (phases === undefined) return;
-    const now = performance.now();
-    phases.takenAt = now;
-    phases.sentAt = now;
+    phases.takenAt = performance.now();
     // the first request written on a new connection paid for opening it; later ones reuse it
     const connectMs = message.socket[CONNECTED];
     phases.connectMs = connectMs ?? 0;
     if (connectMs !== undefined) message.socket[CONNECTED] = undefined;
-    // a retry is a new undici request: the phases are those of the last attempt
-    phases.headersAt = undefined;
-    phases.doneAt = undefined;
-  }
-
-  #mark(request: UndiciRequest, phase: 'sentAt' | 'headersAt' | 'doneAt'): void {
-    const phases = this.#phasesOf(request);
-    if (phases !== undefined) phases[phase] = performance.now();
-  }
-
-  #phasesOf(request: UndiciRequest): ClientPhases | undefined {
-    const cached = request[PHASES];
-    if (cached !== undefined) return cached ?? undefined;
-    const found = this.#lookup(request.headers);
-    request[PHASES] = found ?? null;
-    return found;
   }
 
   #lookup(headers: unknown): ClientPhases | undefined {
