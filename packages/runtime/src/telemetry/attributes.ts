@@ -44,10 +44,13 @@ export const METRIC = {
   HTTP_RETRY_TOTAL: 'gym.http.retry_total',
 } as const;
 
-/** Millisecond buckets reaching rollout timescales (minutes), not the SDK's 10 s default. */
-export const DURATION_MS_BUCKETS = [5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000, 30000, 60000, 120000, 300000, 600000, 1800000, 3600000];
-/** Seconds buckets of `http.server.request.duration`, stretched the same way. */
-export const DURATION_S_BUCKETS = DURATION_MS_BUCKETS.map((ms) => ms / 1000);
+// Bucket boundaries are the original's, so dashboards built on its metrics (Prometheus `le` labels
+// included) read ours. The `gym.*` durations it declares without buckets get the SDK's defaults.
+
+/** `http.server.request.duration`: the semantic conventions' advice, as the original's instrumentor. */
+export const HTTP_DURATION_S_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
+/** `gym.server.startup_duration_ms`: a start can take an hour on a cold cluster. */
+export const STARTUP_MS_BUCKETS = [100, 250, 500, 1000, 2500, 5000, 10000, 30000, 60000, 120000, 300000, 600000, 1800000, 3600000];
 
 /** The response header that carries a request's trace (W3C Trace Context Level 2 `traceresponse`). */
 export const TRACE_RESPONSE_HEADER = 'traceresponse';

@@ -41,6 +41,11 @@ describe('span groups over real processes', () => {
     const server = metrics.find((m) => m.name === 'http.server.request.duration')!;
     const attributeKeys = new Set((server['data_points'] as Array<{ attributes: Record<string, unknown> }>).flatMap((p) => Object.keys(p.attributes)));
     assert.deepEqual([...attributeKeys].sort(), ['http.request.method', 'http.response.status_code', 'http.route']);
+    // the original's bucket boundaries, so dashboards that name a bucket read ours
+    const bounds = (name: string) => (metrics.find((m) => m.name === name)!['data_points'] as Array<{ bucket_bounds: number[] }>)[0]!.bucket_bounds;
+    assert.deepEqual(bounds('http.server.request.duration'), [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10]);
+    assert.deepEqual(bounds('gym.rollout.duration_ms'), [0, 5, 10, 25, 50, 75, 100, 250, 500, 750, 1000, 2500, 5000, 7500, 10000]);
+    assert.deepEqual(bounds('gym.server.startup_duration_ms'), [100, 250, 500, 1000, 2500, 5000, 10000, 30000, 60000, 120000, 300000, 600000, 1800000, 3600000]);
   });
 
   it('turning one group off removes exactly its spans', async () => {
