@@ -1,15 +1,16 @@
 /**
- * `createHttpClient()`: the one egress of a gym process, on undici `Pool`s (one per upstream
- * origin, bounded connections, keep-alive), explicit per-request cookies, bounded retries.
+ * `createHttpClient()`: the one egress of a gym process, on a {@link SpreadingPool} of undici
+ * connections per upstream origin (bounded sockets, keep-alive, pipelined only when every socket is
+ * busy), explicit per-request cookies, bounded retries.
  * Policy and reasons: `docs/http.md`.
  * @module
  */
-import { Pool } from 'undici';
 import { defaultConnections } from './connection-budget.js';
 import { formatCookieHeader } from './cookies.js';
 import { GymHttpClientClosedError, GymHttpInvalidUrlError } from './errors.js';
 import { DEFAULT_RETRY_POLICY } from './retry-policy.js';
 import { sendWithRetries } from './send.js';
+import { SpreadingPool } from './spreading-pool.js';
 import type { RequestInstrumentation } from './instrumentation.js';
 import type { RetryPolicy } from './retry-policy.js';
 import type { Target } from './send.js';
@@ -22,7 +23,7 @@ export const DEFAULT_CLIENT_KEEP_ALIVE_TIMEOUT_MS = 15_000;
 export interface HttpClientOptions {
   /** Max sockets per upstream origin; further requests queue in the pool. Default from the open-file limit (`defaultConnections()`, at most 4096). */
   connections?: number;
-  /** Requests per socket (HTTP/1.1 pipelining), for callers with more in flight than sockets. Default 1. */
+  /** Requests per socket (HTTP/1.1 pipelining) once every socket is busy. Default 1: wait for a free socket. */
   pipelining?: number;
   /** How long an idle socket is kept. Default {@link DEFAULT_CLIENT_KEEP_ALIVE_TIMEOUT_MS}. */
   keepAliveTimeoutMs?: number;
@@ -47,7 +48,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
 }
 
 class PooledHttpClient implements HttpClient {
-  readonly #pools = new Map<string, Pool>();
+  readonly #pools = new Map<string, SpreadingPool>();
   readonly #connections: number;
   readonly #pipelining: number;
   readonly #keepAliveTimeoutMs: number;
@@ -119,16 +120,14 @@ class PooledHttpClient implements HttpClient {
     return this.#closing;
   }
 
-  #pool(origin: string): Pool {
+  #pool(origin: string): SpreadingPool {
     let pool = this.#pools.get(origin);
     if (pool === undefined) {
-      pool = new Pool(origin, {
+      pool = new SpreadingPool(origin, {
         connections: this.#connections,
         pipelining: this.#pipelining,
-        keepAliveTimeout: this.#keepAliveTimeoutMs,
         // undici's 300 s defaults would cut long generations; deadlines come from timeoutMs only
-        headersTimeout: 0,
-        bodyTimeout: 0,
+        client: { keepAliveTimeout: this.#keepAliveTimeoutMs, headersTimeout: 0, bodyTimeout: 0 },
       });
       this.#pools.set(origin, pool);
     }

@@ -13,7 +13,7 @@ import {
   GymHttpTimeoutError,
 } from './errors.js';
 import { backoffDelayMs, isConnectionError, retryAfterMs } from './retry-policy.js';
-import type { Pool } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { RetryEvent } from './instrumentation.js';
 import type { RetryPolicy } from './retry-policy.js';
 import type { HttpResponse } from './types.js';
@@ -37,7 +37,7 @@ export interface Target {
 
 /** Everything one logical request needs. */
 export interface SendInput {
-  pool: Pool;
+  pool: Dispatcher;
   target: Target;
   method: string;
   headers: Record<string, string>;

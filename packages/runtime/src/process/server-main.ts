@@ -11,7 +11,7 @@
 import { pathToFileURL } from 'node:url';
 import { pino } from 'pino';
 import { createHttpClient } from '../http/client.js';
-import { upstreamConnections } from './upstream-connections.js';
+import { UPSTREAM_PIPELINING, upstreamConnections } from './upstream-connections.js';
 import { installShutdownHandlers, listen } from '../server/lifecycle.js';
 import { closeTelemetryFile, openTelemetryFile } from '../telemetry/console-file.js';
 import { initTelemetry } from '../telemetry/init.js';
@@ -35,7 +35,7 @@ async function main(entrypoint: string | undefined): Promise<void> {
   const seams = processTelemetry(telemetry);
   const logger = pino({ base: worker === undefined ? { server: name } : { server: name, worker, pid: process.pid }, ...seams.loggerOptions });
   // as the original divides its connection limits by num_workers: the workers together keep one server's budget
-  const http = createHttpClient({ instrument: seams.client, connections: upstreamConnections(tree, numWorkers) });
+  const http = createHttpClient({ instrument: seams.client, connections: upstreamConnections(tree, numWorkers), pipelining: UPSTREAM_PIPELINING });
   const context = createServerContext(tree, name, http);
   const module = (await import(pathToFileURL(entrypoint).href)) as { default?: ServerFactory };
   if (typeof module.default !== 'function') {

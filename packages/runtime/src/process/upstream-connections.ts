@@ -7,6 +7,13 @@
 import type { ConfigMap } from '../config/types.js';
 import { defaultConnections } from '../http/connection-budget.js';
 
+/**
+ * Requests a server pipelines on one upstream socket once every socket of its budget is busy: 16k
+ * model calls in flight fit 4096 sockets without waiting for a socket to free up. Below the budget
+ * nothing is pipelined (docs/http.md).
+ */
+export const UPSTREAM_PIPELINING = 4;
+
 /** The config key the original reads for its per-host connection limit. */
 export const CONNECTIONS_PER_HOST_KEY = 'global_aiohttp_connector_limit_per_host';
 
