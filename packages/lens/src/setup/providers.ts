@@ -20,6 +20,7 @@ import type { LeanPipeline } from '../lean/lean-tracer.js';
 import { DEFAULT_SCOPE } from '../tracer.js';
 import { lensWarn, LENS_WARNINGS } from '../warnings.js';
 import type { NemoLensConfig } from './config.js';
+import { batchOptionsFromEnv } from './batch-env.js';
 import { readEnv } from './env.js';
 import type { Env } from './env.js';
 import { ExportMonitor } from './export-monitor.js';
@@ -64,7 +65,8 @@ export async function buildProviders(
   let tracerProvider: BasicTracerProvider | undefined;
   const closer = new OpenSpanCloser();
   if (spanExporter) {
-    const batch = options.batch ?? {};
+    // code wins over the standard variables, which win over lens's defaults
+    const batch = { ...batchOptionsFromEnv(env), ...options.batch };
     const bspConfig = {
       maxQueueSize: batch.maxQueueSize ?? 65_536,
       maxExportBatchSize: batch.maxExportBatchSize ?? 4096,

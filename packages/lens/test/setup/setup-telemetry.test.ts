@@ -90,6 +90,33 @@ describe('setupTelemetry', () => {
     assert.equal(again.isExporting, true);
   });
 
+  it('sizes its batches from the standard OTEL_BSP_* variables, code options first, bad values warned about', async () => {
+    const batches: number[] = [];
+    const exporter = new KeepingSpanExporter();
+    const counting = Object.assign(Object.create(exporter) as KeepingSpanExporter, {
+      export(spans: Parameters<KeepingSpanExporter['export']>[0], done: Parameters<KeepingSpanExporter['export']>[1]) {
+        batches.push(spans.length);
+        exporter.export(spans, done);
+      },
+    });
+    const seen = collectWarnings();
+    try {
+      const env = { OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '3', OTEL_BSP_SCHEDULE_DELAY: 'soon' };
+      const handle = await setupTelemetry(new NemoLensConfig({ enabled: true, metricsEnabled: false }), { spanExporter: counting, allowReinit: true, env });
+      handles.push(handle);
+      const tracer = trace.getTracer('bsp-env');
+      for (let i = 0; i < 10; i++) tracer.startSpan(`s${i}`).end();
+      await handle.forceFlush();
+      await seen.settled();
+      assert.equal(exporter.spans.length, 10);
+      assert.ok(Math.max(...batches) <= 3, `batches of ${batches.join(', ')}`);
+      assert.deepEqual(seen.warnings.map((w) => w.code), ['LENS_W007']);
+      assert.match(seen.warnings[0]!.message, /OTEL_BSP_SCHEDULE_DELAY="soon"/);
+    } finally {
+      seen.stop();
+    }
+  });
+
   it('behaves as disabled with a LENS_W007 warning when OTEL_SDK_DISABLED=true', async () => {
     const seen = collectWarnings();
     try {
