@@ -21,6 +21,8 @@ export interface CliEnvironmentOptions {
   cwd?: string;
   role: 'orchestrator' | 'collector';
   showTelemetry?: boolean;
+  /** A stop request (Ctrl-C, SIGTERM, SIGHUP) during start-up: stop what started and reject. */
+  stopSignal?: AbortSignal;
 }
 
 /** A running environment and the telemetry of this process; `close()` stops both. */
@@ -53,6 +55,7 @@ export async function startCliEnvironment(options: CliEnvironmentOptions, io: Cl
       echoTelemetry: options.showTelemetry ?? false,
       onProgress: (line) => io.err(`gym: ${line}`),
       ...(cli.telemetry === undefined ? {} : { telemetry: cli.telemetry }),
+      ...(options.stopSignal === undefined ? {} : { stopSignal: options.stopSignal }),
     });
     // servers and this process flush at the same time: with a dead collector each waits its full timeout
     return { env, cli, close: async () => void (await Promise.all([env.stop(), cli.close()])) };

@@ -36,6 +36,8 @@ export interface StartEnvironmentOptions {
   onProgress?: (line: string) => void;
   /** The orchestrator's own telemetry (startup spans, `gym.servers.active`). */
   telemetry?: GymTelemetry;
+  /** Aborting it during start-up stops what started and rejects with its reason. */
+  stopSignal?: AbortSignal;
 }
 
 /** A running environment. */
@@ -79,7 +81,8 @@ export async function startEnvironment(options: StartEnvironmentOptions): Promis
       startup.serverSpawned(instance.instanceName, instance.serverType);
       progress(`starting ${instance.instanceName} (${instance.serverType}/${instance.implementation}) on ${instance.host}:${instance.port}`);
     }
-    await waitForServers(http, servers, options.serverStartTimeoutMs ?? 120_000, (server) => startup.serverReady(server.display.process_name));
+    await waitForServers(http, servers, options.serverStartTimeoutMs ?? 120_000, (server) => startup.serverReady(server.display.process_name), options.stopSignal);
+    options.stopSignal?.throwIfAborted();
     const readiness = Number(config.raw['model_endpoint_readiness_timeout_seconds'] ?? 600);
     const endpoints = modelEndpoints(config.raw);
     if (endpoints.length > 0) progress(`waiting for model endpoints: ${endpoints.join(', ')}`);

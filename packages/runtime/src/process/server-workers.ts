@@ -186,7 +186,7 @@ export function runServerPrimary({ name, numWorkers }: ServerPrimaryOptions): vo
     });
   }
 
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => stop(signal));
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => stop(signal));
   // started with an IPC channel by the orchestrator: when it goes, however it died, so do the workers
   if (process.send !== undefined) process.once('disconnect', () => stop('orchestrator disconnected'));
 }

@@ -24,7 +24,7 @@ export interface GymEnv {
   child: ChildProcess;
   output(): string;
   url(instance: string): string;
-  /** SIGTERM to the CLI; resolves with its exit code once it has exited. Logs stay. */
+  /** SIGTERM to the CLI; resolves with its exit code (143) once it has exited. Logs stay. */
   stop(): Promise<number | null>;
   /** `stop()`, then kills any server left (a test failure) and removes the log dir. */
   dispose(): Promise<void>;

