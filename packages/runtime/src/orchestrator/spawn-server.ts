@@ -18,6 +18,8 @@ import { CONFIG_DICT_ENV, CONFIG_DICT_FILE_ENV, CONFIG_PATH_ENV, instanceUrl } f
 import { newServerToken, SERVER_TOKEN_ENV } from '../process/server-identity.js';
 import { isWorkersMessage, numWorkersOf } from '../process/server-workers.js';
 import { TELEMETRY_FILE_ENV } from '../telemetry/console-file.js';
+import { isLossesMessage } from '../telemetry/loss-report.js';
+import type { TelemetryLosses } from '@gym/lens';
 import { teeChildOutput } from './log-tee.js';
 import type { Tee } from './log-tee.js';
 import type { ServerInstanceDisplay } from './server-instances.js';
@@ -41,6 +43,8 @@ export interface SpawnedServer {
   workersListening(): boolean;
   /** The random token this start's server echoes on `GET /` (`process/server-identity.ts`). */
   token: string;
+  /** The telemetry losses its processes reported when they stopped (one entry per process or worker). */
+  losses: TelemetryLosses[];
 }
 
 /** Options of {@link spawnServer}. */
@@ -93,8 +97,6 @@ export function spawnServer(options: SpawnServerOptions): SpawnedServer {
   const extraFlags = (env[SERVER_NODE_FLAGS_ENV] ?? '').split(/\s+/).filter((flag) => flag.length > 0);
   const numWorkers = numWorkersOf(instance.config);
   const child = spawn(process.execPath, [...typescriptNodeFlags(), ...extraFlags, SERVER_MAIN, entrypoint], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'], detached: true });
-  // the channel is a liveness link only: it must not keep this process alive
-  child.channel?.unref();
   // if the orchestrator dies without stopping its servers, they must not outlive it
   const killOnExit = () => child.kill('SIGTERM');
   process.once('exit', killOnExit);
@@ -122,12 +124,13 @@ export function spawnServer(options: SpawnServerOptions): SpawnedServer {
     start_time: Date.now() / 1000,
   };
   let listening = numWorkers === 1;
-  if (numWorkers > 1) {
-    child.on('message', (message: unknown) => {
-      if (!isWorkersMessage(message)) return;
+  const losses: TelemetryLosses[] = [];
+  child.on('message', (message: unknown) => {
+    if (isLossesMessage(message)) losses.push(message.losses);
+    else if (numWorkers > 1 && isWorkersMessage(message)) {
       display.workers = message.workers.map((w) => ({ index: w.index, pid: w.pid }));
       listening = true;
-    });
-  }
-  return { display, child, tee, exited, numWorkers, workersListening: () => listening, token };
+    }
+  });
+  return { display, child, tee, exited, numWorkers, workersListening: () => listening, token, losses };
 }

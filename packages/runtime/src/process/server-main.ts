@@ -18,6 +18,7 @@ import { installShutdownHandlers, listen } from '../server/lifecycle.js';
 import { closeTelemetryFile, openTelemetryFile } from '../telemetry/console-file.js';
 import { initTelemetry } from '../telemetry/init.js';
 import { serverTelemetrySettings } from '../telemetry/settings.js';
+import { sendLosses } from '../telemetry/loss-report.js';
 import { processTelemetry } from '../telemetry/process-telemetry.js';
 import { createServerContext, readServerEnv, serverInstancesOf } from './server-context.js';
 import { takeServerToken } from './server-identity.js';
@@ -59,6 +60,7 @@ async function main(entrypoint: string | undefined): Promise<void> {
     onShutdown: async () => {
       await http.close();
       await telemetry?.shutdown();
+      await sendLosses(telemetry);
       await closeTelemetryFile(telemetryFile);
       // everything is flushed or given up on (shutdown is bounded); an exporter still retrying a dead
       // collector must not keep the process alive until its own timeout
