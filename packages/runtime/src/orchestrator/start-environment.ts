@@ -16,7 +16,7 @@ import type { MemorySampler } from './memory-sampler.js';
 import { spawnServer } from './spawn-server.js';
 import type { SpawnedServer } from './spawn-server.js';
 import { startupTelemetry } from './startup-telemetry.js';
-import { stopServers } from './stop-servers.js';
+import { STOP_GRACE_MS, stopServers } from './stop-servers.js';
 import { modelEndpoints, waitForModelEndpoints, waitForServers } from './wait-ready.js';
 
 /** Options of {@link startEnvironment}. */
@@ -70,7 +70,9 @@ export async function startEnvironment(options: StartEnvironmentOptions): Promis
     (stopping ??= (async () => {
       startup.stopped();
       memory?.stop(); // the last sample, while the servers still run
-      await stopServers(servers);
+      await stopServers(servers, STOP_GRACE_MS, (server) =>
+        progress(`server '${server.display.process_name}' did not stop within ${STOP_GRACE_MS / 1000} s of SIGTERM; killed (its last telemetry was not flushed)`),
+      );
       await head.close();
       await http.close();
     })());

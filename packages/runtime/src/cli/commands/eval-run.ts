@@ -17,6 +17,7 @@ import { agentUrls, chooseAgent, fetchEnvironment } from '../../rollouts/environ
 import { formatSummary } from '../../rollouts/summary.js';
 import { setUpCliTelemetry } from '../../telemetry/cli-telemetry.js';
 import { withJobSpan } from '../../telemetry/job-span.js';
+import { isBroken } from '../../process/stdio-guard.js';
 import { processTelemetry } from '../../telemetry/process-telemetry.js';
 import type { GymTelemetry } from '../../telemetry/state.js';
 import { INSTALL_ROOT, toLoadConfigOptions } from '../config-options.js';
@@ -115,6 +116,13 @@ async function collect(
     onWarning: (line) => io.err(`gym: warning: ${line}`),
     ...(instrument === undefined ? {} : { instrument }),
   }));
-  for (const line of formatSummary(result)) io.out(line);
+  // the summary goes to whatever still works: stdout, or stderr once the reader of stdout went away
+  // (`| head -1`, a `tee` ended by the same Ctrl-C); a write to a closed pipe fails a tick later
+  const summary = formatSummary(result);
+  if (!isBroken(process.stdout)) {
+    for (const line of summary) io.out(line);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  if (isBroken(process.stdout)) for (const line of summary) io.err(line);
   if (result.incomplete > 0) throw new ExitError(1);
 }
