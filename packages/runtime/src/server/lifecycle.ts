@@ -38,8 +38,8 @@ export async function listen(app: FastifyInstance, options: ListenOptions = {}):
   return { host, port, url: `http://${host.includes(':') ? `[${host}]` : host}:${port}` };
 }
 
-/** How long in-flight requests may take to finish once a server stops, before their sockets are closed. */
-export const REQUEST_DRAIN_MS = 5_000;
+/** How long in-flight requests may take to finish once a server stops, before their sockets are closed (with the telemetry flush, under the orchestrator's 10 s grace). */
+export const REQUEST_DRAIN_MS = 4_000;
 
 /** Options of {@link installShutdownHandlers}. */
 export interface ShutdownOptions {
