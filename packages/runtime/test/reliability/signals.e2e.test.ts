@@ -36,6 +36,16 @@ describe('stop signals to the gym command', () => {
   }
 });
 
+describe('a stop signal to the orchestrator itself', () => {
+  it('SIGTERM to the CLI process (not the wrapper) stops every server and exits 143 saying so', () =>
+    withEnv(async (env, cliPid) => {
+      process.kill(cliPid, 'SIGTERM');
+      assert.equal(await exited(env), 143, env.output());
+      assert.match(env.output(), /gym: stopped by SIGTERM \(exit 143\)/);
+      for (const s of env.servers) assert.equal(isRunning(s.pid), false, `${s.process_name} still running`);
+    }));
+});
+
 describe('an orchestrator that dies without stopping its servers', () => {
   it('kill -9 of the orchestrator: every server notices its liveness channel close and exits', () =>
     withEnv(async (env, cliPid) => {
