@@ -70,9 +70,12 @@ export type {
   Env,
   LensPinoOptions,
   LensPinoSettings,
+  LossSignal,
   NemoLensConfigFields,
   OutputStream,
   ResolveResourceOptions,
   SetupTelemetryOptions,
+  SignalLosses,
   TelemetryHandle,
+  TelemetryLosses,
 } from './setup/index.js';

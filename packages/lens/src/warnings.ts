@@ -29,6 +29,8 @@ export const LENS_WARNINGS = {
   EXPORT_FAILED: 'LENS_W009',
   /** The console writer dropped records because its output stream stayed backed up. */
   OUTPUT_DROPPED: 'LENS_W010',
+  /** At shutdown: the exact totals of spans, metric points and log records this process never delivered. */
+  TELEMETRY_LOST: 'LENS_W011',
 } as const;
 
 export type LensWarningCode = (typeof LENS_WARNINGS)[keyof typeof LENS_WARNINGS];

@@ -77,9 +77,10 @@ describe('gym env start with example_single_tool_call and simulated_model', () =
     assert.ok(rows.every((r) => r.healthy));
   });
 
-  it('stops every server on SIGTERM, exits 0 and leaves one log file per server', async () => {
+  it('stops every server on SIGTERM, exits 143 saying so and leaves one log file per server', async () => {
     const code = await env.stop();
-    assert.equal(code, 0, env.output());
+    assert.equal(code, 143, env.output());
+    assert.match(env.output(), /gym: stopped by SIGTERM \(exit 143\)/);
     for (const s of env.servers) assert.equal(isAlive(s.pid), false, `${s.process_name} still running`);
     const logs = readdirSync(env.logDir).filter((f) => f.endsWith('.log')).sort();
     assert.deepEqual(logs, ['example_single_tool_call.log', `${AGENT}.log`, 'policy_model.log']);

@@ -274,7 +274,7 @@ describe('vllm_model under gym env start against a local vLLM stand-in, traced',
     assert.equal(root.status.code, 'ERROR');
   });
 
-  it('exits 0 on SIGTERM', () => {
-    assert.equal(exitCode, 0, output);
+  it('exits 143 on SIGTERM', () => {
+    assert.equal(exitCode, 143, output);
   });
 });

@@ -10,6 +10,7 @@ export type { Env } from './env.js';
 export { LensConfigError, LensError, LensSetupError, LENS_ERRORS } from './errors.js';
 export { setupTelemetry } from './setup-telemetry.js';
 export type { BatchOptions, SetupTelemetryOptions, TelemetryHandle } from './types.js';
+export type { LossSignal, SignalLosses, TelemetryLosses } from './loss-tally.js';
 export { ensureRunId } from './run-id.js';
 export { TRUNCATED, TRUNCATED_REASON } from './open-span-closer.js';
 export { detectResource, LENS_VERSION, resolveResourceAttributes } from './resources/detect.js';

@@ -10,6 +10,7 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchLogRecordProcessor, LoggerProvider } from '@opentelemetry/sdk-logs';
+import type { LogRecordProcessor } from '@opentelemetry/sdk-logs';
 import { MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 import type { IMetricReader } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, BatchSpanProcessor, ParentBasedSampler, SamplingDecision } from '@opentelemetry/sdk-trace-base';
@@ -24,6 +25,7 @@ import { batchOptionsFromEnv } from './batch-env.js';
 import { readEnv } from './env.js';
 import type { Env } from './env.js';
 import { ExportMonitor } from './export-monitor.js';
+import type { TelemetryLosses } from './loss-tally.js';
 import { exporterFactory } from './exporters/select.js';
 import { setLogSink } from './log-sink.js';
 import { OpenSpanCloser } from './open-span-closer.js';
@@ -37,7 +39,14 @@ export interface Pipeline {
   forceFlush(timeoutMs: number): Promise<void>;
   shutdown(timeoutMs: number): Promise<void>;
   droppedSpans(): number;
+  losses(): TelemetryLosses;
 }
+
+/**
+ * How long a shutdown waits without any export answering before it gives up (a collector that
+ * accepts connections and never answers): short, so stopping a run never waits on it for long.
+ */
+export const SHUTDOWN_STALL_MS = 1500;
 
 const DEFAULT_METRIC_INTERVAL_MS = 10_000;
 
@@ -75,7 +84,7 @@ export async function buildProviders(
       // not in the shim's BufferConfig type, but passed through to @opentelemetry/sdk-trace's BSP
       selfObsMeterProvider: monitor.meterProvider,
     };
-    const bsp = new BatchSpanProcessor(reportingSpanExporter(spanExporter, monitor), bspConfig as BufferConfig);
+    const bsp = countingSpanProcessor(new BatchSpanProcessor(reportingSpanExporter(spanExporter, monitor), bspConfig as BufferConfig), monitor);
     const sampler = samplerFromEnv(env);
     // closer first: the multi-processor shuts processors down in order, so truncated spans reach the BSP
     tracerProvider = new BasicTracerProvider({ resource, sampler, spanProcessors: [closer, bsp] });
@@ -97,7 +106,7 @@ export async function buildProviders(
 
   let loggerProvider: LoggerProvider | undefined;
   if (logExporter) {
-    const processor = new BatchLogRecordProcessor({ exporter: reportingLogExporter(logExporter, monitor) });
+    const processor = countingLogProcessor(new BatchLogRecordProcessor({ exporter: reportingLogExporter(logExporter, monitor) }), monitor);
     loggerProvider = new LoggerProvider({ resource, processors: [processor] });
     logs.setGlobalLoggerProvider(loggerProvider);
     setLogSink(logs.getLogger(DEFAULT_SCOPE));
@@ -120,14 +129,16 @@ export async function buildProviders(
       closer.closeAll();
       setLeanPipeline(undefined);
       setLogSink(undefined);
+      const progress = { answers: () => monitor.answers, stallMs: Math.min(SHUTDOWN_STALL_MS, timeoutMs) };
       await Promise.all([
-        tracerProvider && settle('traces', () => tracerProvider.forceFlush().then(() => tracerProvider.shutdown()), timeoutMs),
-        meterProvider && settle('metrics', () => meterProvider.shutdown({ timeoutMillis: timeoutMs }), timeoutMs),
-        loggerProvider && settle('logs', () => loggerProvider.forceFlush({ timeoutMillis: timeoutMs }).then(() => loggerProvider.shutdown()), timeoutMs),
+        tracerProvider && settle('traces', () => tracerProvider.forceFlush().then(() => tracerProvider.shutdown()), timeoutMs, progress),
+        meterProvider && settle('metrics', () => meterProvider.shutdown({ timeoutMillis: timeoutMs }), timeoutMs, progress),
+        loggerProvider && settle('logs', () => loggerProvider.forceFlush({ timeoutMillis: timeoutMs }).then(() => loggerProvider.shutdown()), timeoutMs, progress),
       ]);
-      monitor.report();
+      monitor.reportFinal();
     },
     droppedSpans: () => monitor.droppedSpans,
+    losses: () => monitor.losses(),
   };
 }
 
@@ -149,6 +160,32 @@ function leanPipeline(resource: Resource, sampler: Sampler, closer: OpenSpanClos
       const parentContext = parent === undefined ? ROOT_CONTEXT : trace.setSpanContext(ROOT_CONTEXT, parent);
       return sampler.shouldSample(parentContext, traceId, name, kind, attributes, []).decision === SamplingDecision.RECORD_AND_SAMPLED;
     },
+  };
+}
+
+/** Counts every sampled span reaching the batch processor (the ones it exports or loses). */
+function countingSpanProcessor(inner: SpanProcessor, monitor: ExportMonitor): SpanProcessor {
+  return {
+    onStart: (span, parent) => inner.onStart(span, parent),
+    onEnd(span) {
+      // the batch processor keeps sampled spans only
+      if ((span.spanContext().traceFlags & 1) === 1) monitor.accepted('spans', 1);
+      inner.onEnd(span);
+    },
+    forceFlush: () => inner.forceFlush(),
+    shutdown: () => inner.shutdown(),
+  };
+}
+
+/** Counts every log record reaching the batch processor. */
+function countingLogProcessor(inner: LogRecordProcessor, monitor: ExportMonitor): LogRecordProcessor {
+  return {
+    onEmit(record, context) {
+      monitor.accepted('log records', 1);
+      inner.onEmit(record, context);
+    },
+    forceFlush: () => inner.forceFlush(),
+    shutdown: () => inner.shutdown(),
   };
 }
 

@@ -13,6 +13,7 @@ import type { Env } from './env.js';
 import { LensSetupError, LENS_ERRORS } from './errors.js';
 import type { Pipeline } from './providers.js';
 import { resolveResourceAttributes } from './resources/detect.js';
+import { LossTally } from './loss-tally.js';
 import { ensureRunId } from './run-id.js';
 import type { SetupTelemetryOptions, TelemetryHandle } from './types.js';
 
@@ -84,6 +85,7 @@ function enabledHandle(pipeline: Pipeline, attributes: Attributes): TelemetryHan
     shutdown: (timeoutMs = 5000) => (shutdown ??= pipeline.shutdown(timeoutMs).catch(() => undefined)),
     forceFlush: (timeoutMs = 5000) => (shutdown ?? pipeline.forceFlush(timeoutMs)).catch(() => undefined),
     droppedSpans: () => pipeline.droppedSpans(),
+    losses: () => pipeline.losses(),
   };
 }
 
@@ -97,6 +99,7 @@ function disabledHandle(): TelemetryHandle {
     shutdown: () => done,
     forceFlush: () => done,
     droppedSpans: () => 0,
+    losses: () => new LossTally().losses(),
   };
 }
 

@@ -8,6 +8,7 @@ import type { IMetricReader } from '@opentelemetry/sdk-metrics';
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 import type { Env } from './env.js';
 import type { OutputStream } from './exporters/json-lines-writer.js';
+import type { TelemetryLosses } from './loss-tally.js';
 import type { DetectResourceOptions } from './resources/detect.js';
 
 /** Batch span processor sizing. Defaults sized for 16k concurrent rollouts. */
@@ -60,12 +61,19 @@ export interface TelemetryHandle {
   readonly resourceAttributes: Readonly<Attributes>;
   /**
    * Ends still-open spans (marked truncated), then flushes and shuts down traces, metrics and logs,
-   * each bounded by `timeoutMs` (default 5000). Idempotent: later calls return the same promise.
-   * Never rejects; losses are reported as warnings.
+   * each bounded by `timeoutMs` (default 5000) and given up sooner when no export answers for 1.5 s
+   * (a silent collector). Idempotent: later calls return the same promise. Never rejects; losses
+   * are counted exactly and reported as one LENS_W011 warning.
    */
   shutdown(timeoutMs?: number): Promise<void>;
   /** Exports everything buffered now, bounded by `timeoutMs` (default 5000). Never rejects. */
   forceFlush(timeoutMs?: number): Promise<void>;
   /** Spans dropped so far because the batch queue was full. */
   droppedSpans(): number;
+  /**
+   * What this process lost so far, per signal: items that entered the pipeline and were never
+   * confirmed exported (refused, failed, dropped, or unanswered when shutdown gave up). All zeros
+   * when disabled. After `shutdown()` the totals are final, and reported once as LENS_W011.
+   */
+  losses(): TelemetryLosses;
 }

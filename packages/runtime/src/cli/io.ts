@@ -3,6 +3,7 @@
  * this, so tests can capture it.
  * @module
  */
+import { safeWrite } from '../process/stdio-guard.js';
 
 /** Where a command writes. */
 export interface CliIo {
@@ -12,9 +13,9 @@ export interface CliIo {
   isTty: boolean;
 }
 
-/** The process's own stdout and stderr. */
+/** The process's own stdout and stderr; a closed one (`gym … | head -1`) is skipped, never fatal (`process/stdio-guard.ts`). */
 export const PROCESS_IO: CliIo = {
-  out: (line) => void process.stdout.write(`${line}\n`),
-  err: (line) => void process.stderr.write(`${line}\n`),
+  out: (line) => safeWrite(process.stdout, `${line}\n`),
+  err: (line) => safeWrite(process.stderr, `${line}\n`),
   isTty: process.stdout.isTTY === true,
 };

@@ -1,11 +1,13 @@
 /**
  * The `gym` CLI entry point and the only place that decides the exit code:
- * `ExitError` → its code; `GymUserError` → 2 with the message only; anything else → 1 with the
- * stack and a request to report it.
+ * `ExitError` → its code (128 + n after a stop signal, `cli/stop-requests.ts`); `GymUserError` → 2
+ * with the message only; anything else → 1 with the stack and a request to report it. A closed
+ * stdout or stderr never ends a command (`process/stdio-guard.ts`).
  * @module
  */
 import { CommanderError } from 'commander';
 import { ExitError, GymUserError } from '../errors.js';
+import { guardStdio } from '../process/stdio-guard.js';
 import { PROCESS_IO } from './io.js';
 import { buildProgram } from './program.js';
 
@@ -27,4 +29,10 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+guardStdio();
 process.exitCode = await main(process.argv);
+// Everything the command owns is stopped and flushed by now. Leave explicitly: an exporter still
+// retrying an unreachable collector, or the wrapper's liveness channel, must not hold the process.
+const leave = () => process.exit();
+setTimeout(leave, 1000);
+process.stdout.write('', () => process.stderr.write('', leave));

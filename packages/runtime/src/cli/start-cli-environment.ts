@@ -9,6 +9,7 @@ import { createRunLogDir } from '../orchestrator/log-dir.js';
 import { startEnvironment } from '../orchestrator/start-environment.js';
 import type { RunningEnvironment } from '../orchestrator/start-environment.js';
 import { setUpCliTelemetry } from '../telemetry/cli-telemetry.js';
+import { describeRunLosses, sumLosses } from '../telemetry/loss-report.js';
 import type { CliTelemetry } from '../telemetry/cli-telemetry.js';
 import type { CliIo } from './io.js';
 
@@ -21,6 +22,8 @@ export interface CliEnvironmentOptions {
   cwd?: string;
   role: 'orchestrator' | 'collector';
   showTelemetry?: boolean;
+  /** A stop request (Ctrl-C, SIGTERM, SIGHUP) during start-up: stop what started and reject. */
+  stopSignal?: AbortSignal;
 }
 
 /** A running environment and the telemetry of this process; `close()` stops both. */
@@ -53,9 +56,18 @@ export async function startCliEnvironment(options: CliEnvironmentOptions, io: Cl
       echoTelemetry: options.showTelemetry ?? false,
       onProgress: (line) => io.err(`gym: ${line}`),
       ...(cli.telemetry === undefined ? {} : { telemetry: cli.telemetry }),
+      ...(options.stopSignal === undefined ? {} : { stopSignal: options.stopSignal }),
     });
     // servers and this process flush at the same time: with a dead collector each waits its full timeout
-    return { env, cli, close: async () => void (await Promise.all([env.stop(), cli.close()])) };
+    let closing: Promise<void> | undefined;
+    const close = (): Promise<void> =>
+      (closing ??= (async () => {
+        await Promise.all([env.stop(), cli.close()]);
+        const reports = [...env.servers.flatMap((s) => s.losses), cli.telemetry?.losses()].filter((l) => l !== undefined);
+        const lost = describeRunLosses(sumLosses(reports), reports.length);
+        if (lost !== undefined) io.err(`gym: ${lost}`);
+      })());
+    return { env, cli, close };
   } catch (error) {
     await cli.close();
     throw error;

@@ -1,7 +1,9 @@
 /**
- * Spawns one server instance as its own Node process running TypeScript sources. With
- * `num_workers > 1` that process is a cluster primary (`process/server-workers.ts`), started with an
- * IPC channel: it reports its workers once they all listen, and stops them when the channel closes.
+ * Spawns one server instance as its own Node process running TypeScript sources, with an IPC
+ * channel as its liveness link: when this process ends, however it ends (kill -9 included), the
+ * channel closes and the server stops and flushes (`process/parent-link.ts`). With
+ * `num_workers > 1` that process is a cluster primary (`process/server-workers.ts`): it reports its
+ * workers over the channel once they all listen, and stops them when the channel closes.
  * @module
  */
 import { spawn } from 'node:child_process';
@@ -13,8 +15,11 @@ import type { ServerInstanceConfig } from '../config/types.js';
 import { GymUserError } from '../errors.js';
 import { typescriptNodeFlags } from '../process/node-flags.js';
 import { CONFIG_DICT_ENV, CONFIG_DICT_FILE_ENV, CONFIG_PATH_ENV, instanceUrl } from '../process/server-context.js';
+import { newServerToken, SERVER_TOKEN_ENV } from '../process/server-identity.js';
 import { isWorkersMessage, numWorkersOf } from '../process/server-workers.js';
 import { TELEMETRY_FILE_ENV } from '../telemetry/console-file.js';
+import { isLossesMessage } from '../telemetry/loss-report.js';
+import type { TelemetryLosses } from '@gym/lens';
 import { teeChildOutput } from './log-tee.js';
 import type { Tee } from './log-tee.js';
 import type { ServerInstanceDisplay } from './server-instances.js';
@@ -36,6 +41,10 @@ export interface SpawnedServer {
   numWorkers: number;
   /** True once every worker listens (at once for a single process); `display.workers` is then set. */
   workersListening(): boolean;
+  /** The random token this start's server echoes on `GET /` (`process/server-identity.ts`). */
+  token: string;
+  /** The telemetry losses its processes reported when they stopped (one entry per process or worker). */
+  losses: TelemetryLosses[];
 }
 
 /** Options of {@link spawnServer}. */
@@ -69,7 +78,8 @@ export function spawnServer(options: SpawnServerOptions): SpawnedServer {
   const { instance } = options;
   const { dir, entrypoint } = locateServer(instance, options.roots);
   const logPath = join(options.logDir, `${instance.instanceName}.log`);
-  const env: NodeJS.ProcessEnv = { ...options.env, [CONFIG_PATH_ENV]: instance.instanceName };
+  const token = newServerToken();
+  const env: NodeJS.ProcessEnv = { ...options.env, [CONFIG_PATH_ENV]: instance.instanceName, [SERVER_TOKEN_ENV]: token };
   // console telemetry goes straight into the log file, asynchronously: through stdout it would
   // be a synchronous pipe write per batch and a second copy through this process (measured: the
   // default preset lost two thirds of its throughput that way). --show-telemetry keeps stdout.
@@ -86,8 +96,7 @@ export function spawnServer(options: SpawnServerOptions): SpawnedServer {
   // written in TypeScript: they come after tsx's own flags); NODE_OPTIONS refuses some
   const extraFlags = (env[SERVER_NODE_FLAGS_ENV] ?? '').split(/\s+/).filter((flag) => flag.length > 0);
   const numWorkers = numWorkersOf(instance.config);
-  const stdio = numWorkers > 1 ? (['ignore', 'pipe', 'pipe', 'ipc'] as const) : (['ignore', 'pipe', 'pipe'] as const);
-  const child = spawn(process.execPath, [...typescriptNodeFlags(), ...extraFlags, SERVER_MAIN, entrypoint], { cwd: dir, env, stdio: [...stdio], detached: true });
+  const child = spawn(process.execPath, [...typescriptNodeFlags(), ...extraFlags, SERVER_MAIN, entrypoint], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'], detached: true });
   // if the orchestrator dies without stopping its servers, they must not outlive it
   const killOnExit = () => child.kill('SIGTERM');
   process.once('exit', killOnExit);
@@ -115,12 +124,13 @@ export function spawnServer(options: SpawnServerOptions): SpawnedServer {
     start_time: Date.now() / 1000,
   };
   let listening = numWorkers === 1;
-  if (numWorkers > 1) {
-    child.on('message', (message: unknown) => {
-      if (!isWorkersMessage(message)) return;
+  const losses: TelemetryLosses[] = [];
+  child.on('message', (message: unknown) => {
+    if (isLossesMessage(message)) losses.push(message.losses);
+    else if (numWorkers > 1 && isWorkersMessage(message)) {
       display.workers = message.workers.map((w) => ({ index: w.index, pid: w.pid }));
       listening = true;
-    });
-  }
-  return { display, child, tee, exited, numWorkers, workersListening: () => listening };
+    }
+  });
+  return { display, child, tee, exited, numWorkers, workersListening: () => listening, token, losses };
 }

@@ -16,7 +16,7 @@ import type { MemorySampler } from './memory-sampler.js';
 import { spawnServer } from './spawn-server.js';
 import type { SpawnedServer } from './spawn-server.js';
 import { startupTelemetry } from './startup-telemetry.js';
-import { stopServers } from './stop-servers.js';
+import { STOP_GRACE_MS, stopServers } from './stop-servers.js';
 import { modelEndpoints, waitForModelEndpoints, waitForServers } from './wait-ready.js';
 
 /** Options of {@link startEnvironment}. */
@@ -36,6 +36,8 @@ export interface StartEnvironmentOptions {
   onProgress?: (line: string) => void;
   /** The orchestrator's own telemetry (startup spans, `gym.servers.active`). */
   telemetry?: GymTelemetry;
+  /** Aborting it during start-up stops what started and rejects with its reason. */
+  stopSignal?: AbortSignal;
 }
 
 /** A running environment. */
@@ -68,7 +70,9 @@ export async function startEnvironment(options: StartEnvironmentOptions): Promis
     (stopping ??= (async () => {
       startup.stopped();
       memory?.stop(); // the last sample, while the servers still run
-      await stopServers(servers);
+      await stopServers(servers, STOP_GRACE_MS, (server) =>
+        progress(`server '${server.display.process_name}' did not stop within ${STOP_GRACE_MS / 1000} s of SIGTERM; killed (its last telemetry was not flushed)`),
+      );
       await head.close();
       await http.close();
     })());
@@ -79,7 +83,8 @@ export async function startEnvironment(options: StartEnvironmentOptions): Promis
       startup.serverSpawned(instance.instanceName, instance.serverType);
       progress(`starting ${instance.instanceName} (${instance.serverType}/${instance.implementation}) on ${instance.host}:${instance.port}`);
     }
-    await waitForServers(http, servers, options.serverStartTimeoutMs ?? 120_000, (server) => startup.serverReady(server.display.process_name));
+    await waitForServers(http, servers, options.serverStartTimeoutMs ?? 120_000, (server) => startup.serverReady(server.display.process_name), options.stopSignal);
+    options.stopSignal?.throwIfAborted();
     const readiness = Number(config.raw['model_endpoint_readiness_timeout_seconds'] ?? 600);
     const endpoints = modelEndpoints(config.raw);
     if (endpoints.length > 0) progress(`waiting for model endpoints: ${endpoints.join(', ')}`);

@@ -10,14 +10,20 @@ import type { SpawnedServer } from './spawn-server.js';
 /** Grace period between SIGTERM and SIGKILL. Long enough for a telemetry flush. */
 export const STOP_GRACE_MS = 10_000;
 
-/** Stops every server and waits for its process to end and its log to be flushed. */
-export async function stopServers(servers: readonly SpawnedServer[], graceMs: number = STOP_GRACE_MS): Promise<void> {
+/**
+ * Stops every server and waits for its process to end and its log to be flushed. `onKilled` hears
+ * of each server that had to be SIGKILLed (its final telemetry flush did not run).
+ */
+export async function stopServers(servers: readonly SpawnedServer[], graceMs: number = STOP_GRACE_MS, onKilled: (server: SpawnedServer) => void = () => undefined): Promise<void> {
   await Promise.all(
     servers.map(async (server) => {
       const { child } = server;
       if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGTERM');
-        const timer = setTimeout(() => kill(server), graceMs);
+        const timer = setTimeout(() => {
+          onKilled(server);
+          kill(server);
+        }, graceMs);
         await server.exited;
         clearTimeout(timer);
       }

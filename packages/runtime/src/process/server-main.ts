@@ -2,7 +2,8 @@
  * The entry point of one server process: `node <ts flags> server-main.ts <app.ts>`, started by
  * `gym env start` with the resolved config in `NEMO_GYM_CONFIG_DICT` and the instance name in
  * `NEMO_GYM_CONFIG_PATH`. Sets telemetry up (when the environment says so), loads the
- * implementation's factory, builds its app and serves it until SIGINT/SIGTERM, then flushes.
+ * implementation's factory, builds its app and serves it until SIGINT/SIGTERM/SIGHUP or until its
+ * orchestrator goes away (the IPC channel it was started with closes), then flushes.
  * With `num_workers: N > 1` this process is a `node:cluster` primary that forks N workers running
  * this same file (see `server-workers.ts`); each worker then does all of the above.
  * The only place of a server process that sets an exit code.
@@ -10,14 +11,18 @@
  */
 import { pathToFileURL } from 'node:url';
 import { pino } from 'pino';
+import { GymUserError } from '../errors.js';
 import { createHttpClient } from '../http/client.js';
 import { UPSTREAM_PIPELINING, upstreamConnections } from './upstream-connections.js';
 import { installShutdownHandlers, listen } from '../server/lifecycle.js';
 import { closeTelemetryFile, openTelemetryFile } from '../telemetry/console-file.js';
 import { initTelemetry } from '../telemetry/init.js';
 import { serverTelemetrySettings } from '../telemetry/settings.js';
+import { sendLosses } from '../telemetry/loss-report.js';
 import { processTelemetry } from '../telemetry/process-telemetry.js';
 import { createServerContext, readServerEnv, serverInstancesOf } from './server-context.js';
+import { takeServerToken } from './server-identity.js';
+import { guardStdio } from './stdio-guard.js';
 import type { ServerFactory } from './server-context.js';
 import { isClusterPrimary, numWorkersOf, runServerPrimary, takeWorkerSessionSecret, workerIndex } from './server-workers.js';
 
@@ -28,6 +33,8 @@ async function main(entrypoint: string | undefined): Promise<void> {
   const serverType = block?.serverType ?? 'unknown';
   const numWorkers = block === undefined ? 1 : numWorkersOf(block.config);
   if (numWorkers > 1 && isClusterPrimary()) return runServerPrimary({ name, numWorkers });
+  // read before anything else can spawn a child; each worker of a cluster echoes the same token
+  const identityToken = takeServerToken();
   const worker = numWorkers > 1 ? workerIndex() : undefined;
   const sessionSecret = worker === undefined ? undefined : takeWorkerSessionSecret();
   const telemetryFile = openTelemetryFile();
@@ -42,22 +49,41 @@ async function main(entrypoint: string | undefined): Promise<void> {
     throw new Error(`${entrypoint} must export a default server factory (context) => ServerDefinition`);
   }
   const definition = await module.default(context);
-  const app = definition.build({ name, logger, instrumentation: seams.server, ...(sessionSecret === undefined ? {} : { sessionSecret }) });
+  const app = definition.build({
+    name,
+    logger,
+    instrumentation: seams.server,
+    ...(sessionSecret === undefined ? {} : { sessionSecret }),
+    ...(identityToken === undefined ? {} : { identityToken }),
+  });
   installShutdownHandlers(app, {
     onShutdown: async () => {
       await http.close();
       await telemetry?.shutdown();
+      await sendLosses(telemetry);
       await closeTelemetryFile(telemetryFile);
+      logger.info('stopped: requests drained, telemetry flushed');
       // everything is flushed or given up on (shutdown is bounded); an exporter still retrying a dead
       // collector must not keep the process alive until its own timeout
       setTimeout(() => process.exit(), 200).unref();
     },
   });
-  const address = await listen(app, { host: context.instance.host, port: context.instance.port });
+  const address = await listen(app, { host: context.instance.host, port: context.instance.port }).catch((error: unknown) => {
+    throw (error as { code?: string }).code === 'EADDRINUSE' ? portInUse(name, context.instance.host, context.instance.port) : error;
+  });
   logger.info({ url: address.url, kind: definition.kind, telemetry: telemetry !== undefined }, `${name}${worker === undefined ? '' : ` worker ${worker}`} listening on ${address.url}`);
 }
 
+/** The one line the orchestrator shows when a configured port is taken by another program. */
+function portInUse(name: string, host: string, port: number): GymUserError {
+  return new GymUserError('GYM_SERVER_PORT_IN_USE', `server '${name}' cannot listen on ${host}:${port}: the port is in use by another program (EADDRINUSE). Free the port, or set another ${name} port (or none, to get a free one).`);
+}
+
+guardStdio();
 main(process.argv[2]).catch((error: unknown) => {
-  process.stderr.write(`gym server failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  const text = error instanceof GymUserError ? `${error.code}: ${error.message}` : error instanceof Error ? (error.stack ?? error.message) : String(error);
+  process.stderr.write(`gym server failed to start: ${text}\n`);
   process.exitCode = 1;
+  // a failed start has nothing to flush; the liveness channel must not keep the process alive
+  process.disconnect?.();
 });

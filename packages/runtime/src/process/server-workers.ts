@@ -16,6 +16,7 @@ import type { Worker } from 'node:cluster';
 import type { Readable, Writable } from 'node:stream';
 import { pino } from 'pino';
 import type { ConfigMap } from '../config/types.js';
+import { isLossesMessage } from '../telemetry/loss-report.js';
 
 /** Set by the primary in each worker's environment: the worker's index, `0 … num_workers-1`. */
 export const WORKER_INDEX_ENV = 'GYM_SERVER_WORKER_INDEX';
@@ -165,6 +166,10 @@ export function runServerPrimary({ name, numWorkers }: ServerPrimaryOptions): vo
     closed.push(
       Promise.all([relayLines(worker.process.stdout!, process.stdout), relayLines(worker.process.stderr!, process.stderr)]).then(() => undefined),
     );
+    // each worker's final telemetry losses go on to the orchestrator, which reports the run's total
+    worker.on('message', (message: unknown) => {
+      if (isLossesMessage(message) && process.connected) process.send?.(message);
+    });
     worker.once('listening', () => {
       listening.add(index);
       if (listening.size < numWorkers || stopping) return;
@@ -186,7 +191,7 @@ export function runServerPrimary({ name, numWorkers }: ServerPrimaryOptions): vo
     });
   }
 
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => stop(signal));
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => stop(signal));
   // started with an IPC channel by the orchestrator: when it goes, however it died, so do the workers
   if (process.send !== undefined) process.once('disconnect', () => stop('orchestrator disconnected'));
 }

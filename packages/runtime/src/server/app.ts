@@ -5,6 +5,7 @@
  * @module
  */
 import Fastify, { LogController } from 'fastify';
+import { SERVER_TOKEN_HEADER } from '../process/server-identity.js';
 import { installErrorHandling, sendJson } from './error-reply.js';
 import { ROLLOUT_ID, stripRolloutPrefix } from './rollout-prefix.js';
 import { createSessionConfig } from './session.js';
@@ -38,6 +39,8 @@ export interface ServerAppOptions {
   logRequests?: boolean;
   /** Telemetry seam; when absent no hook is registered. */
   instrumentation?: ServerInstrumentation;
+  /** Echoed in the `x-gym-server-token` header of `GET /`: the orchestrator's proof that it reaches the server it started. */
+  identityToken?: string;
 }
 
 /** Per-app state the route helpers read. */
@@ -130,6 +133,10 @@ export function createServerApp(options: ServerAppOptions): FastifyInstance {
       done();
     });
   }
-  app.get('/', (_request, reply) => sendJson(reply, { status: 'ok' }));
+  const identityToken = options.identityToken;
+  app.get('/', (_request, reply) => {
+    if (identityToken !== undefined) reply.header(SERVER_TOKEN_HEADER, identityToken);
+    return sendJson(reply, { status: 'ok' });
+  });
   return app;
 }

@@ -117,6 +117,7 @@ async function setUp(options: InitTelemetryOptions): Promise<GymTelemetry | unde
       await handle?.shutdown(timeoutMs);
       runtimeMetrics?.stop(); // after the final collection, which still reads them
     },
+    losses: () => handle?.losses(),
   };
   setActiveTelemetry(telemetry);
   return telemetry;

@@ -4,7 +4,7 @@
  * @module
  */
 import type { Tracer } from '@opentelemetry/api';
-import type { LeanTracer } from '@gym/lens';
+import type { LeanTracer, TelemetryLosses } from '@gym/lens';
 import type { GymInstruments } from './instruments.js';
 import type { TelemetrySettings } from './settings.js';
 
@@ -29,6 +29,8 @@ export interface GymTelemetry {
   isExportingMetrics: boolean;
   /** Flushes and shuts down every signal (no-op when another library owns the providers). */
   shutdown(timeoutMs?: number): Promise<void>;
+  /** Spans, metric points and log records this process never delivered (final after `shutdown`); `undefined` when another library owns the providers. */
+  losses(): TelemetryLosses | undefined;
 }
 
 let current: GymTelemetry | undefined;

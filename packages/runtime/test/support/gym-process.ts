@@ -1,7 +1,7 @@
 // Runs the real `gym` CLI as a child process for end-to-end tests, and stops it by pid.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,7 +24,7 @@ export interface GymEnv {
   child: ChildProcess;
   output(): string;
   url(instance: string): string;
-  /** SIGTERM to the CLI; resolves with its exit code once it has exited. Logs stay. */
+  /** SIGTERM to the CLI; resolves with its exit code (143) once it has exited. Logs stay. */
   stop(): Promise<number | null>;
   /** `stop()`, then kills any server left (a test failure) and removes the log dir. */
   dispose(): Promise<void>;
@@ -45,6 +45,30 @@ export function isAlive(pid: number): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+/** True while `pid` runs: a zombie (ended, not yet reaped by its parent) counts as ended. */
+export function isRunning(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return isAlive(pid) && process.platform !== 'linux';
+  }
+}
+
+/** Resolves once none of `pids` runs (polled; the test runner's timeout bounds it). */
+export async function waitUntilEnded(pids: readonly number[]): Promise<void> {
+  while (pids.some(isRunning)) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
+/** The pids of `pid`'s children (Linux: /proc). */
+export function childPids(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
   }
 }
 

@@ -40,7 +40,7 @@ describe('telemetry across processes with the per_rollout preset and console exp
     embeddedHeader = embedded.headers.get('traceresponse');
     const metrics = await post(`${env.url(AGENT)}/aggregate_metrics`, { verify_responses: [] });
     metricsTraceHeader = metrics.headers.get('traceresponse');
-    assert.equal(await env.stop(), 0);
+    assert.equal(await env.stop(), 143);
     logDir = env.logDir;
     spans = readRecords(logDir).spans;
   });

@@ -23,7 +23,7 @@ describe('correlated logs', () => {
       body: JSON.stringify({ city: { note: 'do-not-log-me' } }),
     });
     status = res.status;
-    assert.equal(await env.stop(), 0);
+    assert.equal(await env.stop(), 143);
   });
   after(async () => env?.dispose());
 

@@ -41,7 +41,7 @@ for (const protocol of ['grpc', 'http/protobuf'] as const) {
         const res = await fetch(`${env.url(AGENT)}/run`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ROW) });
         assert.equal(res.status, 200);
         traceId = res.headers.get('traceresponse')!.split('-')[1]!;
-        assert.equal(await env.stop(), 0);
+        assert.equal(await env.stop(), 143);
       } finally {
         await env.dispose();
       }

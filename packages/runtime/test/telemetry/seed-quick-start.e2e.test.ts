@@ -29,7 +29,7 @@ describe("the seed's quick start with console telemetry and the default preset",
     const res = await fetch(`${env.url(AGENT)}/run`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: ROW });
     assert.equal(res.status, 200);
     traceId = res.headers.get('traceresponse')!.split('-')[1]!;
-    assert.equal(await env.stop(), 0);
+    assert.equal(await env.stop(), 143);
     logDir = env.logDir;
     spans = readRecords(logDir).spans.filter((s) => s.trace_id === traceId);
   });

@@ -1,7 +1,8 @@
 /**
  * The `console` exporter: one compact JSON object per line for spans, metrics and log records, on
  * one stream (stdout by default). Records are serialised synchronously and handed to a shared
- * {@link JsonLinesWriter}; export never fails the batch processor and never throws.
+ * {@link JsonLinesWriter}; export never throws. Records the writer had to drop are reported in the
+ * export's result (a failure carrying `lostItems`), so the loss tally counts them.
  * @module
  */
 import { ExportResultCode } from '@opentelemetry/core';
@@ -10,6 +11,7 @@ import type { ReadableLogRecord, LogRecordExporter } from '@opentelemetry/sdk-lo
 import { AggregationTemporality } from '@opentelemetry/sdk-metrics';
 import type { PushMetricExporter, ResourceMetrics } from '@opentelemetry/sdk-metrics';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
+import { countMetricPoints } from '../loss-tally.js';
 import { writerFor } from './json-lines-writer.js';
 import type { JsonLinesWriter, OutputStream } from './json-lines-writer.js';
 import { toLogRecordLine } from './log-record.js';
@@ -18,22 +20,32 @@ import { spanLine } from './span-record.js';
 
 const SUCCESS: ExportResult = { code: ExportResultCode.SUCCESS };
 
-function writeLines<T>(writer: JsonLinesWriter, items: readonly T[], toLine: (item: T) => string): void {
+/** Writes one line per item; returns how many items were lost (unserialisable, or dropped by the writer). */
+function writeLines<T>(writer: JsonLinesWriter, items: readonly T[], toLine: (item: T) => string): number {
   let text = '';
   let count = 0;
+  let lost = 0;
   for (const item of items) {
     try {
       text += `${toLine(item)}\n`;
       count++;
     } catch {
       writer.countDropped(1);
+      lost++;
     }
   }
-  writer.write(text, count);
+  return lost + writer.write(text, count);
 }
 
-function writeRecords<T>(writer: JsonLinesWriter, items: readonly T[], toRecord: (item: T) => unknown): void {
-  writeLines(writer, items, (item) => JSON.stringify(toRecord(item)));
+function writeRecords<T>(writer: JsonLinesWriter, items: readonly T[], toRecord: (item: T) => unknown): number {
+  return writeLines(writer, items, (item) => JSON.stringify(toRecord(item)));
+}
+
+/** The result of an export that lost `lost` items: a failure carrying the count, so the loss tally is exact. */
+function resultOf(lost: number): ExportResult {
+  if (lost === 0) return SUCCESS;
+  const error = Object.assign(new Error(`the console writer dropped ${lost} record(s)`), { lostItems: lost });
+  return { code: ExportResultCode.FAILED, error };
 }
 
 abstract class ConsoleExporterBase {
@@ -61,22 +73,23 @@ abstract class ConsoleExporterBase {
 /** Writes one `{"type":"span",…}` line per span. */
 export class ConsoleSpanExporter extends ConsoleExporterBase implements SpanExporter {
   export(spans: ReadableSpan[], done: (result: ExportResult) => void): void {
-    if (!this.isShutdown) writeLines(this.writer, spans, spanLine);
-    done(SUCCESS);
+    done(resultOf(this.isShutdown ? spans.length : writeLines(this.writer, spans, spanLine)));
   }
 }
 
 /** Writes one `{"type":"metric",…}` line per metric per collection (cumulative temporality). */
 export class ConsoleMetricExporter extends ConsoleExporterBase implements PushMetricExporter {
   export(batch: ResourceMetrics, done: (result: ExportResult) => void): void {
-    if (!this.isShutdown) {
-      try {
-        writeRecords(this.writer, toMetricRecords(batch), (r) => r);
-      } catch {
-        this.writer.countDropped(1);
-      }
+    if (this.isShutdown) return done(resultOf(countMetricPoints(batch)));
+    try {
+      // one line per metric; a dropped line loses the points it holds (counted as a whole batch when unknown)
+      const lines = toMetricRecords(batch);
+      const lost = writeRecords(this.writer, lines, (r) => r);
+      done(resultOf(lost === 0 ? 0 : lost === lines.length ? countMetricPoints(batch) : lost));
+    } catch {
+      this.writer.countDropped(1);
+      done(resultOf(countMetricPoints(batch)));
     }
-    done(SUCCESS);
   }
 
   selectAggregationTemporality(): AggregationTemporality {
@@ -87,7 +100,6 @@ export class ConsoleMetricExporter extends ConsoleExporterBase implements PushMe
 /** Writes one `{"type":"log",…}` line per log record. */
 export class ConsoleLogRecordExporter extends ConsoleExporterBase implements LogRecordExporter {
   export(logs: ReadableLogRecord[], done: (result: ExportResult) => void): void {
-    if (!this.isShutdown) writeRecords(this.writer, logs, toLogRecordLine);
-    done(SUCCESS);
+    done(resultOf(this.isShutdown ? logs.length : writeRecords(this.writer, logs, toLogRecordLine)));
   }
 }

@@ -54,23 +54,25 @@ export class JsonLinesWriter {
     this.#dropped += records;
   }
 
-  /** Writes `text` (one or more complete lines) holding `records` records. */
-  write(text: string, records: number): void {
-    if (records === 0) return;
+  /** Writes `text` (one or more complete lines) holding `records` records; returns how many of them were dropped. */
+  write(text: string, records: number): number {
+    if (records === 0) return 0;
     if (this.#failed) {
       this.#dropped += records;
-      return;
+      return records;
     }
     if (this.#blocked) {
       if (this.#pendingRecords + records > this.#maxBuffered) {
         this.#dropped += records;
-        return;
+        return records;
       }
       this.#pending.push({ text, records });
       this.#pendingRecords += records;
-      return;
+      return 0;
     }
+    const before = this.#dropped;
     this.#writeNow(text, records);
+    return this.#dropped - before;
   }
 
   /** Resolves once everything buffered was handed to the stream (or dropped); reports new drops. */

@@ -17,10 +17,12 @@ import { agentUrls, chooseAgent, fetchEnvironment } from '../../rollouts/environ
 import { formatSummary } from '../../rollouts/summary.js';
 import { setUpCliTelemetry } from '../../telemetry/cli-telemetry.js';
 import { withJobSpan } from '../../telemetry/job-span.js';
+import { isBroken } from '../../process/stdio-guard.js';
 import { processTelemetry } from '../../telemetry/process-telemetry.js';
 import type { GymTelemetry } from '../../telemetry/state.js';
 import { INSTALL_ROOT, toLoadConfigOptions } from '../config-options.js';
 import { startCliEnvironment } from '../start-cli-environment.js';
+import { exitStopped, watchStopRequests } from '../stop-requests.js';
 import { printTraceEpilogue, wroteConsoleTelemetry } from '../trace-epilogue.js';
 import { defaultOutputPath, evalRunSettings } from './eval-run-settings.js';
 import type { CollectionEnvironment } from '../../rollouts/environment.js';
@@ -29,20 +31,15 @@ import type { EvalRunFlags } from './eval-run-settings.js';
 
 export type { EvalRunFlags } from './eval-run-settings.js';
 
-/** Runs `gym eval run`. Exits 1 when rollouts remain incomplete, 130 when interrupted. */
+/** Runs `gym eval run`. Exits 1 when rollouts remain incomplete, 128 + n when stopped by a signal (130 for Ctrl-C). */
 export async function evalRun(flags: EvalRunFlags, overrides: string[], io: CliIo): Promise<void> {
   const cwd = process.cwd();
+  const requests = watchStopRequests((signal, first) => {
+    if (first) io.err(`gym: ${signal === 'SIGINT' ? 'interrupted' : `${signal} received`}: no new rollouts start; waiting up to 10 s for those in flight (Ctrl-C again to abandon them)`);
+  });
   const stop = new AbortController();
-  const abandon = new AbortController();
-  let sigint = false;
-  const onSigint = () => {
-    sigint = true;
-    if (!stop.signal.aborted) {
-      io.err('gym: interrupted: no new rollouts start; waiting up to 10 s for those in flight (Ctrl-C again to abandon them)');
-      stop.abort();
-    } else abandon.abort();
-  };
-  process.on('SIGINT', onSigint);
+  requests.stop.addEventListener('abort', () => stop.abort(), { once: true });
+  const signals = { stop, abandon: requests.abandon };
   try {
     if (flags.serve === false) {
       if (flags.model !== undefined || flags.modelUrl !== undefined || flags.modelApiKey !== undefined) io.err('gym: warning: --model/--model-url/--model-api-key are ignored with --no-serve (the servers already run)');
@@ -54,7 +51,7 @@ export async function evalRun(flags: EvalRunFlags, overrides: string[], io: CliI
       const logDir = () => flags.logDir ?? createRunLogDir(cwd);
       const cli = await setUpCliTelemetry({ block: environment.config['telemetry'] as Record<string, unknown> | undefined, logDir, role: 'collector' });
       try {
-        await collect(flags, { ...environment, config: { ...environment.config, ...raw } }, [cwd, INSTALL_ROOT], { stop, abandon, sigint: () => sigint }, io, cli.telemetry);
+        await collect(flags, { ...environment, config: { ...environment.config, ...raw } }, [cwd, INSTALL_ROOT], signals, io, cli.telemetry);
       } finally {
         await cli.close();
       }
@@ -65,7 +62,7 @@ export async function evalRun(flags: EvalRunFlags, overrides: string[], io: CliI
     for (const warning of config.warnings) io.err(`gym: warning: ${warning}`);
     const roots = searchRoots(options.rootDir, options.selectors?.searchDirs, process.env);
     const { env, cli, close } = await startCliEnvironment(
-      { config, roots, cwd, role: 'collector', showTelemetry: flags.showTelemetry ?? false, ...(flags.logDir === undefined ? {} : { logDir: flags.logDir }) },
+      { config, roots, cwd, role: 'collector', showTelemetry: flags.showTelemetry ?? false, stopSignal: requests.stop, ...(flags.logDir === undefined ? {} : { logDir: flags.logDir }) },
       io,
     );
     let collecting = true;
@@ -76,23 +73,30 @@ export async function evalRun(flags: EvalRunFlags, overrides: string[], io: CliI
       stop.abort();
     });
     try {
-      await collect(flags, { config: config.raw, instances: env.servers.map((s) => s.display) }, [cwd, ...roots], { stop, abandon, sigint: () => sigint }, io, cli.telemetry);
+      await collect(flags, { config: config.raw, instances: env.servers.map((s) => s.display) }, [cwd, ...roots], signals, io, cli.telemetry);
     } finally {
       collecting = false;
       await close();
       io.err(`gym: servers stopped; logs in ${env.logDir}`);
       if (wroteConsoleTelemetry(cli.env)) await printTraceEpilogue(env.logDir, io);
     }
+  } catch (error) {
+    // a stop request ends the run with its own exit code; a start-up cut short by it is not an error
+    const signal = requests.received();
+    if (signal !== undefined && !(error instanceof ExitError && error.exitCode !== 1)) exitStopped(signal, io);
+    throw error;
   } finally {
-    process.removeListener('SIGINT', onSigint);
+    requests.dispose();
   }
+  const signal = requests.received();
+  if (signal !== undefined) exitStopped(signal, io);
 }
 
 async function collect(
   flags: EvalRunFlags,
   environment: CollectionEnvironment,
   roots: readonly string[],
-  signals: { stop: AbortController; abandon: AbortController; sigint: () => boolean },
+  signals: { stop: AbortController; abandon: AbortSignal },
   io: CliIo,
   telemetry: GymTelemetry | undefined,
 ): Promise<void> {
@@ -106,13 +110,19 @@ async function collect(
     input: settings.input === undefined ? undefined : resolve(settings.input),
     resolvePath: (path) => lookupPath(path, roots).found ?? path,
     stopSignal: signals.stop.signal,
-    abandonSignal: signals.abandon.signal,
+    abandonSignal: signals.abandon,
     progress: { write: (text) => void process.stderr.write(text), isTty: process.stderr.isTTY === true },
     onInfo: (line) => io.err(`gym: ${line}`),
     onWarning: (line) => io.err(`gym: warning: ${line}`),
     ...(instrument === undefined ? {} : { instrument }),
   }));
-  for (const line of formatSummary(result)) io.out(line);
-  if (signals.sigint() && result.incomplete > 0) throw new ExitError(130);
+  // the summary goes to whatever still works: stdout, or stderr once the reader of stdout went away
+  // (`| head -1`, a `tee` ended by the same Ctrl-C); a write to a closed pipe fails a tick later
+  const summary = formatSummary(result);
+  if (!isBroken(process.stdout)) {
+    for (const line of summary) io.out(line);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  if (isBroken(process.stdout)) for (const line of summary) io.err(line);
   if (result.incomplete > 0) throw new ExitError(1);
 }

@@ -1,0 +1,73 @@
+/**
+ * How the CLI is asked to stop: SIGINT (Ctrl-C), SIGTERM, SIGHUP (terminal closed), or the `gym`
+ * wrapper that started it going away (its IPC channel closes; treated as SIGHUP). The first request
+ * stops gracefully (no new work, in-flight work drains, servers stop, telemetry flushes); a second
+ * one abandons what is still in flight. The command then exits 128 + the signal's number (130, 143,
+ * 129) with a line saying so.
+ * @module
+ */
+import { constants } from 'node:os';
+import { watchParent } from '../process/parent-link.js';
+import { ExitError } from '../errors.js';
+import type { CliIo } from './io.js';
+
+/** The signals that stop a command. */
+export const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+/** One of {@link STOP_SIGNALS}. */
+export type StopSignal = (typeof STOP_SIGNALS)[number];
+
+/** The stop requests of one command, from {@link watchStopRequests}. */
+export interface StopRequests {
+  /** Aborts on the first request. */
+  readonly stop: AbortSignal;
+  /** Aborts on the second request. */
+  readonly abandon: AbortSignal;
+  /** The first request's signal, once there was one. */
+  received(): StopSignal | undefined;
+  /** Removes the listeners (and lets the wrapper's channel stop holding the process open). */
+  dispose(): void;
+}
+
+/** The exit code of a command stopped by `signal`: 128 + its number, as shells report it. */
+export function signalExitCode(signal: StopSignal): number {
+  return 128 + constants.signals[signal];
+}
+
+/**
+ * Starts listening for stop requests. `onRequest` runs on each, with `first` true for the first one
+ * (say what happens next there: the default action of the signal, ending the process, is replaced).
+ */
+export function watchStopRequests(onRequest: (signal: StopSignal, first: boolean) => void = () => undefined): StopRequests {
+  const stop = new AbortController();
+  const abandon = new AbortController();
+  let first: StopSignal | undefined;
+  const request = (signal: StopSignal): void => {
+    if (first === undefined) {
+      first = signal;
+      onRequest(signal, true);
+      stop.abort(signal);
+    } else if (!abandon.signal.aborted) {
+      onRequest(signal, false);
+      abandon.abort(signal);
+    }
+  };
+  const listeners = STOP_SIGNALS.map((signal) => [signal, () => request(signal)] as const);
+  for (const [signal, listener] of listeners) process.on(signal, listener);
+  const releaseParent = watchParent(() => request('SIGHUP'));
+  return {
+    stop: stop.signal,
+    abandon: abandon.signal,
+    received: () => first,
+    dispose() {
+      for (const [signal, listener] of listeners) process.removeListener(signal, listener);
+      releaseParent();
+    },
+  };
+}
+
+/** Says that the command was stopped by `signal` and leaves with 128 + its number. */
+export function exitStopped(signal: StopSignal, io: CliIo): never {
+  const code = signalExitCode(signal);
+  io.err(`gym: stopped by ${signal} (exit ${code})`);
+  throw new ExitError(code);
+}

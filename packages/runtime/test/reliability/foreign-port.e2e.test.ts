@@ -1,0 +1,43 @@
+// Readiness means the server gym started is the one answering: with a configured port already
+// taken by another program that answers HTTP, gym reports the port and never uses that program.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort, runGym } from '../support/gym-process.js';
+
+describe('a configured port taken by another program', () => {
+  it('is reported as GYM_SERVER_PORT_IN_USE naming the port; the other program gets no rollout', async () => {
+    const seen: string[] = [];
+    // answers every request with 200 {"status":"ok"}, as a gym server's GET / does
+    const foreign = createServer((req, res) => {
+      seen.push(`${req.method} ${req.url}`);
+      res.setHeader('content-type', 'application/json');
+      res.end('{"status":"ok"}');
+    });
+    await new Promise<void>((resolve) => foreign.listen(0, '127.0.0.1', resolve));
+    const { port } = foreign.address() as AddressInfo;
+    const dir = mkdtempSync(join(tmpdir(), 'gym-foreign-'));
+    try {
+      const run = await runGym(
+        [
+          'eval', 'run', '--resources-server', 'example_single_tool_call', '--model-type', 'simulated_model', '--limit', '1',
+          '-o', join(dir, 'out.jsonl'), '--log-dir', join(dir, 'logs'),
+          `++example_single_tool_call.resources_servers.example_single_tool_call.port=${port}`, `++head_server.port=${await freePort()}`,
+        ],
+        { cwd: dir },
+      );
+      assert.equal(run.code, 2, run.stderr);
+      assert.match(run.stderr, new RegExp(`Server 'example_single_tool_call' could not listen on 127\\.0\\.0\\.1:${port}: the port is in use by another program \\(EADDRINUSE\\)`));
+      assert.doesNotMatch(run.stderr, /all 3 servers ready/);
+      assert.deepEqual(seen.filter((r) => r !== 'GET /'), [], 'only readiness probes reached the other program');
+      assert.ok(!readdirSync(dir).includes('out.jsonl'), 'no rollout was collected');
+    } finally {
+      await new Promise((resolve) => foreign.close(resolve));
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

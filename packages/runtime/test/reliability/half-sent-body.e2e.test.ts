@@ -1,0 +1,35 @@
+// Shutdown is bounded and the final flush always runs: a client that sent half a body does not
+// hold a server past the stop grace (which would SIGKILL it before its telemetry flush).
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { startGymEnv } from '../support/gym-process.js';
+
+const AGENT = 'example_single_tool_call_simple_agent';
+
+describe('gym env start with a client that sent half a body', () => {
+  it('stops on SIGTERM with every server stopping by itself and flushing, none killed', async () => {
+    const env = await startGymEnv(['--resources-server', 'example_single_tool_call', '--model-type', 'simulated_model']);
+    const socket = connect(Number(new URL(env.url(AGENT)).port), '127.0.0.1');
+    socket.on('error', () => undefined);
+    const cut = once(socket, 'close');
+    try {
+      await once(socket, 'connect');
+      socket.write('POST /run HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"responses_create_params":');
+      // the agent has the request (its headers) before gym is told to stop
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      assert.equal(await env.stop(), 143, env.output());
+      assert.doesNotMatch(env.output(), /did not stop within/);
+      for (const s of env.servers) {
+        assert.match(readFileSync(join(env.logDir, `${s.process_name}.log`), 'utf8'), /stopped: requests drained, telemetry flushed/, `${s.process_name} flushed and stopped by itself`);
+      }
+      await cut; // the server cut the half-sent request
+    } finally {
+      socket.destroy();
+      await env.dispose();
+    }
+  });
+});
