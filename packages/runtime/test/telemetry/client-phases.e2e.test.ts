@@ -32,7 +32,7 @@ describe('client phases on the CLIENT spans of a real agent', () => {
       assert.equal(res.status, 200);
       await res.arrayBuffer();
     }
-    assert.equal(await env.stop(), 0);
+    assert.equal(await env.stop(), 143);
     clients = readRecords(env.logDir).spans.filter((s) => s.kind === 'CLIENT');
   });
   after(async () => env?.dispose());
