@@ -11,6 +11,8 @@
 import { pathToFileURL } from 'node:url';
 import { pino } from 'pino';
 import { createHttpClient } from '../http/client.js';
+import { createModelCallCapture } from '../evidence/model-call-capture.js';
+import { readEvidenceSettings } from '../evidence/settings.js';
 import { upstreamConnections } from './upstream-connections.js';
 import { installShutdownHandlers, listen } from '../server/lifecycle.js';
 import { closeTelemetryFile, openTelemetryFile } from '../telemetry/console-file.js';
@@ -42,7 +44,12 @@ async function main(entrypoint: string | undefined): Promise<void> {
     throw new Error(`${entrypoint} must export a default server factory (context) => ServerDefinition`);
   }
   const definition = await module.default(context);
-  const app = definition.build({ name, logger, instrumentation: seams.server, ...(sessionSecret === undefined ? {} : { sessionSecret }) });
+  const evidence = readEvidenceSettings(tree);
+  const modelCapture =
+    evidence.enabled && definition.kind === 'model'
+      ? createModelCallCapture({ captureDir: evidence.captureDir, serverName: name, onError: (err, rolloutId) => logger.warn({ err, rolloutId }, 'model-call capture could not be written') })
+      : undefined;
+  const app = definition.build({ name, logger, instrumentation: seams.server, ...(sessionSecret === undefined ? {} : { sessionSecret }), ...(modelCapture === undefined ? {} : { modelCapture }) });
   installShutdownHandlers(app, {
     onShutdown: async () => {
       await http.close();
