@@ -3,8 +3,9 @@
  * recorded, after it finished, as one line of `<capture dir>/<id>.capture.jsonl` (request, response
  * or error, timing, status, and the trace/span ids when telemetry is on). The call id is minted
  * before the handler runs and sent back in `x-ng-model-call-id`, so the agent can name the exact
- * call it made. Unprefixed calls pass straight through; a capture that cannot be written is logged
- * and never fails the model request.
+ * call it made. The line is durable before the answer is sent, so whoever got the answer can read
+ * it. Unprefixed calls pass straight through; a capture that cannot be written is logged and never
+ * fails the model request.
  * @module
  */
 import { randomBytes } from 'node:crypto';
@@ -50,7 +51,8 @@ export function createModelCallCapture(options: ModelCallCaptureOptions): ModelC
         const ids = traceIds();
         const startedAt = Date.now();
         const started = performance.now();
-        const write = (statusCode: number, response: unknown, errorCategory: string | null): void => {
+        // awaited before the answer leaves: once the agent has the response, the collector can read the line
+        const write = async (statusCode: number, response: unknown, errorCategory: string | null): Promise<void> => {
           const line: Record<string, unknown> = {
             model_call_id: modelCallId,
             rollout_id: rolloutId,
@@ -66,17 +68,21 @@ export function createModelCallCapture(options: ModelCallCaptureOptions): ModelC
             response: scrubCaptureSecrets(response),
             ...ids,
           };
-          store.append(rolloutId, line).catch((error: unknown) => onError(error, rolloutId));
+          try {
+            await store.append(rolloutId, line);
+          } catch (error) {
+            onError(error, rolloutId);
+          }
         };
         let result;
         try {
           result = await handler(body, context);
         } catch (error) {
           const status = statusOf(error);
-          write(status, { error: { message: error instanceof Error ? error.message : String(error), code: (error as { code?: unknown } | null)?.code ?? null } }, status < 500 ? 'client_error' : 'server_error');
+          await write(status, { error: { message: error instanceof Error ? error.message : String(error), code: (error as { code?: unknown } | null)?.code ?? null } }, status < 500 ? 'client_error' : 'server_error');
           throw error;
         }
-        write(200, result, null);
+        await write(200, result, null);
         return result;
       };
     },
