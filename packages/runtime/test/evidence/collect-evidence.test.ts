@@ -36,6 +36,9 @@ describe('rollout evidence in collection', () => {
     const run = await runGym(['eval', 'run', '--resources-server', 'example_single_tool_call', '--model-type', 'simulated_model', '--num-repeats', '2', '--limit', '3', '-o', out, '--log-dir', join(dir, 'logs'), `++head_server.port=${port}`, '++observability_enabled=true', `++model_call_capture_dir=${captures}`]);
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout + run.stderr, /model-call captures: 6 file\(s\), [\d.]+ KiB in /);
+    // the automatic health check after the run
+    assert.match(run.stdout, /^Rollout health: 6 checked, 6 healthy, 0 unhealthy, 0 unobserved$/m);
+    assert.ok(existsSync(join(dir, 'out_quality_summary.json')));
     const rows = readRows(out) as Row[];
     assert.equal(rows.length, 6);
     assert.deepEqual(readdirSync(captures).sort(), rows.map((r) => `${r._ng_task_index}-${r._ng_rollout_index}.capture.jsonl`).sort());
@@ -74,7 +77,7 @@ describe('rollout evidence in collection', () => {
     assert.equal(existsSync(join(dir, 'captures')), false);
     const [row] = readRows(out) as Row[];
     for (const key of ['ng_agent_observations', 'ng_model_call_capture', 'ng_trajectory', 'ng_perf']) assert.equal(row![key], undefined, key);
-    assert.doesNotMatch(run.stdout + run.stderr, /model-call captures/);
+    assert.doesNotMatch(run.stdout + run.stderr, /model-call captures|Rollout health/);
   });
 
   it('a model server killed mid-call leaves a gap in the failure row, not a crash or a half line', async () => {

@@ -23,6 +23,7 @@ import { INSTALL_ROOT, toLoadConfigOptions } from '../config-options.js';
 import { startCliEnvironment } from '../start-cli-environment.js';
 import { printTraceEpilogue, wroteConsoleTelemetry } from '../trace-epilogue.js';
 import { defaultOutputPath, evalRunSettings } from './eval-run-settings.js';
+import { checkIds, printHealthCheck } from './eval-health-check.js';
 import type { CollectionEnvironment } from '../../rollouts/environment.js';
 import type { CliIo } from '../io.js';
 import type { EvalRunFlags } from './eval-run-settings.js';
@@ -113,6 +114,10 @@ async function collect(
     ...(instrument === undefined ? {} : { instrument }),
   }));
   for (const line of formatSummary(result)) io.out(line);
+  // with rollout evidence on, the rows carry what the health check reads
+  if (result.evidence !== undefined && flags.healthCheck !== false && !result.interrupted && result.succeeded + result.plan.succeeded > 0) {
+    printHealthCheck(output, checkIds(flags.healthCheckIgnore), io);
+  }
   if (signals.sigint() && result.incomplete > 0) throw new ExitError(130);
   if (result.incomplete > 0) throw new ExitError(1);
 }
