@@ -55,12 +55,12 @@ const createSimpleAgent: ServerFactory = (context) => {
   const run = async (row: { responses_create_params: Record<string, unknown> } & Record<string, unknown>, route: RouteContext, observer?: AgentObserver) => {
     const seed = await http.post(`${resourcesUrl}/seed_session`, row, { cookies: route.cookies });
     const result = await loop(row.responses_create_params, { ...route.cookies, ...seed.cookies }, observer?.rolloutId, observer);
-    const observed = observer === undefined ? {} : { ng_agent_observations: observer.bundle({ taskId: taskIdOf(row), question: questionOf(row.responses_create_params['input']), answer: answerOf(result.response['output']), steps: result.steps }) };
-    if (config.skip_verification) {
-      return { ...row, response: result.response, reward: config.skip_verification_reward, verification_skipped: true, ...observed };
-    }
-    const verified = await http.post<Record<string, unknown>>(`${resourcesUrl}/verify`, { ...row, response: result.response }, { cookies: result.resourcesCookies });
-    return observer === undefined ? verified.body : { ...verified.body, ...observed };
+    const rolled = config.skip_verification
+      ? { ...row, response: result.response, reward: config.skip_verification_reward, verification_skipped: true }
+      : (await http.post<Record<string, unknown>>(`${resourcesUrl}/verify`, { ...row, response: result.response }, { cookies: result.resourcesCookies })).body;
+    if (observer === undefined) return rolled;
+    const ng_agent_observations = observer.bundle({ taskId: taskIdOf(row), question: questionOf(row.responses_create_params['input']), answer: answerOf(result.response['output']), steps: result.steps });
+    return { ...rolled, ng_agent_observations };
   };
 
   return defineAgentServer({
