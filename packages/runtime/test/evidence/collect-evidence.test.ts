@@ -28,13 +28,15 @@ function tempDir(): string {
 type Row = Record<string, any>;
 
 describe('rollout evidence in collection', () => {
-  it('gym eval run: one capture file per rollout, holding its calls, joined into every row', async () => {
+  it('gym eval run: one capture file per rollout, holding its calls, joined into every row and to its trace', async () => {
     const dir = tempDir();
     const captures = join(dir, 'captures');
     const out = join(dir, 'out.jsonl');
     const port = await freePort();
-    const run = await runGym(['eval', 'run', '--resources-server', 'example_single_tool_call', '--model-type', 'simulated_model', '--num-repeats', '2', '--limit', '3', '-o', out, '--log-dir', join(dir, 'logs'), `++head_server.port=${port}`, '++observability_enabled=true', `++model_call_capture_dir=${captures}`]);
+    const run = await runGym(['eval', 'run', '--resources-server', 'example_single_tool_call', '--model-type', 'simulated_model', '--num-repeats', '2', '--limit', '3', '-o', out, '--log-dir', join(dir, 'logs'), `++head_server.port=${port}`, '++observability_enabled=true', `++model_call_capture_dir=${captures}`, '++telemetry.enabled=true', '++telemetry.exporter=console', '++telemetry.span_groups=per_rollout']);
     assert.equal(run.code, 0, run.stderr);
+    // the report written after the run opens each rollout's evidence
+    assert.match(run.stdout, /report\.html \(\d+ KiB\): 6 rollouts, \d+ with waterfalls, 6 with rollout evidence/);
     assert.match(run.stdout + run.stderr, /model-call captures: 6 file\(s\), [\d.]+ KiB in /);
     // the automatic health check after the run
     assert.match(run.stdout, /^Rollout health: 6 checked, 6 healthy, 0 unhealthy, 0 unobserved$/m);
@@ -65,6 +67,12 @@ describe('rollout evidence in collection', () => {
       assert.equal(row.ng_model_call_capture.metrics.tokens_total, row.response.usage.total_tokens);
       assert.equal(row.ng_perf.num_tool_calls, captured.length - 1);
       assert.equal(row.ng_perf.token_observability_coverage, 1);
+      // telemetry on: each captured call names the trace of its rollout and its own span
+      assert.match(row.trace_id, /^[0-9a-f]{32}$/);
+      for (const call of trajectory.model_calls) {
+        assert.equal(call.trace_id, row.trace_id);
+        assert.match(call.span_id, /^[0-9a-f]{16}$/);
+      }
     }
   });
 

@@ -70,6 +70,7 @@ export async function evalRun(flags: EvalRunFlags, overrides: string[], io: CliI
       io,
     );
     let collecting = true;
+    const seen: CollectSeen = {};
     // a dead server fails every later rollout: stop dispatching instead of burning their attempts
     void env.firstExit.then((exit) => {
       if (!collecting) return;
@@ -77,16 +78,21 @@ export async function evalRun(flags: EvalRunFlags, overrides: string[], io: CliI
       stop.abort();
     });
     try {
-      await collect(flags, { config: config.raw, instances: env.servers.map((s) => s.display) }, [cwd, ...roots], { stop, abandon, sigint: () => sigint }, io, cli.telemetry);
+      await collect(flags, { config: config.raw, instances: env.servers.map((s) => s.display) }, [cwd, ...roots], { stop, abandon, sigint: () => sigint }, io, cli.telemetry, seen);
     } finally {
       collecting = false;
       await close();
       io.err(`gym: servers stopped; logs in ${env.logDir}`);
-      if (wroteConsoleTelemetry(cli.env)) await printTraceEpilogue(env.logDir, io);
+      if (wroteConsoleTelemetry(cli.env)) await printTraceEpilogue(env.logDir, io, seen.evidenceRollouts);
     }
   } finally {
     process.removeListener('SIGINT', onSigint);
   }
+}
+
+/** What the caller of `collect` learns even when it throws: the rollouts file holding evidence, if any. */
+interface CollectSeen {
+  evidenceRollouts?: string;
 }
 
 async function collect(
@@ -96,6 +102,7 @@ async function collect(
   signals: { stop: AbortController; abandon: AbortController; sigint: () => boolean },
   io: CliIo,
   telemetry: GymTelemetry | undefined,
+  seen: CollectSeen = {},
 ): Promise<void> {
   const settings = evalRunSettings(flags, environment.config);
   const output = resolve(settings.output ?? defaultOutputPath(chooseAgent(agentUrls(environment.instances), settings.agent, false)));
@@ -114,6 +121,7 @@ async function collect(
     ...(instrument === undefined ? {} : { instrument }),
   }));
   for (const line of formatSummary(result)) io.out(line);
+  if (result.evidence !== undefined) seen.evidenceRollouts = output;
   // with rollout evidence on, the rows carry what the health check reads
   if (result.evidence !== undefined && flags.healthCheck !== false && !result.interrupted && result.succeeded + result.plan.succeeded > 0) {
     printHealthCheck(output, checkIds(flags.healthCheckIgnore), io);
