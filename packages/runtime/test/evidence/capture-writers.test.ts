@@ -3,7 +3,7 @@
 // at once leave only whole lines.
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHttpClient } from '../../src/http/client.js';
@@ -54,6 +54,20 @@ describe('model-call capture', () => {
     // the unprefixed call went nowhere
     assert.equal(store.usage(['3-1', '4-0']).files, 2);
     assert.ok(!existsSync(join(dir, 'undefined.capture.jsonl')));
+  });
+
+  it('never fails a model request when the capture cannot be written', async () => {
+    const dir = tempDir();
+    // the capture "directory" is a regular file: every append fails
+    const notADir = join(dir, 'captures');
+    writeFileSync(notADir, 'not a directory');
+    const m = await model(notADir, 'policy');
+    const http = createHttpClient({ retry: { maxAttempts: 1 } });
+    cleanups.push(() => http.close());
+    const reply = await http.post<{ id: string }>(`${m.url}/ng-rollout/5-0/v1/responses`, { input: 'hi' });
+    assert.equal(reply.status, 200);
+    assert.match(reply.body.id, /^resp_policy_/);
+    assert.equal(readFileSync(notADir, 'utf8'), 'not a directory');
   });
 
   it('keeps every line whole when two model servers append to one rollout file at once', async () => {
