@@ -27,6 +27,30 @@ function tempDir(): string {
 }
 type Row = Record<string, any>;
 
+/** simple_agent (evidence on) and the example resources server in this process, the capture model in a child. */
+async function evidenceEnvironment() {
+  const dir = tempDir();
+  const captures = join(dir, 'captures');
+  const model = await startCaptureModel(captures, 'policy_model');
+  cleanups.push(() => model.kill());
+  const http = createHttpClient({ retry: { maxAttempts: 1 } });
+  cleanups.push(() => http.close());
+  const tree = (resourcesPort: number, agentPort: number) => ({
+    observability_enabled: true,
+    model_call_capture_dir: captures,
+    weather: { resources_servers: { example_single_tool_call: { entrypoint: 'app.ts', domain: 'agent', host: '127.0.0.1', port: resourcesPort } } },
+    policy_model: { responses_api_models: { fixture: { entrypoint: 'app.ts', host: '127.0.0.1', port: Number(new URL(model.url).port) } } },
+    agent: { responses_api_agents: { simple_agent: { entrypoint: 'app.ts', host: '127.0.0.1', port: agentPort, resources_server: { type: 'resources_servers', name: 'weather' }, model_server: { type: 'responses_api_models', name: 'policy_model' } } } },
+  });
+  const resources = (await createExampleSingleToolCall(createServerContext(tree(1, 1), 'weather', http))).build();
+  const { port: resourcesPort } = await listen(resources);
+  cleanups.push(() => resources.close());
+  const agent = (await createSimpleAgent(createServerContext(tree(resourcesPort, 1), 'agent', http))).build();
+  const address = await listen(agent);
+  cleanups.push(() => agent.close());
+  return { dir, captures, model, tree, resourcesPort, address };
+}
+
 describe('rollout evidence in collection', () => {
   it('gym eval run: one capture file per rollout, holding its calls, joined into every row and to its trace', async () => {
     const dir = tempDir();
@@ -89,25 +113,7 @@ describe('rollout evidence in collection', () => {
   });
 
   it('a model server killed mid-call leaves a gap in the failure row, not a crash or a half line', async () => {
-    const dir = tempDir();
-    const captures = join(dir, 'captures');
-    const model = await startCaptureModel(captures, 'policy_model');
-    cleanups.push(() => model.kill());
-    const http = createHttpClient({ retry: { maxAttempts: 1 } });
-    cleanups.push(() => http.close());
-    const tree = (resourcesPort: number, agentPort: number) => ({
-      observability_enabled: true,
-      model_call_capture_dir: captures,
-      weather: { resources_servers: { example_single_tool_call: { entrypoint: 'app.ts', domain: 'agent', host: '127.0.0.1', port: resourcesPort } } },
-      policy_model: { responses_api_models: { fixture: { entrypoint: 'app.ts', host: '127.0.0.1', port: Number(new URL(model.url).port) } } },
-      agent: { responses_api_agents: { simple_agent: { entrypoint: 'app.ts', host: '127.0.0.1', port: agentPort, resources_server: { type: 'resources_servers', name: 'weather' }, model_server: { type: 'responses_api_models', name: 'policy_model' } } } },
-    });
-    const resources = (await createExampleSingleToolCall(createServerContext(tree(1, 1), 'weather', http))).build();
-    const { port: resourcesPort } = await listen(resources);
-    cleanups.push(() => resources.close());
-    const agent = (await createSimpleAgent(createServerContext(tree(resourcesPort, 1), 'agent', http))).build();
-    const address = await listen(agent);
-    cleanups.push(() => agent.close());
+    const { dir, captures, model, tree, resourcesPort, address } = await evidenceEnvironment();
     const instance: ServerInstanceDisplay = { process_name: 'agent', server_type: 'responses_api_agents', name: 'simple_agent', dir_path: '', entrypoint: '', host: address.host, port: address.port, url: address.url, pid: process.pid, config_path: 'agent', start_time: 0 };
     const input = join(dir, 'in.jsonl');
     writeFileSync(input, `${JSON.stringify({ responses_create_params: { input: 'hang: weather in sf?' } })}\n`);
@@ -129,5 +135,16 @@ describe('rollout evidence in collection', () => {
     assert.deepEqual(trajectory.gaps.map((g: Row) => g.code), ['model_call_capture_incomplete']);
     assert.match(trajectory.gaps[0].detail, /call 2 failed/);
     assert.equal(result.evidence?.files, 1);
+  });
+
+  it("an outside caller of the agent's prefixed /v1/responses gets its model calls captured under that id", async () => {
+    const { captures, address } = await evidenceEnvironment();
+    const http = createHttpClient({ retry: { maxAttempts: 1 } });
+    cleanups.push(() => http.close());
+    const reply = await http.post<{ output: unknown[] }>(`${address.url}/ng-rollout/7-1/v1/responses`, { input: 'weather in sf?' });
+    assert.equal(reply.status, 200);
+    const read = new CaptureStore(captures).read('7-1');
+    assert.equal(read.exchanges.length, 2, 'the tool-call turn and the answer');
+    for (const { exchange } of read.exchanges) assert.equal(exchange['rollout_id'], '7-1');
   });
 });
