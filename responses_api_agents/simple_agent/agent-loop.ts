@@ -6,6 +6,7 @@
  */
 import { GymUpstreamError } from '@gym/runtime';
 import type { CookieMap, HttpClient } from '@gym/runtime';
+import type { AgentObserver } from './observations.js';
 
 type Item = Record<string, unknown>;
 
@@ -22,6 +23,10 @@ export interface AgentLoopOptions {
   resourcesCookies: CookieMap;
   /** `null` = no limit. */
   maxSteps: number | null;
+  /** Model route, default `/v1/responses`; `/ng-rollout/<id>/v1/responses` when evidence is on. */
+  modelPath?: string;
+  /** Records model and tool calls (evidence on); absent = nothing recorded. */
+  observer?: AgentObserver;
 }
 
 /** The loop's result: the last model response with `output` = the whole trajectory. */
@@ -45,15 +50,30 @@ export function addUsage(total: Usage | undefined, next: unknown): Usage | undef
   return sum;
 }
 
-async function callTool(http: HttpClient, resourcesUrl: string, call: Item, cookies: CookieMap): Promise<{ output: string; cookies: CookieMap }> {
+async function callTool(http: HttpClient, resourcesUrl: string, call: Item, cookies: CookieMap): Promise<{ output: string; cookies: CookieMap; failed: boolean }> {
   let args: unknown;
   try {
     args = JSON.parse(String(call['arguments']));
   } catch {
-    return { output: JSON.stringify({ error: `Invalid tool call arguments: ${JSON.stringify(call['arguments'])}` }), cookies };
+    return { output: JSON.stringify({ error: `Invalid tool call arguments: ${JSON.stringify(call['arguments'])}` }), cookies, failed: true };
   }
   const reply = await http.post(`${resourcesUrl}/${encodeURIComponent(String(call['name']))}`, args, { cookies, raw: true });
-  return { output: reply.text, cookies: { ...cookies, ...reply.cookies } };
+  return { output: reply.text, cookies: { ...cookies, ...reply.cookies }, failed: reply.status >= 400 };
+}
+
+async function callModel(options: AgentLoopOptions, body: Item, cookies: CookieMap) {
+  const url = `${options.modelUrl}${options.modelPath ?? '/v1/responses'}`;
+  const { observer } = options;
+  if (observer === undefined) return options.http.post<Item>(url, body, { cookies });
+  let reply;
+  try {
+    reply = await options.http.post<Item>(url, body, { cookies });
+  } catch (error) {
+    observer.modelCallFailed(error);
+    throw error;
+  }
+  observer.modelCall(reply.headers, reply.body);
+  return reply;
 }
 
 /** Runs the loop. Throws when the model server fails or answers something that is not a Response. */
@@ -68,7 +88,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
   let step = 0;
   for (;;) {
     step++;
-    const reply = await http.post<Item>(`${options.modelUrl}/v1/responses`, { ...params, input: [...input, ...trajectory] }, { cookies: modelCookies });
+    const reply = await callModel(options, { ...params, input: [...input, ...trajectory] }, modelCookies);
     modelCookies = { ...modelCookies, ...reply.cookies };
     last = reply.body;
     if (last === null || typeof last !== 'object' || !Array.isArray(last['output'])) {
@@ -83,7 +103,9 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
     // an output of only reasoning continues; an empty one would loop for ever, so it stops too
     if (calls.length === 0 && (answered || output.length === 0)) break;
     for (const call of calls) {
+      const timing = options.observer?.toolCall(call);
       const tool = await callTool(http, options.resourcesUrl, call, resourcesCookies);
+      timing?.finish(tool.output, tool.failed);
       resourcesCookies = tool.cookies;
       trajectory.push({ type: 'function_call_output', call_id: call['call_id'], output: tool.output });
     }

@@ -6,9 +6,10 @@
  * @module
  */
 import { z } from 'zod';
-import { defineAgentServer } from '@gym/runtime';
+import { defineAgentServer, readEvidenceSettings, rolloutIdOf, rolloutUrlPrefix } from '@gym/runtime';
 import type { CookieMap, RouteContext, ServerFactory } from '@gym/runtime';
 import { runAgentLoop } from './agent-loop.js';
+import { AgentObserver, answerOf, questionOf } from './observations.js';
 
 const SERVER_REF = z.object({ type: z.string(), name: z.string() });
 
@@ -35,25 +36,53 @@ const createSimpleAgent: ServerFactory = (context) => {
   const { http } = context;
   const resourcesUrl = context.serverUrl({ type: 'resources_servers', name: config.resources_server.name });
   const modelUrl = context.serverUrl({ type: 'responses_api_models', name: config.model_server.name });
-  const loop = (params: Record<string, unknown>, resourcesCookies: CookieMap) =>
-    runAgentLoop({ http, modelUrl, resourcesUrl, params, resourcesCookies, maxSteps: config.max_steps });
+  // evidence on: model calls go through the rollout prefix (so the model server captures them) and
+  // the agent reports what it observed; decided once, here
+  const evidence = readEvidenceSettings(context.globalConfig).enabled;
+  const modelRef = { type: 'responses_api_models', name: config.model_server.name };
+  const loop = (params: Record<string, unknown>, resourcesCookies: CookieMap, rolloutId?: string | null, observer?: AgentObserver) =>
+    runAgentLoop({
+      http,
+      modelUrl,
+      resourcesUrl,
+      params,
+      resourcesCookies,
+      maxSteps: config.max_steps,
+      ...(evidence && rolloutId != null ? { modelPath: `${rolloutUrlPrefix(rolloutId)}/v1/responses` } : {}),
+      ...(observer === undefined ? {} : { observer }),
+    });
+
+  const run = async (row: { responses_create_params: Record<string, unknown> } & Record<string, unknown>, route: RouteContext, observer?: AgentObserver) => {
+    const seed = await http.post(`${resourcesUrl}/seed_session`, row, { cookies: route.cookies });
+    const result = await loop(row.responses_create_params, { ...route.cookies, ...seed.cookies }, observer?.rolloutId, observer);
+    const rolled = config.skip_verification
+      ? { ...row, response: result.response, reward: config.skip_verification_reward, verification_skipped: true }
+      : (await http.post<Record<string, unknown>>(`${resourcesUrl}/verify`, { ...row, response: result.response }, { cookies: result.resourcesCookies })).body;
+    if (observer === undefined) return rolled;
+    const ng_agent_observations = observer.bundle({ taskId: taskIdOf(row), question: questionOf(row.responses_create_params['input']), answer: answerOf(result.response['output']), steps: result.steps });
+    return { ...rolled, ng_agent_observations };
+  };
 
   return defineAgentServer({
     name: context.instance.instanceName,
     run: {
       handler: async (row, route) => {
-        const seed = await http.post(`${resourcesUrl}/seed_session`, row, { cookies: route.cookies });
-        const result = await loop(row.responses_create_params, { ...route.cookies, ...seed.cookies });
-        if (config.skip_verification) {
-          return { ...row, response: result.response, reward: config.skip_verification_reward, verification_skipped: true };
+        if (!evidence) return run(row, route);
+        const observer = new AgentObserver(route.rolloutId ?? rolloutIdOf(row), modelRef);
+        try {
+          return await run(row, route, observer);
+        } catch (error) {
+          // a failed rollout still carries what was observed up to the failure: the collector
+          // writes it to the failures file with its captured calls
+          const message = error instanceof Error ? error.message : String(error);
+          const bundle = observer.bundle({ taskId: taskIdOf(row), question: questionOf(row.responses_create_params['input']), answer: null, steps: 0, error });
+          return { _ng_failure_class: 'agent_error', error_message: message, ng_agent_observations: bundle };
         }
-        const verified = await http.post(`${resourcesUrl}/verify`, { ...row, response: result.response }, { cookies: result.resourcesCookies });
-        return verified.body;
       },
     },
     responses: {
       handler: async (params, route) => {
-        const result = await loop(params, route.cookies);
+        const result = await loop(params, route.cookies, route.rolloutId);
         copyCookies(route, { ...result.resourcesCookies, ...result.modelCookies });
         return result.response;
       },
@@ -63,5 +92,10 @@ const createSimpleAgent: ServerFactory = (context) => {
     },
   });
 };
+
+function taskIdOf(row: Record<string, unknown>): string {
+  const task = row['_ng_task_index'];
+  return typeof task === 'number' ? String(task) : 'unknown';
+}
 
 export default createSimpleAgent;

@@ -40,11 +40,12 @@ export function registerTraceCommands<A extends unknown[], O extends OptionValue
     .option('--slowest <n>', 'the N slowest rollouts', (v) => Number(v))
     .option('--failed', 'rollouts with error spans or without verification')
     .option('--max-spans <n>', 'spans listed per tree at most', (v) => Number(v), 500)
+    .option('--evidence <rollouts>', 'a rollouts JSONL of the run (repeatable): show each rollout\'s captured model calls, tool calls, gaps and health verdict', (v: string, prev: string[] | undefined) => [...(prev ?? []), v])
     .option('--json', 'JSON output')
     .option('--markdown', 'Markdown output')
     .action(async (paths, o) => {
       const { show } = await import('./commands/show.js');
-      const opts = { paths, format: formatOf(o), color: process.stdout.isTTY === true, maxSpans: o.maxSpans, failed: o.failed === true };
+      const opts = { paths, format: formatOf(o), color: process.stdout.isTTY === true, maxSpans: o.maxSpans, failed: o.failed === true, ...(o.evidence === undefined ? {} : { evidence: o.evidence }) };
       setExit(await show({ ...opts, ...(o.rollout === undefined ? {} : { rollout: o.rollout }), ...(o.trace === undefined ? {} : { trace: o.trace }), ...(o.slowest === undefined ? {} : { slowest: o.slowest }) }, processOutput()));
     });
 
@@ -108,9 +109,10 @@ export function registerTraceCommands<A extends unknown[], O extends OptionValue
     .option('--out <file>', 'output HTML file', 'trace-report.html')
     .option('--max-rollouts <n>', 'rollouts with full span detail (errors first, then slowest)', (v) => Number(v), 200)
     .option('--max-spans <n>', 'spans per waterfall at most', (v) => Number(v), 1000)
+    .option('--evidence <rollouts>', 'a rollouts JSONL of the run (repeatable): show each rollout\'s captured calls, tool calls, gaps and health verdict', (v: string, prev: string[] | undefined) => [...(prev ?? []), v])
     .action(async (paths, o) => {
       const { report } = await import('./commands/report.js');
-      setExit(await report({ paths, out: o.out, maxRollouts: o.maxRollouts, maxSpans: o.maxSpans }, processOutput()));
+      setExit(await report({ paths, out: o.out, maxRollouts: o.maxRollouts, maxSpans: o.maxSpans, ...(o.evidence === undefined ? {} : { evidence: o.evidence }) }, processOutput()));
     });
 
   trace

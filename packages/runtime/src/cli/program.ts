@@ -51,7 +51,16 @@ export function buildProgram(io: CliIo): Command {
     .option('--disable-aggregation', 'skip aggregate metrics (for shards; see gym eval aggregate)')
     .option('--log-dir <dir>', 'where <instance>.log files go (default .gym/logs/<timestamp>)')
     .option('--show-telemetry', 'echo console telemetry records on the terminal too')
+    .option('--no-health-check', 'skip the rollout health check that follows a run with rollout evidence')
+    .option('--health-check-ignore <ids>', 'check ids the automatic health check skips (comma-separated)')
     .action(async (overrides, flags) => (await import('./commands/eval-run.js')).evalRun(flags, overrides, io));
+  evalCmd
+    .command('health-check')
+    .description('verdicts per rollout (healthy, unhealthy, unobserved) from the rollout evidence in a rollouts file')
+    .argument('<rollouts>', 'rollouts JSONL of a run; writes <stem>_rollout_verdicts.jsonl and <stem>_quality_summary.json next to it')
+    .option('--ignore <ids>', 'check ids not to run (comma-separated)')
+    .option('--ignore-checks <ids>', 'the same as --ignore')
+    .action(async (rollouts, flags) => (await import('./commands/eval-health-check.js')).evalHealthCheck(rollouts, flags, io));
   evalCmd
     .command('aggregate')
     .description('merge rollout shards into one file and recompute the aggregate metrics')

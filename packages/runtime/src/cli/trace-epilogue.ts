@@ -14,14 +14,18 @@ export function wroteConsoleTelemetry(env: NodeJS.ProcessEnv): boolean {
   return ['1', 'true', 'yes', 'on'].includes(enabled) && exporter === 'console';
 }
 
-/** Prints the slowest rollout's trace and writes `<logDir>/report.html`. Never fails the run. */
-export async function printTraceEpilogue(logDir: string, io: CliIo): Promise<void> {
+/**
+ * Prints the slowest rollout's trace and writes `<logDir>/report.html` — with each rollout's
+ * evidence when `evidenceRollouts` (a rollouts file of a run with rollout evidence) is given; the
+ * terminal shows no prompt content. Never fails the run.
+ */
+export async function printTraceEpilogue(logDir: string, io: CliIo, evidenceRollouts?: string): Promise<void> {
   try {
     const { report, show } = await import('@gym/trace');
     const out = { write: (text: string) => io.out(text.trimEnd()), error: (text: string) => io.err(`gym: ${text.trimEnd()}`) };
     io.out('\nslowest rollout (gym trace show --slowest 1):');
     await show({ paths: [logDir], slowest: 1, color: io.isTty }, out);
-    await report({ paths: [logDir], out: join(logDir, 'report.html') }, out);
+    await report({ paths: [logDir], out: join(logDir, 'report.html'), ...(evidenceRollouts === undefined ? {} : { evidence: [evidenceRollouts] }) }, out);
     io.out(`open the report: ${join(logDir, 'report.html')}   (more: gym trace why <rollout>, gym trace stats)`);
   } catch (error) {
     io.err(`gym: could not summarise the trace: ${(error as Error).message}`);

@@ -13,6 +13,8 @@ import { pathToFileURL } from 'node:url';
 import { pino } from 'pino';
 import { GymUserError } from '../errors.js';
 import { createHttpClient } from '../http/client.js';
+import { createModelCallCapture } from '../evidence/model-call-capture.js';
+import { readEvidenceSettings } from '../evidence/settings.js';
 import { UPSTREAM_PIPELINING, upstreamConnections } from './upstream-connections.js';
 import { installShutdownHandlers, listen } from '../server/lifecycle.js';
 import { closeTelemetryFile, openTelemetryFile } from '../telemetry/console-file.js';
@@ -49,12 +51,18 @@ async function main(entrypoint: string | undefined): Promise<void> {
     throw new Error(`${entrypoint} must export a default server factory (context) => ServerDefinition`);
   }
   const definition = await module.default(context);
+  const evidence = readEvidenceSettings(tree);
+  const modelCapture =
+    evidence.enabled && definition.kind === 'model'
+      ? createModelCallCapture({ captureDir: evidence.captureDir, serverName: name, onError: (err, rolloutId) => logger.warn({ err, rolloutId }, 'model-call capture could not be written') })
+      : undefined;
   const app = definition.build({
     name,
     logger,
     instrumentation: seams.server,
     ...(sessionSecret === undefined ? {} : { sessionSecret }),
     ...(identityToken === undefined ? {} : { identityToken }),
+    ...(modelCapture === undefined ? {} : { modelCapture }),
   });
   installShutdownHandlers(app, {
     onShutdown: async () => {

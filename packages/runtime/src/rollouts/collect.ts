@@ -7,6 +7,10 @@
 import { createHttpClient } from '../http/client.js';
 import { socketsFor } from '../http/connection-budget.js';
 import { createAbortFanout } from './abort-fanout.js';
+import { attachEvidence } from '../evidence/attach.js';
+import { CaptureStore } from '../evidence/capture-store.js';
+import { readEvidenceSettings } from '../evidence/settings.js';
+import { declaredRolloutId } from '../telemetry/rollout-context.js';
 import { dispatchAll } from './dispatch.js';
 import { agentUrls, chooseAgent, exampleDataset } from './environment.js';
 import { RolloutAgentError, ROLLOUT_WARNINGS } from './errors.js';
@@ -73,6 +77,8 @@ export interface CollectResult {
   incomplete: number;
   /** Undefined with `disableAggregation`, when interrupted, or with no successful row. */
   metrics?: AgentAggregateMetrics[];
+  /** Rollout evidence on: where the captures are and the disk they use for this run's rollouts. */
+  evidence?: { captureDir: string; files: number; bytes: number };
 }
 
 /**
@@ -95,6 +101,10 @@ export async function collectRollouts(options: CollectOptions): Promise<CollectR
     throw new RolloutAgentError('GYM_ROLLOUT_AGENT_UNKNOWN', `Rows name agent(s) ${unknown.join(', ')} that no server runs. Agent instances: ${[...agents.keys()].join(', ') || '(none)'}.`);
   }
   const { paths, plan } = prepared;
+  // rollout evidence: decided once; off, a rollout pays one undefined check
+  const evidence = readEvidenceSettings(options.environment.config);
+  const captures = evidence.enabled ? new CaptureStore(evidence.captureDir) : undefined;
+  const capturedIds: string[] = [];
   info(`${prepared.resumed ? 'resuming' : 'collecting'}: ${prepared.rows.length} rollouts, ${plan.pending.length} to run (${plan.succeeded} done, ${plan.terminal} terminal, ${plan.exhausted} out of attempts)`);
 
   const concurrency = options.concurrency;
@@ -118,7 +128,14 @@ export async function collectRollouts(options: CollectOptions): Promise<CollectR
       shouldStop: () => stopped,
       run: async (row) => {
         progress.started();
+        const rolloutId = captures === undefined ? undefined : declaredRolloutId(row);
+        // a capture left by an earlier attempt with the same id would be joined to this one
+        if (rolloutId !== undefined) {
+          captures!.clear(rolloutId);
+          capturedIds.push(rolloutId);
+        }
         const outcome = await rolloutSignals.run((signal) => runRollout(http, agents.get(row.agent_ref.name)!, row, signal));
+        if (rolloutId !== undefined && (outcome.status === 'ok' || outcome.status === 'failed')) attachEvidence(outcome.record, captures!, rolloutId);
         if (outcome.status === 'ok') {
           outputs.append(outcome.record);
           succeededKeys.add(rolloutKey(row)!);
@@ -145,6 +162,7 @@ export async function collectRollouts(options: CollectOptions): Promise<CollectR
     return !succeededKeys.has(key) && !prepared.history.terminal.has(key);
   }).length;
   const result: CollectResult = { paths, total: prepared.rows.length, plan: { ...plan, pending: plan.pending.length }, ...counts, interrupted: stopped, incomplete };
+  if (captures !== undefined) result.evidence = { captureDir: captures.root, ...captures.usage(capturedIds) };
   try {
     if (options.disableAggregation !== true && !stopped) {
       const rows = readJsonlFile(paths.output).lines.map((l) => l.value);

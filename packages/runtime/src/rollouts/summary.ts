@@ -24,6 +24,7 @@ export function formatSummary(result: CollectResult): string[] {
     `output: ${result.paths.output}`,
   ];
   if (result.failed > 0 || result.plan.exhausted > 0) lines.push(`failures: ${result.paths.failures}`);
+  if (result.evidence !== undefined) lines.push(`model-call captures: ${result.evidence.files} file(s), ${formatBytes(result.evidence.bytes)} in ${result.evidence.captureDir}`);
   if (result.metrics !== undefined) {
     lines.push(...metricsSummary(result.metrics));
     lines.push(`metrics: ${result.paths.aggregateMetrics}`);
@@ -36,4 +37,10 @@ export function formatSummary(result: CollectResult): string[] {
     );
   }
   return lines;
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
 }

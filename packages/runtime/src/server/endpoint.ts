@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import { addJsonRoute } from './json-route.js';
 import type { ServerAppOptions } from './app.js';
+import type { ModelCallCapture } from '../evidence/model-call-capture.js';
 import type { RouteHandler } from './json-route.js';
 
 /** One endpoint of a server: optional body schema and handler. */
@@ -16,7 +17,10 @@ export interface EndpointSpec<S extends z.ZodType, Out = unknown> {
 }
 
 /** Options when building a defined server; `name` defaults to the definition's name. */
-export type BuildOptions = Partial<ServerAppOptions>;
+export type BuildOptions = Partial<ServerAppOptions> & {
+  /** Model servers: capture calls of `/ng-rollout/<id>/…` (rollout evidence on); absent = no capture. */
+  modelCapture?: ModelCallCapture;
+};
 
 /** A defined server, built into a fastify app per process. */
 export interface ServerDefinition {

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { createServerApp } from './app.js';
 import { addJsonRoute } from './json-route.js';
 import type { BuildOptions, EndpointSpec, ServerDefinition } from './endpoint.js';
+import type { ModelDialect } from '../evidence/model-call-capture.js';
 
 type AnyHandler = EndpointSpec<z.ZodType>['handler'];
 
@@ -35,14 +36,16 @@ export function defineModelServer<R extends z.ZodType = typeof MODEL_REQUEST, C 
   spec: ModelServerSpec<R, C>,
 ): ModelServerDefinition {
   const serverClass = 'SimpleResponsesAPIModel';
-  const build = (options: BuildOptions = {}) => {
+  const build = ({ modelCapture, ...options }: BuildOptions = {}) => {
     const app = createServerApp({ serverClass, ...options, name: options.name ?? spec.name });
-    addJsonRoute(app, { method: 'POST', path: '/v1/responses', input: spec.responses.input ?? MODEL_REQUEST, handler: spec.responses.handler as AnyHandler, endpoint: 'model_responses' });
+    // decided once per app: with evidence off the routes get the handlers themselves
+    const capture = (dialect: ModelDialect, handler: AnyHandler): AnyHandler => (modelCapture === undefined ? handler : modelCapture.wrap(dialect, handler));
+    addJsonRoute(app, { method: 'POST', path: '/v1/responses', input: spec.responses.input ?? MODEL_REQUEST, handler: capture('responses', spec.responses.handler as AnyHandler), endpoint: 'model_responses' });
     addJsonRoute(app, {
       method: 'POST',
       path: '/v1/chat/completions',
       input: spec.chatCompletions.input ?? MODEL_REQUEST,
-      handler: spec.chatCompletions.handler as AnyHandler,
+      handler: capture('chat_completions', spec.chatCompletions.handler as AnyHandler),
       endpoint: 'model_chat_completions',
     });
     return app;

@@ -41,3 +41,8 @@ function safeDecode(value: string): string {
     return value;
   }
 }
+
+/** `/ng-rollout/<id>`: put before a route path to call it on behalf of rollout `rolloutId`. */
+export function rolloutUrlPrefix(rolloutId: string): string {
+  return `${PREFIX}${encodeURIComponent(rolloutId)}`;
+}

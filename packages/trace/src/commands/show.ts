@@ -14,6 +14,8 @@ import type { SpanNode, Trace } from '../assemble/trace-model.js';
 import { TRACE_ERROR_CODES, TraceUserError } from '../errors.js';
 import { displayService, formatMs, markdownTable, textTable, toJson } from '../render/format.js';
 import { renderTreeMarkdown, renderTreeText, treeToJson } from '../render/tree.js';
+import { findEvidence, readEvidence } from '../evidence/rollout-evidence.js';
+import { renderEvidence } from '../render/evidence.js';
 import { loadTelemetry } from './load.js';
 import type { InputOptions } from './load.js';
 import { runCommand } from './output.js';
@@ -29,6 +31,8 @@ export interface ShowOptions extends InputOptions {
   color?: boolean;
   /** Rows per tree at most (default 500). */
   maxSpans?: number;
+  /** Rollouts JSONL files whose rollout evidence is shown under each rollout. */
+  evidence?: string[];
 }
 
 interface View {
@@ -73,12 +77,14 @@ export async function show(options: ShowOptions, out: CommandOutput): Promise<nu
       return 0;
     }
     const maxRows = options.maxSpans ?? 500;
+    const evidence = options.evidence === undefined || options.evidence.length === 0 ? undefined : readEvidence(options.evidence);
+    const evidenceOf = (v: View) => (evidence === undefined ? undefined : findEvidence(evidence, v));
     if (format === 'json') {
-      out.write(toJson({ type: 'show', views: views.map((v) => ({ rollout_id: v.rolloutId, trace_id: v.traceId, reward: v.verdict?.reward ?? null, verdict: v.verdict, tree: treeToJson(buildSpanTree(v.roots, { maxRows })) })) }));
+      out.write(toJson({ type: 'show', views: views.map((v) => ({ rollout_id: v.rolloutId, trace_id: v.traceId, reward: v.verdict?.reward ?? null, verdict: v.verdict, tree: treeToJson(buildSpanTree(v.roots, { maxRows })), ...(evidence === undefined ? {} : { evidence: evidenceOf(v) ?? null }) })) }));
       return 0;
     }
     const render = format === 'markdown' ? renderTreeMarkdown : renderTreeText;
-    out.write(views.map((v) => render(buildSpanTree(v.roots, { maxRows }), { color: options.color ?? false, title: v.title })).join('\n'));
+    out.write(views.map((v) => render(buildSpanTree(v.roots, { maxRows }), { color: options.color ?? false, title: v.title }) + (evidence === undefined ? '' : `\n${renderEvidence(evidenceOf(v), { markdown: format === 'markdown' })}`)).join('\n'));
     return 0;
   });
 }

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { EVIDENCE_SCRIPT } from './page-script-evidence.js';
 import { RUN_VIEW_SCRIPT } from './page-script-run.js';
 
 /** The JavaScript of the page (inlined in a `<script>` element after the data). */
@@ -145,6 +146,7 @@ function render() {
       if (next && next.className === 'detail') { next.remove(); tr.classList.remove('open'); return; }
       var td = el('td'); td.colSpan = span;
       td.appendChild(r.detail ? waterfall(D.details[r.key]) : el('div', 'note', 'No span detail embedded for this ' + D.rowKind + ' (only ' + D.detailLimit + ' carry it; raise --max-rollouts).'));
+      if (D.evidence && D.evidence[r.key]) td.appendChild(evidenceView(D.evidence[r.key]));
       tr.classList.add('open'); tr.parentNode.insertBefore(add(el('tr', 'detail'), td), tr.nextSibling);
     }
     tr.addEventListener('click', toggle); tr.addEventListener('keydown', function (e) { if (e.key === 'Enter') toggle(); });
@@ -157,5 +159,6 @@ function render() {
   app.textContent = ''; app.appendChild(main);
 }
 ${RUN_VIEW_SCRIPT}
+${EVIDENCE_SCRIPT}
 render();
 })();`;

@@ -75,6 +75,10 @@ input[type=search]{font:inherit;padding:6px 10px;border:1px solid var(--line);bo
 .panel table td:first-child{color:var(--muted);width:220px;word-break:break-all}
 .panel td{word-break:break-word;white-space:pre-wrap}
 .note{font-size:12.5px;color:var(--muted);margin:6px 0}
+.evidence{margin-top:14px;border-top:1px solid var(--line);padding-top:8px}.evidence h4{margin:10px 0 4px}
+.ev-call,.ev-tool{border:1px solid var(--line);border-radius:6px;padding:6px 10px;margin:6px 0;background:#fff}.ev-head{font-weight:600}
+.ev-io{display:grid;grid-template-columns:1fr 1fr;gap:10px}.ev-items{white-space:pre-wrap;word-break:break-word;margin:2px 0;font-size:12.5px;max-height:320px;overflow:auto}
+.ev-finding,.ev-gap{font-size:13px;color:var(--err)}.ev-gap{color:#9a6700}
 .wf-bar.phased{background:transparent;z-index:1}
 .wf-ph{position:absolute;top:5px;height:12px;min-width:1px;pointer-events:none}
 .wf-ph.cat-callee{background:repeating-linear-gradient(135deg,#fff 0 3px,#e9edf1 3px 6px)}

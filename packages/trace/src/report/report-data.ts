@@ -26,6 +26,7 @@ import { buildDetail, hasError } from './report-detail.js';
 import type { ReportDetail } from './report-detail.js';
 import { buildRunView } from './run-view.js';
 import type { RunView } from './run-view.js';
+import type { RolloutEvidence } from '../evidence/rollout-evidence.js';
 
 export type { ReportDetail, ReportSpan } from './report-detail.js';
 
@@ -88,6 +89,8 @@ export interface ReportData {
   details: Record<string, ReportDetail>;
   detailLimit: number;
   stats: ReportStat[];
+  /** Rollout evidence (`--evidence`) by row key; absent without it. */
+  evidence?: Record<string, RolloutEvidence>;
 }
 
 /** Options of {@link buildReportData}. */

@@ -28,6 +28,9 @@ export interface EvalRunFlags extends ConfigFlags {
   disableAggregation?: boolean;
   logDir?: string;
   showTelemetry?: boolean;
+  /** `--no-health-check` sets false. */
+  healthCheck?: boolean;
+  healthCheckIgnore?: string;
 }
 
 /** The normalised settings. */

@@ -25,6 +25,7 @@ import { startCliEnvironment } from '../start-cli-environment.js';
 import { exitStopped, watchStopRequests } from '../stop-requests.js';
 import { printTraceEpilogue, wroteConsoleTelemetry } from '../trace-epilogue.js';
 import { defaultOutputPath, evalRunSettings } from './eval-run-settings.js';
+import { checkIds, printHealthCheck } from './eval-health-check.js';
 import type { CollectionEnvironment } from '../../rollouts/environment.js';
 import type { CliIo } from '../io.js';
 import type { EvalRunFlags } from './eval-run-settings.js';
@@ -66,6 +67,7 @@ export async function evalRun(flags: EvalRunFlags, overrides: string[], io: CliI
       io,
     );
     let collecting = true;
+    const seen: CollectSeen = {};
     // a dead server fails every later rollout: stop dispatching instead of burning their attempts
     void env.firstExit.then((exit) => {
       if (!collecting) return;
@@ -73,12 +75,12 @@ export async function evalRun(flags: EvalRunFlags, overrides: string[], io: CliI
       stop.abort();
     });
     try {
-      await collect(flags, { config: config.raw, instances: env.servers.map((s) => s.display) }, [cwd, ...roots], signals, io, cli.telemetry);
+      await collect(flags, { config: config.raw, instances: env.servers.map((s) => s.display) }, [cwd, ...roots], signals, io, cli.telemetry, seen);
     } finally {
       collecting = false;
       await close();
       io.err(`gym: servers stopped; logs in ${env.logDir}`);
-      if (wroteConsoleTelemetry(cli.env)) await printTraceEpilogue(env.logDir, io);
+      if (wroteConsoleTelemetry(cli.env)) await printTraceEpilogue(env.logDir, io, seen.evidenceRollouts);
     }
   } catch (error) {
     // a stop request ends the run with its own exit code; a start-up cut short by it is not an error
@@ -92,6 +94,11 @@ export async function evalRun(flags: EvalRunFlags, overrides: string[], io: CliI
   if (signal !== undefined) exitStopped(signal, io);
 }
 
+/** What the caller of `collect` learns even when it throws: the rollouts file holding evidence, if any. */
+interface CollectSeen {
+  evidenceRollouts?: string;
+}
+
 async function collect(
   flags: EvalRunFlags,
   environment: CollectionEnvironment,
@@ -99,6 +106,7 @@ async function collect(
   signals: { stop: AbortController; abandon: AbortSignal },
   io: CliIo,
   telemetry: GymTelemetry | undefined,
+  seen: CollectSeen = {},
 ): Promise<void> {
   const settings = evalRunSettings(flags, environment.config);
   const output = resolve(settings.output ?? defaultOutputPath(chooseAgent(agentUrls(environment.instances), settings.agent, false)));
@@ -124,5 +132,10 @@ async function collect(
     await new Promise((resolve) => setImmediate(resolve));
   }
   if (isBroken(process.stdout)) for (const line of summary) io.err(line);
+  if (result.evidence !== undefined) seen.evidenceRollouts = output;
+  // with rollout evidence on, the rows carry what the health check reads
+  if (result.evidence !== undefined && flags.healthCheck !== false && !result.interrupted && result.succeeded + result.plan.succeeded > 0) {
+    printHealthCheck(output, checkIds(flags.healthCheckIgnore), io);
+  }
   if (result.incomplete > 0) throw new ExitError(1);
 }
