@@ -5,8 +5,9 @@
  */
 import { mkdirSync } from 'node:fs';
 import type { ResolvedConfig } from '../config/types.js';
+import { assertHeadPortFree } from '../orchestrator/head-server.js';
 import { createRunLogDir } from '../orchestrator/log-dir.js';
-import { startEnvironment } from '../orchestrator/start-environment.js';
+import { assertHasServers, startEnvironment } from '../orchestrator/start-environment.js';
 import type { RunningEnvironment } from '../orchestrator/start-environment.js';
 import { setUpCliTelemetry } from '../telemetry/cli-telemetry.js';
 import type { CliTelemetry } from '../telemetry/cli-telemetry.js';
@@ -32,6 +33,9 @@ export interface CliEnvironment {
 
 /** Starts the environment; on failure, shuts the telemetry down again before rethrowing. */
 export async function startCliEnvironment(options: CliEnvironmentOptions, io: CliIo): Promise<CliEnvironment> {
+  // a start that cannot listen leaves no log dir behind (nor moves `latest` to an empty one)
+  assertHasServers(options.config);
+  await assertHeadPortFree(options.config.head);
   // created only once the telemetry settings passed their check, so a refused start leaves nothing
   let logDir: string | undefined;
   const ensureLogDir = (): string => {

@@ -49,12 +49,17 @@ export interface RunningEnvironment {
   stop(): Promise<void>;
 }
 
-/** Starts the head server and every server instance, and waits until all are ready. */
-export async function startEnvironment(options: StartEnvironmentOptions): Promise<RunningEnvironment> {
-  const { config } = options;
+/** @throws {GymUserError} `GYM_CONFIG_NO_SERVERS` when there is nothing to start. */
+export function assertHasServers(config: ResolvedConfig): void {
   if (config.servers.length === 0) {
     throw new GymUserError('GYM_CONFIG_NO_SERVERS', 'The config declares no server instances. Pass --resources-server, --model-type or --config.');
   }
+}
+
+/** Starts the head server and every server instance, and waits until all are ready. */
+export async function startEnvironment(options: StartEnvironmentOptions): Promise<RunningEnvironment> {
+  const { config } = options;
+  assertHasServers(config);
   const progress = options.onProgress ?? (() => undefined);
   mkdirSync(options.logDir, { recursive: true });
   const servers: SpawnedServer[] = [];

@@ -7,7 +7,6 @@ import { resolve } from 'node:path';
 import { loadConfig } from '../../config/load.js';
 import { applyOverrides } from '../../config/override-apply.js';
 import { parseOverrides } from '../../config/override-parse.js';
-import { DEFAULT_HEAD_SERVER_PORT, DEFAULT_HOST } from '../../config/ports.js';
 import { lookupPath, searchRoots } from '../../config/search-roots.js';
 import { ExitError } from '../../errors.js';
 import { createHttpClient } from '../../http/client.js';
@@ -20,6 +19,7 @@ import { withJobSpan } from '../../telemetry/job-span.js';
 import { processTelemetry } from '../../telemetry/process-telemetry.js';
 import type { GymTelemetry } from '../../telemetry/state.js';
 import { INSTALL_ROOT, toLoadConfigOptions } from '../config-options.js';
+import { findHeadUrl } from '../head-url.js';
 import { startCliEnvironment } from '../start-cli-environment.js';
 import { printTraceEpilogue, wroteConsoleTelemetry } from '../trace-epilogue.js';
 import { defaultOutputPath, evalRunSettings } from './eval-run-settings.js';
@@ -47,7 +47,7 @@ export async function evalRun(flags: EvalRunFlags, overrides: string[], io: CliI
     if (flags.serve === false) {
       if (flags.model !== undefined || flags.modelUrl !== undefined || flags.modelApiKey !== undefined) io.err('gym: warning: --model/--model-url/--model-api-key are ignored with --no-serve (the servers already run)');
       const raw = applyOverrides({}, parseOverrides(overrides));
-      const head = flags.headUrl ?? `http://${DEFAULT_HOST}:${DEFAULT_HEAD_SERVER_PORT}`;
+      const head = await findHeadUrl({ overrides, cwd, ...(flags.headUrl === undefined ? {} : { flag: flags.headUrl }) });
       const http = createHttpClient({ retry: { maxAttempts: 2 } });
       const environment = await fetchEnvironment(http, head).finally(() => http.close());
       // a log dir only when this process writes console telemetry (the servers log elsewhere)
