@@ -21,6 +21,7 @@ export function buildProgram(io: CliIo): Command {
   withConfigFlags(env.command('start').description('start the head server and every server instance; Ctrl-C stops them'))
     .option('--log-dir <dir>', 'where <instance>.log files go (default .gym/logs/<timestamp>)')
     .option('--show-telemetry', 'echo console telemetry records on the terminal too (they always go to the log files)')
+    .option('--verbose', "show the servers' log records as raw JSON (default: one short line each)")
     .action(async (overrides, flags) => (await import('./commands/env-start.js')).envStart(flags, overrides, io));
   env
     .command('status')
@@ -54,6 +55,7 @@ export function buildProgram(io: CliIo): Command {
     .option('--disable-aggregation', 'skip aggregate metrics (for shards; see gym eval aggregate)')
     .option('--log-dir <dir>', 'where <instance>.log files go (default .gym/logs/<timestamp>)')
     .option('--show-telemetry', 'echo console telemetry records on the terminal too')
+    .option('--verbose', "show the servers' log records as raw JSON (default: one short line each)")
     .action(async (overrides, flags) => (await import('./commands/eval-run.js')).evalRun(flags, overrides, io));
   evalCmd
     .command('aggregate')

@@ -5,6 +5,8 @@
  */
 import { mkdirSync } from 'node:fs';
 import type { ResolvedConfig } from '../config/types.js';
+import { ExitError } from '../errors.js';
+import { StartInterruptedError } from '../orchestrator/wait-ready.js';
 import { assertHeadPortFree } from '../orchestrator/head-server.js';
 import { createRunLogDir } from '../orchestrator/log-dir.js';
 import { assertHasServers, startEnvironment } from '../orchestrator/start-environment.js';
@@ -22,6 +24,8 @@ export interface CliEnvironmentOptions {
   cwd?: string;
   role: 'orchestrator' | 'collector';
   showTelemetry?: boolean;
+  /** Server log records as raw JSON. */
+  verbose?: boolean;
 }
 
 /** A running environment and the telemetry of this process; `close()` stops both. */
@@ -48,13 +52,22 @@ export async function startCliEnvironment(options: CliEnvironmentOptions, io: Cl
     const exporter = cli.env['NEMO_GYM_OTEL_EXPORTER'] ?? cli.env['NEMO_LENS_EXPORTER'] ?? 'otlp';
     io.err(`gym: telemetry on (run id ${cli.runId}, exporter ${exporter})${cli.telemetry === undefined ? ' but not available in this process' : ''}`);
   }
+  // Ctrl-C during the readiness waits stops what was started and leaves with 130
+  const interrupt = new AbortController();
+  const onSigint = () => {
+    io.err('gym: interrupted; stopping the servers started so far');
+    interrupt.abort();
+  };
+  process.on('SIGINT', onSigint);
   try {
     const env = await startEnvironment({
+      signal: interrupt.signal,
       config: options.config,
       roots: options.roots,
       logDir: ensureLogDir(),
       env: cli.env,
       echoTelemetry: options.showTelemetry ?? false,
+      verbose: options.verbose ?? false,
       onProgress: (line) => io.err(`gym: ${line}`),
       ...(cli.telemetry === undefined ? {} : { telemetry: cli.telemetry }),
     });
@@ -62,6 +75,9 @@ export async function startCliEnvironment(options: CliEnvironmentOptions, io: Cl
     return { env, cli, close: async () => void (await Promise.all([env.stop(), cli.close()])) };
   } catch (error) {
     await cli.close();
+    if (error instanceof StartInterruptedError) throw new ExitError(130);
     throw error;
+  } finally {
+    process.removeListener('SIGINT', onSigint);
   }
 }

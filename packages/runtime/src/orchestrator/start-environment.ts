@@ -5,6 +5,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { dumpConfigYaml } from '../config/dump.js';
+import { ConfigInvalidError } from '../config/errors.js';
 import type { ResolvedConfig } from '../config/types.js';
 import { GymUserError } from '../errors.js';
 import { createHttpClient } from '../http/client.js';
@@ -32,10 +33,14 @@ export interface StartEnvironmentOptions {
   serverStartTimeoutMs?: number;
   /** Echo console telemetry records on the terminal too. */
   echoTelemetry?: boolean;
+  /** Server log records on the terminal as raw JSON instead of short lines. */
+  verbose?: boolean;
   /** Progress lines (`starting…`, `ready`). Default: none. */
   onProgress?: (line: string) => void;
   /** The orchestrator's own telemetry (startup spans, `gym.servers.active`). */
   telemetry?: GymTelemetry;
+  /** Stops the readiness waits (Ctrl-C): everything started is stopped and `GYM_START_INTERRUPTED` thrown. */
+  signal?: AbortSignal;
 }
 
 /** A running environment. */
@@ -80,15 +85,16 @@ export async function startEnvironment(options: StartEnvironmentOptions): Promis
   try {
     const configYaml = dumpConfigYaml(config.raw);
     for (const instance of config.servers) {
-      servers.push(spawnServer({ instance, roots: options.roots, configYaml, logDir: options.logDir, env: options.env ?? process.env, echoTelemetry: options.echoTelemetry ?? false }));
+      servers.push(spawnServer({ instance, roots: options.roots, configYaml, logDir: options.logDir, env: options.env ?? process.env, echoTelemetry: options.echoTelemetry ?? false, verbose: options.verbose ?? false }));
       startup.serverSpawned(instance.instanceName, instance.serverType);
       progress(`starting ${instance.instanceName} (${instance.serverType}/${instance.implementation}) on ${instance.host}:${instance.port}`);
     }
-    await waitForServers(http, servers, options.serverStartTimeoutMs ?? 120_000, (server) => startup.serverReady(server.display.process_name));
+    await waitForServers(http, servers, options.serverStartTimeoutMs ?? 120_000, (server) => startup.serverReady(server.display.process_name), options.signal);
     const readiness = Number(config.raw['model_endpoint_readiness_timeout_seconds'] ?? 600);
-    const endpoints = modelEndpoints(config.raw);
-    if (endpoints.length > 0) progress(`waiting for model endpoints: ${endpoints.join(', ')}`);
-    await waitForModelEndpoints(http, endpoints, readiness * 1000);
+    if (!Number.isFinite(readiness) || readiness < 0) {
+      throw new ConfigInvalidError(`model_endpoint_readiness_timeout_seconds must be a number of seconds ≥ 0 (0 skips the wait), got '${String(config.raw['model_endpoint_readiness_timeout_seconds'])}'.`);
+    }
+    await waitForModelEndpoints(http, modelEndpoints(config.raw), { timeoutMs: readiness * 1000, onWaiting: progress, ...(options.signal === undefined ? {} : { signal: options.signal }) });
   } catch (error) {
     await stop();
     throw error;

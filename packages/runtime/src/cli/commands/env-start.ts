@@ -15,6 +15,7 @@ import type { CliIo } from '../io.js';
 export interface EnvStartFlags extends ConfigFlags {
   logDir?: string;
   showTelemetry?: boolean;
+  verbose?: boolean;
 }
 
 /** Runs `gym env start`. Resolves when the environment has been stopped. */
@@ -23,7 +24,7 @@ export async function envStart(flags: EnvStartFlags, overrides: string[], io: Cl
   const config = await loadConfig(options);
   for (const warning of config.warnings) io.err(`warning: ${warning}`);
   const { env, close } = await startCliEnvironment(
-    { config, roots: searchRoots(options.rootDir, options.selectors?.searchDirs, process.env), role: 'orchestrator', showTelemetry: flags.showTelemetry ?? false, ...(flags.logDir === undefined ? {} : { logDir: flags.logDir }) },
+    { config, roots: searchRoots(options.rootDir, options.selectors?.searchDirs, process.env), role: 'orchestrator', showTelemetry: flags.showTelemetry ?? false, verbose: flags.verbose ?? false, ...(flags.logDir === undefined ? {} : { logDir: flags.logDir }) },
     io,
   );
   for (const s of env.servers) io.out(`${s.display.process_name.padEnd(32)} ${s.display.server_type.padEnd(22)} ${s.display.url}`);

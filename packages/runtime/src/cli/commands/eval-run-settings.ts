@@ -28,6 +28,7 @@ export interface EvalRunFlags extends ConfigFlags {
   disableAggregation?: boolean;
   logDir?: string;
   showTelemetry?: boolean;
+  verbose?: boolean;
 }
 
 /** The normalised settings. */

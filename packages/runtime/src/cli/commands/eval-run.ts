@@ -35,7 +35,9 @@ export async function evalRun(flags: EvalRunFlags, overrides: string[], io: CliI
   const stop = new AbortController();
   const abandon = new AbortController();
   let sigint = false;
+  let starting = false;
   const onSigint = () => {
+    if (starting) return; // the start's own handler stops the servers started so far
     sigint = true;
     if (!stop.signal.aborted) {
       io.err('gym: interrupted: no new rollouts start; waiting up to 10 s for those in flight (Ctrl-C again to abandon them)');
@@ -64,10 +66,11 @@ export async function evalRun(flags: EvalRunFlags, overrides: string[], io: CliI
     const config = await loadConfig(options);
     for (const warning of config.warnings) io.err(`gym: warning: ${warning}`);
     const roots = searchRoots(options.rootDir, options.selectors?.searchDirs, process.env);
+    starting = true;
     const { env, cli, close } = await startCliEnvironment(
-      { config, roots, cwd, role: 'collector', showTelemetry: flags.showTelemetry ?? false, ...(flags.logDir === undefined ? {} : { logDir: flags.logDir }) },
+      { config, roots, cwd, role: 'collector', showTelemetry: flags.showTelemetry ?? false, verbose: flags.verbose ?? false, ...(flags.logDir === undefined ? {} : { logDir: flags.logDir }) },
       io,
-    );
+    ).finally(() => (starting = false));
     let collecting = true;
     // a dead server fails every later rollout: stop dispatching instead of burning their attempts
     void env.firstExit.then((exit) => {
