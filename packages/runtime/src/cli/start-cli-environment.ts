@@ -21,6 +21,8 @@ export interface CliEnvironmentOptions {
   roots: readonly string[];
   /** Default `.gym/logs/<time>` under `cwd`. */
   logDir?: string;
+  /** The run's start, the `<time>` of its default log dir. Default now. */
+  startedAt?: Date;
   cwd?: string;
   role: 'orchestrator' | 'collector';
   showTelemetry?: boolean;
@@ -43,7 +45,7 @@ export async function startCliEnvironment(options: CliEnvironmentOptions, io: Cl
   // created only once the telemetry settings passed their check, so a refused start leaves nothing
   let logDir: string | undefined;
   const ensureLogDir = (): string => {
-    logDir ??= options.logDir ?? createRunLogDir(options.cwd);
+    logDir ??= options.logDir ?? createRunLogDir(options.cwd, options.startedAt);
     mkdirSync(logDir, { recursive: true });
     return logDir;
   };

@@ -32,6 +32,8 @@ export type { EvalRunFlags } from './eval-run-settings.js';
 /** Runs `gym eval run`. Exits 1 when rollouts remain incomplete, 130 when interrupted. */
 export async function evalRun(flags: EvalRunFlags, overrides: string[], io: CliIo): Promise<void> {
   const cwd = process.cwd();
+  // one time stamp names everything of this run: the log dir and the results files
+  const startedAt = new Date();
   const stop = new AbortController();
   const abandon = new AbortController();
   let sigint = false;
@@ -53,10 +55,11 @@ export async function evalRun(flags: EvalRunFlags, overrides: string[], io: CliI
       const http = createHttpClient({ retry: { maxAttempts: 2 } });
       const environment = await fetchEnvironment(http, head).finally(() => http.close());
       // a log dir only when this process writes console telemetry (the servers log elsewhere)
-      const logDir = () => flags.logDir ?? createRunLogDir(cwd);
+      let madeLogDir: string | undefined;
+      const logDir = () => (madeLogDir ??= flags.logDir ?? createRunLogDir(cwd, startedAt));
       const cli = await setUpCliTelemetry({ block: environment.config['telemetry'] as Record<string, unknown> | undefined, logDir, role: 'collector' });
       try {
-        await collect(flags, { ...environment, config: { ...environment.config, ...raw } }, [cwd, INSTALL_ROOT], { stop, abandon, sigint: () => sigint }, io, cli.telemetry);
+        await collect(flags, { ...environment, config: { ...environment.config, ...raw } }, [cwd, INSTALL_ROOT], { stop, abandon, sigint: () => sigint }, io, cli.telemetry, { startedAt, cwd, ...(madeLogDir === undefined ? {} : { logDir: madeLogDir }) });
       } finally {
         await cli.close();
       }
@@ -68,7 +71,7 @@ export async function evalRun(flags: EvalRunFlags, overrides: string[], io: CliI
     const roots = searchRoots(options.rootDir, options.selectors?.searchDirs, process.env);
     starting = true;
     const { env, cli, close } = await startCliEnvironment(
-      { config, roots, cwd, role: 'collector', showTelemetry: flags.showTelemetry ?? false, verbose: flags.verbose ?? false, ...(flags.logDir === undefined ? {} : { logDir: flags.logDir }) },
+      { config, roots, cwd, startedAt, role: 'collector', showTelemetry: flags.showTelemetry ?? false, verbose: flags.verbose ?? false, ...(flags.logDir === undefined ? {} : { logDir: flags.logDir }) },
       io,
     ).finally(() => (starting = false));
     let collecting = true;
@@ -79,7 +82,7 @@ export async function evalRun(flags: EvalRunFlags, overrides: string[], io: CliI
       stop.abort();
     });
     try {
-      await collect(flags, { config: config.raw, instances: env.servers.map((s) => s.display) }, [cwd, ...roots], { stop, abandon, sigint: () => sigint }, io, cli.telemetry);
+      await collect(flags, { config: config.raw, instances: env.servers.map((s) => s.display) }, [cwd, ...roots], { stop, abandon, sigint: () => sigint }, io, cli.telemetry, { startedAt, cwd, logDir: env.logDir });
     } finally {
       collecting = false;
       await close();
@@ -98,9 +101,10 @@ async function collect(
   signals: { stop: AbortController; abandon: AbortController; sigint: () => boolean },
   io: CliIo,
   telemetry: GymTelemetry | undefined,
+  run: { startedAt: Date; cwd: string; logDir?: string },
 ): Promise<void> {
   const settings = evalRunSettings(flags, environment.config);
-  const output = resolve(settings.output ?? defaultOutputPath(chooseAgent(agentUrls(environment.instances), settings.agent, false)));
+  const output = resolve(settings.output ?? defaultOutputPath(chooseAgent(agentUrls(environment.instances), settings.agent, false), run.startedAt));
   const instrument = processTelemetry(telemetry).client;
   const result = await withJobSpan(telemetry, () => collectRollouts({
     ...settings,
@@ -110,12 +114,17 @@ async function collect(
     resolvePath: (path) => lookupPath(path, roots).found ?? path,
     stopSignal: signals.stop.signal,
     abandonSignal: signals.abandon.signal,
-    progress: { write: (text) => void process.stderr.write(text), isTty: process.stderr.isTTY === true },
+    progress: {
+      write: (text) => void process.stderr.write(text),
+      isTty: process.stderr.isTTY === true,
+      color: process.stderr.isTTY === true && (process.env['NO_COLOR'] ?? '') === '',
+      ...(process.stderr.isTTY === true ? { columns: process.stderr.columns } : {}),
+    },
     onInfo: (line) => io.err(`gym: ${line}`),
     onWarning: (line) => io.err(`gym: warning: ${line}`),
     ...(instrument === undefined ? {} : { instrument }),
   }));
-  for (const line of formatSummary(result)) io.out(line);
+  for (const line of formatSummary(result, { cwd: run.cwd, ...(run.logDir === undefined ? {} : { logDir: run.logDir }) })) io.out(line);
   if (signals.sigint() && result.incomplete > 0) throw new ExitError(130);
   if (result.incomplete > 0) throw new ExitError(1);
 }
