@@ -1,6 +1,6 @@
 /**
  * The config-selecting flags shared by `gym env *` and `gym eval run`, and their translation into
- * `loadConfig` options. Flag → key mapping as the original (reference §1.6, §4.5).
+ * `loadConfig` options. Flag → key mapping as the original.
  * @module
  */
 import { fileURLToPath } from 'node:url';

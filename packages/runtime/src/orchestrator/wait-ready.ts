@@ -76,7 +76,7 @@ export async function waitForServers(
   );
 }
 
-/** Every string under a `responses_api_models` block whose key ends in `base_url` (reference §1.2 step 10). */
+/** Every string under a `responses_api_models` block whose key ends in `base_url`. */
 export function modelEndpoints(tree: ConfigMap): string[] {
   const found = new Set<string>();
   const walk = (node: unknown, inModels: boolean): void => {
