@@ -1,7 +1,8 @@
 // Usage errors exit 2 with one line and a pointer to --help (not the whole help); --version works.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT, runGym } from '../support/gym-process.js';
 
@@ -34,5 +35,17 @@ describe('gym usage errors', () => {
     const { code, stdout } = await runGym(['eval', 'run', '--help']);
     assert.equal(code, 0);
     assert.match(stdout, /^Usage: gym eval run/);
+  });
+
+  it('gym env validate with no server is an error, not "config is valid: 0 servers"', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'gym-validate-'));
+    try {
+      const { code, stdout, stderr } = await runGym(['env', 'validate'], { cwd });
+      assert.equal(code, 2, stderr);
+      assert.doesNotMatch(stdout, /config is valid/);
+      assert.match(stderr, /^gym: The config declares no server instances\. Pass --resources-server, --model-type or --config\.$/m);
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
   });
 });
