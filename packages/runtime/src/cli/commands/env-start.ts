@@ -27,7 +27,8 @@ export async function envStart(flags: EnvStartFlags, overrides: string[], io: Cl
     { config, roots: searchRoots(options.rootDir, options.selectors?.searchDirs, process.env), role: 'orchestrator', showTelemetry: flags.showTelemetry ?? false, verbose: flags.verbose ?? false, ...(flags.logDir === undefined ? {} : { logDir: flags.logDir }) },
     io,
   );
-  for (const s of env.servers) io.out(`${s.display.process_name.padEnd(32)} ${s.display.server_type.padEnd(22)} ${s.display.url}`);
+  const nameWidth = Math.max(...env.servers.map((s) => s.display.process_name.length));
+  for (const s of env.servers) io.out(`${s.display.process_name.padEnd(nameWidth)}  ${s.display.server_type.padEnd(20)}  ${s.display.url}`);
   io.out(`head server: ${env.head.address.url}   (Ctrl-C to stop)`);
 
   const stopSignal = new Promise<string>((resolve) => {

@@ -42,7 +42,8 @@ export async function envStatus(flags: EnvStatusFlags, io: CliIo, overrides: rea
     if (flags.json) io.out(JSON.stringify(rows, null, 2));
     else {
       io.out(`head server ${head}: ${rows.length} servers`);
-      for (const r of rows) io.out(`${r.healthy ? 'ok  ' : 'DOWN'} ${r.process_name.padEnd(32)} ${r.server_type.padEnd(22)} ${r.url}  pid ${r.pid ?? '-'}`);
+      const nameWidth = Math.max(0, ...rows.map((r) => r.process_name.length));
+      for (const r of rows) io.out(`${r.healthy ? 'ok  ' : 'DOWN'}  ${r.process_name.padEnd(nameWidth)}  ${r.server_type.padEnd(20)}  ${r.url}  pid ${r.pid ?? '-'}`);
     }
     if (rows.some((r) => !r.healthy)) throw new ExitError(1);
   } finally {
