@@ -12,6 +12,7 @@ import { createRunLogDir } from '../orchestrator/log-dir.js';
 import { assertHasServers, startEnvironment } from '../orchestrator/start-environment.js';
 import type { RunningEnvironment } from '../orchestrator/start-environment.js';
 import { setUpCliTelemetry } from '../telemetry/cli-telemetry.js';
+import { validateTelemetrySettings } from '../telemetry/env.js';
 import type { CliTelemetry } from '../telemetry/cli-telemetry.js';
 import type { CliIo } from './io.js';
 
@@ -39,8 +40,10 @@ export interface CliEnvironment {
 
 /** Starts the environment; on failure, shuts the telemetry down again before rethrowing. */
 export async function startCliEnvironment(options: CliEnvironmentOptions, io: CliIo): Promise<CliEnvironment> {
-  // a start that cannot listen leaves no log dir behind (nor moves `latest` to an empty one)
+  // config errors first, then a busy port: a start that fails either leaves no log dir behind
+  // (nor moves `latest` to an empty one)
   assertHasServers(options.config);
+  validateTelemetrySettings(options.config.telemetry, process.env);
   await assertHeadPortFree(options.config.head);
   // created only once the telemetry settings passed their check, so a refused start leaves nothing
   let logDir: string | undefined;
