@@ -4,7 +4,7 @@
 // log files) in one run — against the rate the same environment reaches at saturation with 64 in
 // flight and no model latency. Reports wall times, errors, peak RSS per process, spans written and
 // whether every rollout's trace is complete (its gym.rollout with a /verify below it, no orphans,
-// nothing left open). Budgets (DESIGN.md §6): wall on ≤ 1.15 × wall off; rollouts/s at 16,384 ≥
+// nothing left open). Budgets: wall on ≤ 1.15 × wall off; rollouts/s at 16,384 ≥
 // 0.7 × rollouts/s at 64 in flight.
 // Run: npm run bench -- concurrency   (BENCH_ROLLOUTS, BENCH_LATENCY_MS, BENCH_SECONDS; loopback only)
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';

@@ -93,7 +93,7 @@ console.log(`\nconcurrency ${CONCURRENCY}, ${SECONDS} s per run, median of ${ROU
 console.log('| variant | rollouts/s (median) | runs |');
 console.log('| --- | --- | --- |');
 for (const [name, xs] of results) console.log(`| ${name} | ${m[name]!.toFixed(0)} | ${xs.map((x) => x.toFixed(0)).join(', ')} |`);
-console.log('\n| ratio | value | budget (DESIGN.md §6) |');
+console.log('\n| ratio | value | budget |');
 console.log('| --- | --- | --- |');
 const ratio = (label: string, a: string, b: string, budget: string) => {
   if (m[a] !== undefined && m[b] !== undefined) console.log(`| ${label} | ${(m[a] / m[b]).toFixed(3)} | ${budget} |`);

@@ -1,5 +1,5 @@
 /**
- * The simple_agent loop (reference §3, step 4): model ↔ tools until the model answers in text,
+ * The simple_agent loop: model ↔ tools until the model answers in text,
  * stops early (`incomplete_details`) or `max_steps` is reached. Tool calls run sequentially in
  * output order; a tool's HTTP error is model-visible text, a model HTTP error fails the rollout.
  * @module

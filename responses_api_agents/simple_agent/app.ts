@@ -1,7 +1,7 @@
 /**
  * `simple_agent`: one rollout per `POST /run` — seed the resources server, run the model ↔ tools
  * loop in-process, verify — and the same loop as `POST /v1/responses` for outside callers.
- * `/run` calls the loop directly, not its own `/v1/responses` over HTTP (DESIGN.md §3.2): the
+ * `/run` calls the loop directly, not its own `/v1/responses` over HTTP: the
  * trajectory is the same and a rollout pays no extra hop.
  * @module
  */

@@ -1,6 +1,6 @@
 /**
- * `openai_model`: a pass-through model server in front of an OpenAI-compatible API (reference
- * §6.4). `POST /v1/responses` → `<openai_base_url>/responses` and `POST /v1/chat/completions` →
+ * `openai_model`: a pass-through model server in front of an OpenAI-compatible API.
+ * `POST /v1/responses` → `<openai_base_url>/responses` and `POST /v1/chat/completions` →
  * `<openai_base_url>/chat/completions`, with `extra_body`, the configured model, default headers,
  * Bearer auth and an optional concurrency cap. Docs: docs/models.md.
  * @module

@@ -1,5 +1,5 @@
 /**
- * The config block of an `openai_model` instance (reference §6.4).
+ * The config block of an `openai_model` instance.
  * @module
  */
 import { z } from 'zod';

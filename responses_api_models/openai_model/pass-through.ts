@@ -1,5 +1,5 @@
 /**
- * The body rewrites of `openai_model` (reference §6.4): no format conversion, only `extra_body`
+ * The body rewrites of `openai_model`: no format conversion, only `extra_body`
  * underneath the request, the configured model, and optionally no input reasoning items.
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * Body schemas of the two model routes (reference §2.2). The Responses request forbids unknown
+ * Body schemas of the two model routes. The Responses request forbids unknown
  * top-level fields, as the original's pydantic model does; items are checked by the converters.
  * The Chat request is open: it accepts every OpenAI and vLLM chat parameter.
  * @module

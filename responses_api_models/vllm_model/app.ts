@@ -1,6 +1,6 @@
 /**
- * `vllm_model`: a model server in front of one or more OpenAI-compatible vLLM replicas (reference
- * §6.3). `POST /v1/responses` is converted to Chat Completions and back; `POST
+ * `vllm_model`: a model server in front of one or more OpenAI-compatible vLLM replicas.
+ * `POST /v1/responses` is converted to Chat Completions and back; `POST
  * /v1/chat/completions` gets the same preprocessing and post-processing without conversion.
  * Docs: docs/models.md.
  * @module

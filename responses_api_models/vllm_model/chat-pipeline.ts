@@ -1,5 +1,5 @@
 /**
- * One call to vLLM's `/chat/completions` (reference §6.3 steps 2–5), behind both of the server's
+ * One call to vLLM's `/chat/completions`, behind both of the server's
  * routes: preprocess, pick the session's replica, send, soften a context overflow, fold reasoning
  * back into `<think>`, and in training mode attach the token ids.
  * @module

@@ -1,5 +1,5 @@
 /**
- * Chat completion → Responses `Response` (reference §6.3 step 6): `<think>` becomes a reasoning
+ * Chat completion → Responses `Response`: `<think>` becomes a reasoning
  * item, the rest an assistant message, each tool call a function_call; token ids go onto the last
  * output item; `finish_reason` length / content_filter make the response incomplete.
  * @module

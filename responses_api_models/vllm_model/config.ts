@@ -1,5 +1,5 @@
 /**
- * The config block of a `vllm_model` instance (reference §6.3).
+ * The config block of a `vllm_model` instance.
  * @module
  */
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 /**
- * A prompt longer than the model's context is not a failure (reference §6.3 step 4): vLLM's 400
+ * A prompt longer than the model's context is not a failure: vLLM's 400
  * "maximum context length" / "max_tokens" answer becomes an empty assistant message with
  * `finish_reason: "length"`, so the rollout ends as incomplete instead of failing.
  * @module

@@ -1,5 +1,5 @@
 /**
- * Responses input items → Chat messages (reference §6.3 step 1). Consecutive reasoning, assistant
+ * Responses input items → Chat messages. Consecutive reasoning, assistant
  * message and function_call items form one assistant message: reasoning as `<think>` text in front,
  * function calls as `tool_calls`. The buffer is flushed by the next user, system, developer or
  * tool item, and at the end.
@@ -10,7 +10,7 @@ import { wrapThink } from './think-tags.js';
 
 type Json = Record<string, unknown>;
 
-/** The training fields an item may carry (reference §2.2, "Training variants"). */
+/** The training fields an item may carry. */
 export const TOKEN_FIELDS = ['prompt_token_ids', 'generation_token_ids', 'generation_log_probs'] as const;
 
 /** Options of {@link inputItemsToMessages}. */

@@ -1,5 +1,5 @@
 /**
- * Preprocessing of a Chat request before it goes to vLLM (reference §6.3 step 2), shared by both
+ * Preprocessing of a Chat request before it goes to vLLM, shared by both
  * routes: developer → system, the configured model, `chat_template_kwargs` and `extra_body` from
  * config and row metadata, training flags, reasoning in history, and `sampling_overrides` last.
  * @module

@@ -1,5 +1,5 @@
 /**
- * Replica choice with per-session affinity (reference §6.3 step 3): every turn of a rollout hits
+ * Replica choice with per-session affinity: every turn of a rollout hits
  * the same vLLM, so its prefix cache holds the conversation. replica = first 8 bytes of
  * sha256(session id), big-endian, mod N, as the original computes it.
  * @module

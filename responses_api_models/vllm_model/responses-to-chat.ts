@@ -1,5 +1,5 @@
 /**
- * Responses create params → Chat Completions create params (reference §6.3 step 1): input items
+ * Responses create params → Chat Completions create params: input items
  * to messages, `instructions` as the leading system message, and the parameter mapping.
  * @module
  */

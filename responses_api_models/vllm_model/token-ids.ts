@@ -1,5 +1,5 @@
 /**
- * Training mode: the prompt ids, sampled ids and logprobs of a vLLM reply (reference §6.3 step 5).
+ * Training mode: the prompt ids, sampled ids and logprobs of a vLLM reply.
  * Sources, in order of preference:
  *   (a) a complete bundle already on `choice.message` (NeMo RL's patched server);
  *   (b) top-level `prompt_token_ids` with `choice.token_ids` (vLLM `return_token_ids`);

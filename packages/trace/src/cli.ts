@@ -6,12 +6,19 @@
 import { Option } from '@commander-js/extra-typings';
 import type { Command, OptionValues } from '@commander-js/extra-typings';
 import { processOutput } from './commands/output.js';
+import { outputWidth, useColor } from './render/format.js';
 import type { OutputFormat } from './commands/output.js';
 
 // Flag policy: `--json` wins over `--markdown`; neither means text. Numbers are parsed here and
 // validated by the command (so library callers get the same checks).
 function formatOf(o: { json?: boolean; markdown?: boolean }): OutputFormat {
   return o.json === true ? 'json' : o.markdown === true ? 'markdown' : 'text';
+}
+
+// text fits the terminal (or COLUMNS), 80 columns at least
+function widthOption(): { width?: number } {
+  const width = outputWidth();
+  return width === undefined ? {} : { width };
 }
 
 function setExit(code: number): void {
@@ -45,7 +52,7 @@ export function registerTraceCommands<A extends unknown[], O extends OptionValue
     .option('--markdown', 'Markdown output')
     .action(async (paths, o) => {
       const { show } = await import('./commands/show.js');
-      const opts = { paths, format: formatOf(o), color: process.stdout.isTTY === true, maxSpans: o.maxSpans, failed: o.failed === true, ...(o.evidence === undefined ? {} : { evidence: o.evidence }) };
+      const opts = { paths, format: formatOf(o), color: useColor(), ...widthOption(), maxSpans: o.maxSpans, failed: o.failed === true, ...(o.evidence === undefined ? {} : { evidence: o.evidence }) };
       setExit(await show({ ...opts, ...(o.rollout === undefined ? {} : { rollout: o.rollout }), ...(o.trace === undefined ? {} : { trace: o.trace }), ...(o.slowest === undefined ? {} : { slowest: o.slowest }) }, processOutput()));
     });
 
@@ -62,7 +69,7 @@ export function registerTraceCommands<A extends unknown[], O extends OptionValue
       // With --all there is no id: the first positional is a path.
       const all = o.all === true;
       const allPaths = all && id !== undefined ? [id, ...paths] : paths;
-      setExit(await why({ paths: allPaths, all, format: formatOf(o), ...(all || id === undefined ? {} : { id }) }, processOutput()));
+      setExit(await why({ paths: allPaths, all, format: formatOf(o), ...widthOption(), ...(all || id === undefined ? {} : { id }) }, processOutput()));
     });
 
   trace
@@ -77,7 +84,7 @@ export function registerTraceCommands<A extends unknown[], O extends OptionValue
     .action(async (paths, o) => {
       const { stats } = await import('./commands/stats.js');
       const compare = o.compare === undefined ? {} : { compare: o.compare as [string, string] };
-      setExit(await stats({ paths, by: o.by, thresholdPct: o.threshold, format: formatOf(o), ...compare }, processOutput()));
+      setExit(await stats({ paths, by: o.by, thresholdPct: o.threshold, format: formatOf(o), ...widthOption(), ...compare }, processOutput()));
     });
 
   trace

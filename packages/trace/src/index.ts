@@ -67,7 +67,7 @@ export type { WhyContext } from './render/why.js';
 export { diagnosisSentence } from './render/diagnosis.js';
 export { renderStats, renderComparison } from './render/stats.js';
 export { renderAnomalies } from './render/anomalies.js';
-export { formatMs, displayService, toJson } from './render/format.js';
+export { formatMs, displayService, toJson, outputWidth, useColor } from './render/format.js';
 export { toOtlpJsonLines, toOtlpSpan } from './write/otlp-json.js';
 export type { OtlpWriteOptions } from './write/otlp-json.js';
 

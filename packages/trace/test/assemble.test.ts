@@ -12,7 +12,7 @@ const cleanups: Array<() => void> = [];
 after(() => cleanups.forEach((c) => c()));
 
 describe('assembleTraces', () => {
-  it('links spans from three service files into one tree with the DESIGN picture shape', async () => {
+  it('links spans from three service files into one tree with the documented picture shape', async () => {
     const d = writeRunLogs(rolloutSpans({ rolloutId: '0-0' }));
     cleanups.push(d.cleanup);
     const { spans } = await readSpans([d.dir]);

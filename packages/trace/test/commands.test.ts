@@ -213,11 +213,41 @@ describe('default paths', () => {
     assert.match(c.out, /^rollout pointed/);
   });
 
+  it('passes over newer runs without spans (a run without telemetry moved latest) and says which it read', async () => {
+    const d = tempDir();
+    cleanups.push(d.cleanup);
+    const logs = join(d.dir, '.gym', 'logs');
+    for (const [run, lines, t] of [
+      ['20260101T000000Z', rolloutSpans({ rolloutId: 'traced' }).map(consoleLine), 1_000_000],
+      ['20260101T010000Z', ['{"level":30,"msg":"listening"}', 'plain text'], 2_000_000],
+      ['20260101T020000Z', ['{"type":"metric","name":"x"}'], 3_000_000],
+    ] as const) {
+      mkdirSync(join(logs, run), { recursive: true });
+      writeFileSync(join(logs, run, 'agent.log'), lines.join('\n'));
+      utimesSync(join(logs, run), t, t);
+    }
+    symlinkSync('20260101T020000Z', join(logs, 'latest'));
+    const c = capture();
+    assert.equal(await show({ cwd: d.dir }, c), 0);
+    assert.match(c.out, /^rollout traced/);
+    assert.match(c.err, /^reading \.gym\/logs\/20260101T000000Z \(the newest run with spans; the 2 newer runs have no spans\)$/m);
+  });
+
+  it('gives the whole switch when no run has spans', async () => {
+    const d = tempDir();
+    cleanups.push(d.cleanup);
+    mkdirSync(join(d.dir, '.gym', 'logs', 'run'), { recursive: true });
+    writeFileSync(join(d.dir, '.gym', 'logs', 'run', 'agent.log'), '{"level":30,"msg":"listening"}\n');
+    const c = capture();
+    assert.equal(await show({ cwd: d.dir }, c), 2);
+    assert.match(c.err, /GYM_TRACE_NO_SPANS.*no run under .* has spans .*NEMO_GYM_OTEL_ENABLED=1 NEMO_GYM_OTEL_EXPORTER=console/i);
+  });
+
   it('explains what to pass when there is no .gym/logs', async () => {
     const d = tempDir();
     cleanups.push(d.cleanup);
     const c = capture();
     assert.equal(await show({ cwd: d.dir }, c), 2);
-    assert.match(c.err, /GYM_TRACE_NO_PATHS.*Pass the files or directories/);
+    assert.match(c.err, /GYM_TRACE_NO_PATHS.*NEMO_GYM_OTEL_ENABLED=1 NEMO_GYM_OTEL_EXPORTER=console.*pass the files or directories/);
   });
 });

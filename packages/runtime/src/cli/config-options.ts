@@ -1,11 +1,12 @@
 /**
  * The config-selecting flags shared by `gym env *` and `gym eval run`, and their translation into
- * `loadConfig` options. Flag → key mapping as the original (reference §1.6, §4.5).
+ * `loadConfig` options. Flag → key mapping as the original.
  * @module
  */
 import { fileURLToPath } from 'node:url';
 import type { Command } from '@commander-js/extra-typings';
 import type { LoadConfigOptions } from '../config/types.js';
+import { headUrlOverrides } from './head-url.js';
 
 /** Where gym itself is installed: the last root searched for servers and configs. */
 export const INSTALL_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -37,8 +38,9 @@ export function withConfigFlags<C extends Command<[], {}>>(command: C) {
 }
 
 /** Translates flags and overrides into `loadConfig` options rooted at `cwd`. */
-export function toLoadConfigOptions(flags: ConfigFlags, overrides: readonly string[], cwd: string = process.cwd()): LoadConfigOptions {
-  const sugar: string[] = [];
+export function toLoadConfigOptions(flags: ConfigFlags, overrides: readonly string[], cwd: string = process.cwd(), env: NodeJS.ProcessEnv = process.env): LoadConfigOptions {
+  // GYM_HEAD_URL beats the files; the command line's own overrides, after it, beat the variable
+  const sugar: string[] = [...headUrlOverrides(env)];
   if (flags.model !== undefined) sugar.push(`++policy_model_name=${flags.model}`);
   if (flags.modelUrl !== undefined) sugar.push(`++policy_base_url=${flags.modelUrl}`);
   if (flags.modelApiKey !== undefined) sugar.push(`++policy_api_key=${flags.modelApiKey}`);

@@ -1,12 +1,13 @@
 /**
  * The `gym` CLI entry point and the only place that decides the exit code:
- * `ExitError` → its code (128 + n after a stop signal, `cli/stop-requests.ts`); `GymUserError` → 2
- * with the message only; anything else → 1 with the stack and a request to report it. A closed
- * stdout or stderr never ends a command (`process/stdio-guard.ts`).
+ * `ExitError` → its code (128 + n after a stop signal, `cli/stop-requests.ts`); a usage error
+ * (unknown flag or command, missing argument) → 2; `GymUserError` → 2 with the message only;
+ * `GymUpstreamError` → 1 with the message only; anything else → 1 with the stack and a request to
+ * report it. A closed stdout or stderr never ends a command (`process/stdio-guard.ts`).
  * @module
  */
 import { CommanderError } from 'commander';
-import { ExitError, GymUserError } from '../errors.js';
+import { ExitError, GymUpstreamError, GymUserError } from '../errors.js';
 import { guardStdio } from '../process/stdio-guard.js';
 import { PROCESS_IO } from './io.js';
 import { buildProgram } from './program.js';
@@ -18,10 +19,16 @@ async function main(argv: string[]): Promise<number> {
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (error) {
     if (error instanceof ExitError) return error.exitCode;
-    if (error instanceof CommanderError) return error.exitCode;
+    // commander exits 0 for --help and --version; every other exit of its is a usage error
+    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
     if (error instanceof GymUserError) {
       PROCESS_IO.err(`gym: ${error.message}`);
       return 2;
+    }
+    // another process failed (a model endpoint that never answered): a failure, not a bug of ours
+    if (error instanceof GymUpstreamError) {
+      PROCESS_IO.err(`gym: ${error.message}`);
+      return 1;
     }
     PROCESS_IO.err(`gym: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     PROCESS_IO.err('This is a bug in gym; please report it with the command you ran.');

@@ -3,7 +3,9 @@
  * `commands/<name>.js`, so `gym env status` never loads the orchestrator.
  * @module
  */
+import { readFileSync } from 'node:fs';
 import { Command } from '@commander-js/extra-typings';
+import type { Command as PlainCommand } from 'commander';
 import { registerTraceCommands } from '@gym/trace';
 import { withConfigFlags } from './config-options.js';
 import type { CliIo } from './io.js';
@@ -12,20 +14,22 @@ import type { CliIo } from './io.js';
 export function buildProgram(io: CliIo): Command {
   const program = new Command('gym')
     .description('gym: RL and agent-evaluation environments where one rollout is one distributed trace')
-    .showHelpAfterError()
+    .version(gymVersion(), '-V, --version', 'print the gym version')
     .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) });
 
   const env = program.command('env').description('start, inspect and check an environment');
   withConfigFlags(env.command('start').description('start the head server and every server instance; Ctrl-C stops them'))
     .option('--log-dir <dir>', 'where <instance>.log files go (default .gym/logs/<timestamp>)')
     .option('--show-telemetry', 'echo console telemetry records on the terminal too (they always go to the log files)')
+    .option('--verbose', "show the servers' log records as raw JSON (default: one short line each)")
     .action(async (overrides, flags) => (await import('./commands/env-start.js')).envStart(flags, overrides, io));
   env
     .command('status')
     .description("list the running servers of an environment and health-check each")
-    .option('--head-url <url>', 'the head server (default http://127.0.0.1:11000)')
+    .option('--head-url <url>', 'the head server (default: head_server.host/port of the overrides, GYM_HEAD_URL, env.yaml, else 127.0.0.1:11000)')
     .option('--json', 'machine-readable output')
-    .action(async (flags) => (await import('./commands/env-status.js')).envStatus(flags, io));
+    .argument('[overrides...]', 'head_server.port=<port>, head_server.host=<host>')
+    .action(async (overrides, flags) => (await import('./commands/env-status.js')).envStatus(flags, io, overrides));
   withConfigFlags(env.command('resolve').description('print the merged config, secrets redacted')).action(async (overrides, flags) =>
     (await import('./commands/env-resolve.js')).envResolve(flags, overrides, io),
   );
@@ -36,7 +40,7 @@ export function buildProgram(io: CliIo): Command {
   const evalCmd = program.command('eval').description('collect rollouts and aggregate their metrics');
   withConfigFlags(evalCmd.command('run').description('collect rollouts: start the servers, run every task row through /run, stop them'))
     .option('--no-serve', 'use servers that already run (found through --head-url) instead of starting them')
-    .option('--head-url <url>', 'the head server with --no-serve (default http://127.0.0.1:11000)')
+    .option('--head-url <url>', 'the head server with --no-serve (default: as gym env status finds it)')
     .option('-a, --agent <name>', 'agent instance for rows without agent_ref (default: the only agent)')
     .option('-i, --input <path>', "input JSONL (default: the agent's dataset of type example)")
     .option('-o, --output <path>', 'output rollouts JSONL (default results/<agent>_<timestamp>.jsonl)')
@@ -53,6 +57,7 @@ export function buildProgram(io: CliIo): Command {
     .option('--show-telemetry', 'echo console telemetry records on the terminal too')
     .option('--no-health-check', 'skip the rollout health check that follows a run with rollout evidence')
     .option('--health-check-ignore <ids>', 'check ids the automatic health check skips (comma-separated)')
+    .option('--verbose', "show the servers' log records as raw JSON (default: one short line each)")
     .action(async (overrides, flags) => (await import('./commands/eval-run.js')).evalRun(flags, overrides, io));
   evalCmd
     .command('health-check')
@@ -68,5 +73,18 @@ export function buildProgram(io: CliIo): Command {
     .requiredOption('-o, --output <file>', 'merged rollouts JSONL; metrics go to <stem>_aggregate_metrics.json')
     .action(async (flags) => (await import('./commands/eval-aggregate.js')).evalAggregate(flags, io));
   registerTraceCommands(program);
+  pointToHelpAfterErrors(program as unknown as PlainCommand);
   return program as unknown as Command;
+}
+
+/** The version of the installed `@gym/runtime`. */
+export function gymVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+// Every command throws instead of exiting (main decides the code); a usage error prints one line and where to read more, not the whole help (which buries the error).
+function pointToHelpAfterErrors(command: PlainCommand, path: string = command.name()): void {
+  command.showHelpAfterError(`(run '${path} --help' for usage)`).exitOverride();
+  for (const sub of command.commands) pointToHelpAfterErrors(sub, `${path} ${sub.name()}`);
 }

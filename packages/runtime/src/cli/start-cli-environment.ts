@@ -5,10 +5,12 @@
  */
 import { mkdirSync } from 'node:fs';
 import type { ResolvedConfig } from '../config/types.js';
+import { assertHeadPortFree } from '../orchestrator/head-server.js';
 import { createRunLogDir } from '../orchestrator/log-dir.js';
-import { startEnvironment } from '../orchestrator/start-environment.js';
+import { assertHasServers, startEnvironment } from '../orchestrator/start-environment.js';
 import type { RunningEnvironment } from '../orchestrator/start-environment.js';
 import { setUpCliTelemetry } from '../telemetry/cli-telemetry.js';
+import { validateTelemetrySettings } from '../telemetry/env.js';
 import { describeRunLosses, sumLosses } from '../telemetry/loss-report.js';
 import type { CliTelemetry } from '../telemetry/cli-telemetry.js';
 import type { CliIo } from './io.js';
@@ -19,11 +21,15 @@ export interface CliEnvironmentOptions {
   roots: readonly string[];
   /** Default `.gym/logs/<time>` under `cwd`. */
   logDir?: string;
+  /** The run's start, the `<time>` of its default log dir. Default now. */
+  startedAt?: Date;
   cwd?: string;
   role: 'orchestrator' | 'collector';
   showTelemetry?: boolean;
-  /** A stop request (Ctrl-C, SIGTERM, SIGHUP) during start-up: stop what started and reject. */
+  /** A stop request (Ctrl-C, SIGTERM, SIGHUP) during start-up: stop what started and reject (`GYM_START_INTERRUPTED`). */
   stopSignal?: AbortSignal;
+  /** Server log records as raw JSON. */
+  verbose?: boolean;
 }
 
 /** A running environment and the telemetry of this process; `close()` stops both. */
@@ -35,10 +41,15 @@ export interface CliEnvironment {
 
 /** Starts the environment; on failure, shuts the telemetry down again before rethrowing. */
 export async function startCliEnvironment(options: CliEnvironmentOptions, io: CliIo): Promise<CliEnvironment> {
+  // config errors first, then a busy port: a start that fails either leaves no log dir behind
+  // (nor moves `latest` to an empty one)
+  assertHasServers(options.config);
+  validateTelemetrySettings(options.config.telemetry, process.env);
+  await assertHeadPortFree(options.config.head);
   // created only once the telemetry settings passed their check, so a refused start leaves nothing
   let logDir: string | undefined;
   const ensureLogDir = (): string => {
-    logDir ??= options.logDir ?? createRunLogDir(options.cwd);
+    logDir ??= options.logDir ?? createRunLogDir(options.cwd, options.startedAt);
     mkdirSync(logDir, { recursive: true });
     return logDir;
   };
@@ -47,6 +58,12 @@ export async function startCliEnvironment(options: CliEnvironmentOptions, io: Cl
     const exporter = cli.env['NEMO_GYM_OTEL_EXPORTER'] ?? cli.env['NEMO_LENS_EXPORTER'] ?? 'otlp';
     io.err(`gym: telemetry on (run id ${cli.runId}, exporter ${exporter})${cli.telemetry === undefined ? ' but not available in this process' : ''}`);
   }
+  // a stop request during start-up: say what happens (the command then says how it ended)
+  const onStop = () => {
+    const reason: unknown = options.stopSignal?.reason;
+    io.err(`gym: ${reason === 'SIGINT' || typeof reason !== 'string' ? 'interrupted' : `${reason} received`}; stopping the servers started so far`);
+  };
+  options.stopSignal?.addEventListener('abort', onStop, { once: true });
   try {
     const env = await startEnvironment({
       config: options.config,
@@ -54,9 +71,10 @@ export async function startCliEnvironment(options: CliEnvironmentOptions, io: Cl
       logDir: ensureLogDir(),
       env: cli.env,
       echoTelemetry: options.showTelemetry ?? false,
+      verbose: options.verbose ?? false,
       onProgress: (line) => io.err(`gym: ${line}`),
       ...(cli.telemetry === undefined ? {} : { telemetry: cli.telemetry }),
-      ...(options.stopSignal === undefined ? {} : { stopSignal: options.stopSignal }),
+      ...(options.stopSignal === undefined ? {} : { signal: options.stopSignal }),
     });
     // servers and this process flush at the same time: with a dead collector each waits its full timeout
     let closing: Promise<void> | undefined;
@@ -70,6 +88,9 @@ export async function startCliEnvironment(options: CliEnvironmentOptions, io: Cl
     return { env, cli, close };
   } catch (error) {
     await cli.close();
+    // a stop request during start-up: the command says which signal and leaves with its code
     throw error;
+  } finally {
+    options.stopSignal?.removeEventListener('abort', onStop);
   }
 }

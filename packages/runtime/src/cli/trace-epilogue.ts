@@ -21,10 +21,11 @@ export function wroteConsoleTelemetry(env: NodeJS.ProcessEnv): boolean {
  */
 export async function printTraceEpilogue(logDir: string, io: CliIo, evidenceRollouts?: string): Promise<void> {
   try {
-    const { report, show } = await import('@gym/trace');
+    const { outputWidth, report, show, useColor } = await import('@gym/trace');
     const out = { write: (text: string) => io.out(text.trimEnd()), error: (text: string) => io.err(`gym: ${text.trimEnd()}`) };
     io.out('\nslowest rollout (gym trace show --slowest 1):');
-    await show({ paths: [logDir], slowest: 1, color: io.isTty }, out);
+    const width = outputWidth();
+    await show({ paths: [logDir], slowest: 1, color: io.isTty && useColor(), ...(width === undefined ? {} : { width }) }, out);
     await report({ paths: [logDir], out: join(logDir, 'report.html'), ...(evidenceRollouts === undefined ? {} : { evidence: [evidenceRollouts] }) }, out);
     io.out(`open the report: ${join(logDir, 'report.html')}   (more: gym trace why <rollout>, gym trace stats)`);
   } catch (error) {

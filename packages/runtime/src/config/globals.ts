@@ -70,7 +70,7 @@ export async function readGlobalSettings(tree: ConfigMap): Promise<GlobalSetting
 
 /**
  * Copies top-level `skip_verification` / `skip_verification_reward` into every agent block that
- * does not set its own (reference §4.2 step 7). Returns new blocks; does not touch the tree.
+ * does not set its own. Returns new blocks; does not touch the tree.
  */
 export function applyAgentDefaults(blocks: readonly ServerBlock[], tree: ConfigMap): ServerBlock[] {
   const keys = ['skip_verification', 'skip_verification_reward'].filter((k) => tree[k] !== undefined && tree[k] !== null);

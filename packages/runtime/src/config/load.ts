@@ -76,7 +76,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
     probe: options.probePorts ?? true,
   });
 
-  // Every process gets this tree, so placement is written back into it (reference §1.4).
+  // Every process gets this tree, so placement is written back into it.
   for (const s of servers) {
     const blocks = (tree[s.instanceName] as ConfigMap)[s.serverType] as ConfigMap;
     blocks[s.implementation] = { ...(blocks[s.implementation] as ConfigMap), ...s.config };

@@ -2,6 +2,7 @@
  * Applying parsed CLI overrides to the merged config tree.
  * @module
  */
+import { BUILTIN_KEYS } from './builtin-keys.js';
 import { ConfigOverrideError } from './errors.js';
 import { closeMatches } from './suggest.js';
 import { cloneTree, formatPath, isMap, mergeTrees } from './tree.js';
@@ -14,7 +15,7 @@ import type { ConfigMap } from './types.js';
  * - `+k=v` sets `k`; it is an error only if an earlier override already set `k` (Hydra's rule
  *   against its empty primary config, which is what gym users meet);
  * - `++k=v` sets `k` unconditionally;
- * - `k=v` requires `k` to exist already;
+ * - `k=v` requires `k` to exist already, or to be a key with a built-in default (`head_server.port`);
  * - `~k` deletes `k`, which must exist.
  * A map value deep-merges into an existing map, as the original's final OmegaConf merge does;
  * lists and scalars replace.
@@ -31,7 +32,7 @@ export function applyOverrides(tree: ConfigMap, overrides: readonly ConfigOverri
     if (ov.op === 'add' && added.has(key)) {
       throw new ConfigOverrideError(`Override '${ov.text}': ${key} was already set by an earlier override. Use ++${key}=… to replace it.`);
     }
-    if ((ov.op === 'set' || ov.op === 'delete') && !exists) {
+    if ((ov.op === 'delete' && !exists) || (ov.op === 'set' && !exists && !BUILTIN_KEYS.has(key))) {
       const near = closeMatches(leaf, parent === undefined ? [] : Object.keys(parent));
       const hint = near.length > 0 ? ` Did you mean ${near.map((n) => `'${n}'`).join(' or ')}?` : '';
       const fix = ov.op === 'set' ? ` To add it, write +${key}=… (or ++${key}=…).` : '';

@@ -4,7 +4,7 @@
  */
 
 /**
- * The original's reserved top-level keys (reference §4.2), plus `telemetry` (observability §2.1),
+ * The original's reserved top-level keys, plus `telemetry`,
  * `token_id_capture` and `error_on_almost_servers`. A reserved key is never parsed as a server,
  * even when its value looks like a server block.
  */

@@ -1,6 +1,6 @@
 /**
  * Where relative config paths are looked up: `--search-dir` roots, then `NEMO_GYM_EXTRA_ROOTS`,
- * then the root dir. The first root holding the file wins (reference §4.4).
+ * then the root dir. The first root holding the file wins.
  * @module
  */
 import { existsSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * zod schemas for the common fields of a server block's inner map (reference §4.1). Every other
+ * zod schemas for the common fields of a server block's inner map. Every other
  * field is implementation-specific and passes through untouched.
  * @module
  */

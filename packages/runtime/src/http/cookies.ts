@@ -1,6 +1,6 @@
 /**
  * Explicit per-request cookies. Gym never keeps a cookie jar: the agent forwards its caller's
- * cookies to each upstream and merges the `Set-Cookie` values it gets back (reference §7.1).
+ * cookies to each upstream and merges the `Set-Cookie` values it gets back.
  * @module
  */
 

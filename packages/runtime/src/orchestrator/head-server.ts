@@ -6,12 +6,14 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { dumpConfigYaml } from '../config/dump.js';
+import { findFreePort, isPortFree } from '../config/ports.js';
 import { redactSecrets } from '../config/redact.js';
 import type { ConfigMap, HeadServerConfig } from '../config/types.js';
 import { createServerApp } from '../server/app.js';
 import { addJsonRoute } from '../server/json-route.js';
 import { listen } from '../server/lifecycle.js';
 import type { ListeningAddress } from '../server/lifecycle.js';
+import { GymUserError } from '../errors.js';
 import type { ServerInstanceDisplay } from './server-instances.js';
 
 /** A running head server. */
@@ -33,6 +35,27 @@ export function buildHeadServer(config: ConfigMap, instances: () => readonly Ser
 /** Starts the head server on `head.host:head.port`. */
 export async function startHeadServer(config: ConfigMap, head: HeadServerConfig, instances: () => readonly ServerInstanceDisplay[]): Promise<HeadServer> {
   const app = buildHeadServer(config, instances);
-  const address = await listen(app, { host: head.host, port: head.port });
-  return { address, close: () => app.close() };
+  try {
+    const address = await listen(app, { host: head.host, port: head.port });
+    return { address, close: () => app.close() };
+  } catch (error) {
+    await app.close();
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') throw await headPortBusyError(head);
+    throw error;
+  }
+}
+
+/** Checks, before anything is started or written, that the head server's port is free. */
+export async function assertHeadPortFree(head: HeadServerConfig): Promise<void> {
+  if (!(await isPortFree(head.port, head.host))) throw await headPortBusyError(head);
+}
+
+/** `GYM_HEAD_PORT_BUSY`, with a port that is free right now to paste. */
+async function headPortBusyError(head: HeadServerConfig): Promise<GymUserError> {
+  const free = await findFreePort(head.host, 1024, 65535, new Set([head.port])).catch(() => 13000);
+  return new GymUserError(
+    'GYM_HEAD_PORT_BUSY',
+    `Port ${head.port} on ${head.host} is in use, so the head server cannot listen there (another 'gym env start'? 'gym env status' tells). ` +
+      `Stop what listens there, or pick another port: add head_server.port=${free} to the command (or set GYM_HEAD_URL=${head.host}:${free} for every gym command of this shell).`,
+  );
 }

@@ -1,6 +1,7 @@
 /**
  * Tees a child process's output: every byte, raw, into `<log dir>/<instance>.log`, and on the
- * terminal each line prefixed with `(<instance>) ` as the original does. The file gets whole lines
+ * terminal each line prefixed with `(<instance>) ` as the original does, pino JSON records shortened
+ * to their message unless `rawJson`. The file gets whole lines
  * only, so stdout and stderr never interleave mid-line and `grep | jq` recipes keep working.
  * Telemetry records are the bulk of the output under load, so chunks are handled as buffers and
  * written once each; only lines shown on the terminal are decoded.
@@ -8,6 +9,7 @@
  */
 import { createWriteStream } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
+import { readableLogLine } from './readable-log-line.js';
 
 /** Options of {@link teeChildOutput}. */
 export interface TeeOptions {
@@ -21,6 +23,8 @@ export interface TeeOptions {
   terminalErr?: Writable | null;
   /** Also echo console telemetry records (`{"type":…}` lines) to the terminal. Default false. */
   echoTelemetry?: boolean;
+  /** Show the servers' pino log records as the JSON they are (`--verbose`). Default false: their message. */
+  rawJson?: boolean;
 }
 
 /** A running tee. `close()` resolves once the log file is flushed. */
@@ -50,7 +54,12 @@ export function teeChildOutput(stdout: Readable, stderr: Readable, options: TeeO
     let out = '';
     for (let start = 0; start < lines.length; ) {
       const end = lines.indexOf(NEWLINE, start) + 1;
-      if (options.echoTelemetry || !isTelemetryLine(lines, start)) out += prefix + lines.toString('utf8', start, end);
+      if (options.echoTelemetry || !isTelemetryLine(lines, start)) {
+        const line = lines.toString('utf8', start, end);
+        const short = options.rawJson === true ? undefined : readableLogLine(line.trimEnd());
+        if (short === undefined) out += prefix + line;
+        else if (short !== '') out += `${prefix}${short}\n`;
+      }
       start = end;
     }
     if (out.length > 0) terminal.write(out);

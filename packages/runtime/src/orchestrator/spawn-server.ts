@@ -58,6 +58,8 @@ export interface SpawnServerOptions {
   /** Environment of the child (already carrying telemetry settings). */
   env: NodeJS.ProcessEnv;
   echoTelemetry?: boolean;
+  /** Server log records on the terminal as raw JSON (`--verbose`). */
+  verbose?: boolean;
 }
 
 /** Finds `<root>/<server_type>/<implementation>/` and its entrypoint file. */
@@ -105,6 +107,7 @@ export function spawnServer(options: SpawnServerOptions): SpawnedServer {
     name: instance.instanceName,
     logPath,
     echoTelemetry: options.echoTelemetry ?? false,
+    rawJson: options.verbose ?? false,
   });
   const exited = new Promise<number | string>((resolve) => {
     child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown'));

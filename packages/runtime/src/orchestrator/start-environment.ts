@@ -5,6 +5,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { dumpConfigYaml } from '../config/dump.js';
+import { ConfigInvalidError } from '../config/errors.js';
 import type { ResolvedConfig } from '../config/types.js';
 import { GymUserError } from '../errors.js';
 import { createHttpClient } from '../http/client.js';
@@ -17,7 +18,7 @@ import { spawnServer } from './spawn-server.js';
 import type { SpawnedServer } from './spawn-server.js';
 import { startupTelemetry } from './startup-telemetry.js';
 import { STOP_GRACE_MS, stopServers } from './stop-servers.js';
-import { modelEndpoints, waitForModelEndpoints, waitForServers } from './wait-ready.js';
+import { modelEndpoints, StartInterruptedError, waitForModelEndpoints, waitForServers } from './wait-ready.js';
 
 /** Options of {@link startEnvironment}. */
 export interface StartEnvironmentOptions {
@@ -32,12 +33,14 @@ export interface StartEnvironmentOptions {
   serverStartTimeoutMs?: number;
   /** Echo console telemetry records on the terminal too. */
   echoTelemetry?: boolean;
+  /** Server log records on the terminal as raw JSON instead of short lines. */
+  verbose?: boolean;
   /** Progress lines (`starting…`, `ready`). Default: none. */
   onProgress?: (line: string) => void;
   /** The orchestrator's own telemetry (startup spans, `gym.servers.active`). */
   telemetry?: GymTelemetry;
-  /** Aborting it during start-up stops what started and rejects with its reason. */
-  stopSignal?: AbortSignal;
+  /** A stop request (Ctrl-C, SIGTERM, SIGHUP) during start-up: everything started is stopped and `GYM_START_INTERRUPTED` thrown. */
+  signal?: AbortSignal;
 }
 
 /** A running environment. */
@@ -51,12 +54,17 @@ export interface RunningEnvironment {
   stop(): Promise<void>;
 }
 
-/** Starts the head server and every server instance, and waits until all are ready. */
-export async function startEnvironment(options: StartEnvironmentOptions): Promise<RunningEnvironment> {
-  const { config } = options;
+/** @throws {GymUserError} `GYM_CONFIG_NO_SERVERS` when there is nothing to start. */
+export function assertHasServers(config: ResolvedConfig): void {
   if (config.servers.length === 0) {
     throw new GymUserError('GYM_CONFIG_NO_SERVERS', 'The config declares no server instances. Pass --resources-server, --model-type or --config.');
   }
+}
+
+/** Starts the head server and every server instance, and waits until all are ready. */
+export async function startEnvironment(options: StartEnvironmentOptions): Promise<RunningEnvironment> {
+  const { config } = options;
+  assertHasServers(config);
   const progress = options.onProgress ?? (() => undefined);
   mkdirSync(options.logDir, { recursive: true });
   const servers: SpawnedServer[] = [];
@@ -79,16 +87,17 @@ export async function startEnvironment(options: StartEnvironmentOptions): Promis
   try {
     const configYaml = dumpConfigYaml(config.raw);
     for (const instance of config.servers) {
-      servers.push(spawnServer({ instance, roots: options.roots, configYaml, logDir: options.logDir, env: options.env ?? process.env, echoTelemetry: options.echoTelemetry ?? false }));
+      servers.push(spawnServer({ instance, roots: options.roots, configYaml, logDir: options.logDir, env: options.env ?? process.env, echoTelemetry: options.echoTelemetry ?? false, verbose: options.verbose ?? false }));
       startup.serverSpawned(instance.instanceName, instance.serverType);
       progress(`starting ${instance.instanceName} (${instance.serverType}/${instance.implementation}) on ${instance.host}:${instance.port}`);
     }
-    await waitForServers(http, servers, options.serverStartTimeoutMs ?? 120_000, (server) => startup.serverReady(server.display.process_name), options.stopSignal);
-    options.stopSignal?.throwIfAborted();
+    await waitForServers(http, servers, options.serverStartTimeoutMs ?? 120_000, (server) => startup.serverReady(server.display.process_name), options.signal);
+    if (options.signal?.aborted === true) throw new StartInterruptedError('the servers to start');
     const readiness = Number(config.raw['model_endpoint_readiness_timeout_seconds'] ?? 600);
-    const endpoints = modelEndpoints(config.raw);
-    if (endpoints.length > 0) progress(`waiting for model endpoints: ${endpoints.join(', ')}`);
-    await waitForModelEndpoints(http, endpoints, readiness * 1000);
+    if (!Number.isFinite(readiness) || readiness < 0) {
+      throw new ConfigInvalidError(`model_endpoint_readiness_timeout_seconds must be a number of seconds ≥ 0 (0 skips the wait), got '${String(config.raw['model_endpoint_readiness_timeout_seconds'])}'.`);
+    }
+    await waitForModelEndpoints(http, modelEndpoints(config.raw), { timeoutMs: readiness * 1000, onWaiting: progress, ...(options.signal === undefined ? {} : { signal: options.signal }) });
   } catch (error) {
     await stop();
     throw error;

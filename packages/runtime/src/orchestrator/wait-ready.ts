@@ -1,6 +1,5 @@
 /**
- * Readiness: every server gym started answers `GET /` (and proves it is that server), and every
- * upstream model endpoint answers at all.
+ * Readiness: every server answers `GET /`, and every upstream model endpoint answers at all.
  * @module
  */
 import type { ConfigMap } from '../config/types.js';
@@ -12,15 +11,33 @@ import type { SpawnedServer } from './spawn-server.js';
 const FIRST_POLL_MS = 50;
 const MAX_POLL_MS = 1000;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Waits `ms`, or less when `signal` aborts first. */
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+  });
+}
 
-/** True when anything answers HTTP at `url` (any status counts, as in the original). */
-async function answers(http: HttpClient, url: string): Promise<boolean> {
+/** Thrown when the wait was stopped (Ctrl-C) before the servers or endpoints were ready. */
+export class StartInterruptedError extends GymUserError {
+  constructor(what: string) {
+    super('GYM_START_INTERRUPTED', `Interrupted while waiting for ${what}; nothing was started for good.`);
+  }
+}
+
+/** Why `url` gave no HTTP answer, or `undefined` when anything answered (any status counts, as in the original). */
+async function noAnswer(http: HttpClient, url: string): Promise<string | undefined> {
   try {
     await http.get(url, { raw: true, retry: false, timeoutMs: 5000 });
-    return true;
-  } catch {
-    return false;
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
   }
 }
 
@@ -40,14 +57,15 @@ async function whoAnswers(http: HttpClient, server: SpawnedServer): Promise<Answ
  * Polls `GET /` of each server until the server gym started answers (it proves it by echoing its
  * start token) and, with `num_workers > 1`, every worker listens. A reply without the token is
  * another program on the port: never taken for the server. Rejects as soon as a server process
- * exits, with the tail of its output, when `timeoutMs` passes, or when `stopSignal` aborts.
+ * exits, with the tail of its output, when `timeoutMs` passes, or when `signal` aborts (a stop
+ * request: {@link StartInterruptedError}).
  */
 export async function waitForServers(
   http: HttpClient,
   servers: readonly SpawnedServer[],
   timeoutMs: number,
   onReady: (server: SpawnedServer) => void = () => undefined,
-  stopSignal?: AbortSignal,
+  signal?: AbortSignal,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   await Promise.all(
@@ -56,7 +74,7 @@ export async function waitForServers(
       let foreign = false;
       void server.exited.then((code) => (died = code));
       for (let delay = FIRST_POLL_MS; ; delay = Math.min(delay * 2, MAX_POLL_MS)) {
-        stopSignal?.throwIfAborted();
+        if (signal?.aborted === true) throw new StartInterruptedError(`server '${server.display.process_name}' to answer`);
         if (died !== undefined) throw exitedError(server, died, foreign);
         // a server with num_workers > 1 is ready once every worker listens, not just the first
         if (server.workersListening()) {
@@ -68,7 +86,7 @@ export async function waitForServers(
           const other = foreign ? ` Another program answers on ${server.display.host}:${server.display.port}; it is not the server gym started.` : '';
           throw new GymUserError('GYM_SERVER_START_TIMEOUT', `Server '${server.display.process_name}' did not answer ${server.display.url}/ within ${Math.round(timeoutMs / 1000)} s.${other} Its last output:\n${server.tee.tail().join('\n')}`);
         }
-        await sleep(delay);
+        await sleep(delay, signal);
       }
     }),
   );
@@ -85,7 +103,7 @@ function exitedError(server: SpawnedServer, code: number | string, foreignAnswer
   return new GymUserError('GYM_SERVER_EXITED', `Server '${name}' exited (${code}) before it was ready. Its last output:\n${tail.join('\n')}`);
 }
 
-/** Every string under a `responses_api_models` block whose key ends in `base_url` (reference §1.2 step 10). */
+/** Every string under a `responses_api_models` block whose key ends in `base_url`. */
 export function modelEndpoints(tree: ConfigMap): string[] {
   const found = new Set<string>();
   const walk = (node: unknown, inModels: boolean): void => {
@@ -100,23 +118,57 @@ export function modelEndpoints(tree: ConfigMap): string[] {
   return [...found];
 }
 
+/** Options of {@link waitForModelEndpoints}. */
+export interface ModelWaitOptions {
+  /** Total wait; 0 skips it (`model_endpoint_readiness_timeout_seconds`). */
+  timeoutMs: number;
+  /** Stops the wait (Ctrl-C) with {@link StartInterruptedError}. */
+  signal?: AbortSignal;
+  /** Told what is waited for at the start and every `reportEveryMs`, with the seconds left. */
+  onWaiting?: (line: string) => void;
+  /** Default 10 s. */
+  reportEveryMs?: number;
+}
+
+/** What to paste to skip the wait: a plain override, since the key has a built-in default. */
+export const SKIP_MODEL_WAIT = 'model_endpoint_readiness_timeout_seconds=0';
+
 /**
  * Waits until each upstream model endpoint answers: `<url>/models` for URLs ending in `/v1`, the
- * URL itself otherwise. Any HTTP reply counts (401 and 404 too). `timeoutMs` 0 skips the wait.
+ * URL itself otherwise. Any HTTP reply counts (401 and 404 too). Says what it waits for and counts
+ * down; Ctrl-C (`signal`) stops it.
+ * @throws {GymUpstreamError} `GYM_MODEL_ENDPOINT_UNREACHABLE` when the time is up, with the last failure.
  */
-export async function waitForModelEndpoints(http: HttpClient, urls: readonly string[], timeoutMs: number): Promise<void> {
-  if (timeoutMs <= 0) return;
+export async function waitForModelEndpoints(http: HttpClient, urls: readonly string[], options: ModelWaitOptions): Promise<void> {
+  const { timeoutMs, signal } = options;
+  if (timeoutMs <= 0 || urls.length === 0) return;
   const deadline = Date.now() + timeoutMs;
-  await Promise.all(
-    urls.map(async (url) => {
-      const probe = /\/v1\/?$/.test(url) ? `${url.replace(/\/$/, '')}/models` : url;
-      for (let delay = FIRST_POLL_MS * 4; ; delay = Math.min(delay * 2, 3000)) {
-        if (await answers(http, probe)) return;
-        if (Date.now() > deadline) {
-          throw new GymUpstreamError('GYM_MODEL_ENDPOINT_UNREACHABLE', `Model endpoint ${url} did not answer within ${Math.round(timeoutMs / 1000)} s (probed ${probe}). Check the URL, or set model_endpoint_readiness_timeout_seconds=0 to skip the wait.`);
+  const waiting = new Set(urls);
+  const secondsLeft = () => Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
+  const report = () =>
+    options.onWaiting?.(`waiting for model endpoint ${[...waiting].join(', ')}: ${secondsLeft()} s left (Ctrl-C stops; ${SKIP_MODEL_WAIT} skips the wait)`);
+  report();
+  const ticker = setInterval(report, options.reportEveryMs ?? 10_000);
+  try {
+    await Promise.all(
+      urls.map(async (url) => {
+        const probe = /\/v1\/?$/.test(url) ? `${url.replace(/\/$/, '')}/models` : url;
+        for (let delay = FIRST_POLL_MS * 4; ; delay = Math.min(delay * 2, 3000)) {
+          if (signal?.aborted === true) throw new StartInterruptedError(`model endpoint ${url}`);
+          const failure = await noAnswer(http, probe);
+          if (failure === undefined) return void waiting.delete(url);
+          if (Date.now() > deadline) {
+            throw new GymUpstreamError(
+              'GYM_MODEL_ENDPOINT_UNREACHABLE',
+              `Model endpoint ${url} did not answer within ${Math.round(timeoutMs / 1000)} s (GET ${probe}: ${failure}). ` +
+                `Check that the model server is up and the URL (--model-url, policy_base_url) is right; or add ${SKIP_MODEL_WAIT} to the command to start without waiting.`,
+            );
+          }
+          await sleep(Math.min(delay, Math.max(0, deadline - Date.now()) + 1), signal);
         }
-        await sleep(delay);
-      }
-    }),
-  );
+      }),
+    );
+  } finally {
+    clearInterval(ticker);
+  }
 }

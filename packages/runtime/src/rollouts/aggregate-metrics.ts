@@ -1,5 +1,5 @@
 /**
- * Aggregate metrics of a collection run (reference §5.4), computed locally from the successful
+ * Aggregate metrics of a collection run, computed locally from the successful
  * rows: per agent `mean/max/min/median/std` of every numeric field, per-task groups, and pass@k of
  * the reward (as `accuracy`). Also the merge with an agent's own `/aggregate_metrics` answer. Pure.
  * @module

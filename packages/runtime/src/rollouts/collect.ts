@@ -1,5 +1,5 @@
 /**
- * `collectRollouts()`: the orchestration of a collection run (reference §5): prepare (read,
+ * `collectRollouts()`: the orchestration of a collection run: prepare (read,
  * materialize or resume) → dispatch `/run` → append rows and failures → aggregate. Pure stages
  * live in their own modules; this file only wires them.
  * @module

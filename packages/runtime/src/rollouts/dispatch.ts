@@ -1,5 +1,5 @@
 /**
- * Running work items with bounded or unbounded concurrency (reference §7.2: the original's
+ * Running work items with bounded or unbounded concurrency (the original's
  * semaphore around each `/run`; unset means every item at once).
  * @module
  */

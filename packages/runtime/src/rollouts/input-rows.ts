@@ -1,5 +1,5 @@
 /**
- * Reading the input JSONL of a collection run (reference §5.1): every row must be an object with a
+ * Reading the input JSONL of a collection run: every row must be an object with a
  * `responses_create_params` object. Bad lines are reported with their line numbers and either
  * skipped (the default, with a warning) or fail the run (`strict`).
  * @module

@@ -1,5 +1,5 @@
 /**
- * Materialization (reference §5.1): expands input rows into one row per rollout, with
+ * Materialization: expands input rows into one row per rollout, with
  * `_ng_task_index`, `_ng_rollout_index`, `agent_ref`, optional per-rollout seeds and shallow
  * `responses_create_params` overrides. Pure: no I/O.
  * @module

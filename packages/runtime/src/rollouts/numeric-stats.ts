@@ -1,5 +1,5 @@
 /**
- * The five statistics of the aggregate metrics (reference §5.4), as pandas computes them:
+ * The five statistics of the aggregate metrics, as pandas computes them:
  * sample standard deviation (n−1), reported as 0 instead of NaN for a single value.
  * @module
  */

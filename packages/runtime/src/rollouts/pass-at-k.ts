@@ -1,5 +1,5 @@
 /**
- * pass@k helpers, as the original's `compute_pass_majority_metrics` (reference §5.4):
+ * pass@k helpers, as the original's `compute_pass_majority_metrics`:
  * `pass@{k}/{name}` is the unbiased estimator 1 − C(n−c, k)/C(n, k) for binary scores and the
  * max of the first k for continuous ones; `pass@1[avg-of-{k}]/{name}` averages the first k.
  * Accuracies are percentages. Pure.

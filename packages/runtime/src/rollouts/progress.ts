@@ -1,6 +1,7 @@
 /**
- * Collection progress on stderr: on a terminal one redrawn line with a bar (done / failed /
- * in flight / rate / ETA); otherwise a plain line every `intervalMs` and one at the end.
+ * Collection progress on stderr: on a terminal one redrawn line with a bar (finished of total,
+ * succeeded, failed, running, rate, ETA) that fits the terminal; otherwise a plain line every
+ * `intervalMs` and one at the end.
  * @module
  */
 
@@ -17,6 +18,10 @@ export interface ProgressSink {
   write(text: string): void;
   /** Redraw one line (terminal) or print periodic lines (pipe, file). */
   isTty: boolean;
+  /** The terminal's width; the bar shrinks so the line fits. */
+  columns?: number;
+  /** Colour the bar (green, red once a rollout failed). */
+  color?: boolean;
 }
 
 /** Options of {@link createProgress}. */
@@ -40,16 +45,37 @@ export interface Progress {
   stop(): void;
 }
 
-/** Formats one progress line; `elapsedMs` gives the rate and the ETA. */
-export function formatProgress(state: ProgressState, elapsedMs: number, width = 24): string {
+/** How one progress line is drawn. */
+export interface ProgressLook {
+  /** Bar width at most. Default 24. */
+  barWidth?: number;
+  /** Columns the line may take; the bar gives way (down to 8). */
+  columns?: number;
+  color?: boolean;
+  /** The last line: the elapsed time instead of an ETA. */
+  final?: boolean;
+}
+
+/**
+ * Formats one progress line, e.g. `[#####.......] 5/10  4 ok  1 failed  2 running  1.0/s  ETA 5s`;
+ * `elapsedMs` gives the rate and the ETA. Nothing to run is an empty bar, not a full one.
+ */
+export function formatProgress(state: ProgressState, elapsedMs: number, look: ProgressLook | number = {}): string {
+  const options = typeof look === 'number' ? { barWidth: look } : look;
   const finished = state.done + state.failed;
-  const ratio = state.total === 0 ? 1 : finished / state.total;
-  const filled = Math.round(ratio * width);
   const rate = elapsedMs > 0 ? (finished * 1000) / elapsedMs : 0;
   const remaining = state.total - finished;
-  const eta = rate > 0 ? formatDuration((remaining / rate) * 1000) : '--';
-  const bar = `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}]`;
-  return `${bar} ${finished}/${state.total} done ${state.done} failed ${state.failed} in flight ${state.inFlight} | ${rate.toFixed(1)}/s | ETA ${eta}`;
+  const timing = options.final === true ? `in ${formatDuration(elapsedMs)}` : `ETA ${remaining === 0 ? '0s' : rate > 0 ? formatDuration((remaining / rate) * 1000) : '--'}`;
+  const failed = `${state.failed} failed`;
+  const counts = `${finished}/${state.total}  ${state.done} ok  ${state.failed > 0 && options.color === true ? `\x1b[31m${failed}\x1b[39m` : failed}${options.final === true ? '' : `  ${state.inFlight} running`}`;
+  const tail = `${counts}  ${rate.toFixed(1)}/s  ${timing}`;
+  const visible = tail.replace(/\x1b\[\d+m/g, '').length;
+  const most = options.barWidth ?? 24;
+  const width = Math.max(Math.min(8, most), Math.min(most, options.columns === undefined ? Infinity : options.columns - visible - 4));
+  const filled = state.total === 0 ? 0 : Math.round((finished / state.total) * width);
+  const done = '#'.repeat(filled);
+  const paint = options.color === true ? `\x1b[${state.failed > 0 ? 31 : 32}m${done}\x1b[39m` : done;
+  return `[${paint}${'.'.repeat(width - filled)}] ${tail}`;
 }
 
 /** `1h02m`, `3m05s`, `12s`. */
@@ -66,9 +92,10 @@ export function createProgress(options: ProgressOptions): Progress {
   const start = now();
   const state: ProgressState = { total: options.total, done: 0, failed: 0, inFlight: 0 };
   const { sink } = options;
-  const line = () => formatProgress(state, now() - start);
-  const draw = () => (sink.isTty ? sink.write(`\r\x1b[2K${line()}`) : sink.write(`gym: rollouts ${line()}\n`));
-  const timer = setInterval(draw, sink.isTty ? (options.redrawMs ?? 100) : (options.intervalMs ?? 5000));
+  const line = (final: boolean) =>
+    formatProgress(state, now() - start, { final, ...(sink.isTty ? { color: sink.color === true, ...(sink.columns === undefined ? {} : { columns: sink.columns }) } : {}) });
+  const draw = (final = false) => (sink.isTty ? sink.write(`\r\x1b[2K${line(final)}`) : sink.write(`gym: rollouts ${line(final)}\n`));
+  const timer = setInterval(() => draw(), sink.isTty ? (options.redrawMs ?? 100) : (options.intervalMs ?? 5000));
   timer.unref();
   let stopped = false;
   return {
@@ -83,7 +110,7 @@ export function createProgress(options: ProgressOptions): Progress {
       if (stopped) return;
       stopped = true;
       clearInterval(timer);
-      draw();
+      draw(true);
       if (sink.isTty) sink.write('\n');
     },
   };

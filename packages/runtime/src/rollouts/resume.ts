@@ -1,5 +1,5 @@
 /**
- * Planning which rollouts to dispatch (reference §5.3). A fresh run dispatches every materialized
+ * Planning which rollouts to dispatch. A fresh run dispatches every materialized
  * row; `--resume` skips `(task, rollout)` pairs that already succeeded, that are marked
  * `_ng_failure_terminal`, or that used up their attempts, counted from the failures sidecar.
  * @module

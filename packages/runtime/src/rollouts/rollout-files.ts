@@ -10,7 +10,7 @@ import { parseJsonlObjects } from './jsonl.js';
 import type { JsonlParse } from './jsonl.js';
 import type { JsonObject } from './types.js';
 
-/** The files of one run, all derived from the output path (reference §5). */
+/** The files of one run, all derived from the output path. */
 export interface RolloutPaths {
   output: string;
   materializedInputs: string;

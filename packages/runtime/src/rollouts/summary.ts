@@ -2,6 +2,8 @@
  * The few terminal lines that close a run: counts, files, and the headline metrics per agent.
  * @module
  */
+import { existsSync } from 'node:fs';
+import { isAbsolute, relative } from 'node:path';
 import type { AgentAggregateMetrics } from './aggregate-metrics.js';
 import type { CollectResult } from './collect.js';
 
@@ -16,19 +18,21 @@ export function metricsSummary(metrics: readonly AgentAggregateMetrics[]): strin
   });
 }
 
-/** The closing lines of `gym eval run`. */
-export function formatSummary(result: CollectResult): string[] {
+/** Where the summary's paths are shown from: relative to `cwd` when inside it. */
+export interface SummaryOptions {
+  cwd?: string;
+  /** The run's log directory, when it has one. */
+  logDir?: string;
+}
+
+/** The closing lines of `gym eval run`: counts, metrics, then every file the run wrote. */
+export function formatSummary(result: CollectResult, options: SummaryOptions = {}): string[] {
   const lines = [
     `rollouts: ${result.succeeded} succeeded, ${result.failed} failed this run; ${result.total - result.incomplete}/${result.total} complete` +
       (result.plan.succeeded > 0 ? ` (${result.plan.succeeded} from earlier runs)` : ''),
-    `output: ${result.paths.output}`,
   ];
-  if (result.failed > 0 || result.plan.exhausted > 0) lines.push(`failures: ${result.paths.failures}`);
   if (result.evidence !== undefined) lines.push(`model-call captures: ${result.evidence.files} file(s), ${formatBytes(result.evidence.bytes)} in ${result.evidence.captureDir}`);
-  if (result.metrics !== undefined) {
-    lines.push(...metricsSummary(result.metrics));
-    lines.push(`metrics: ${result.paths.aggregateMetrics}`);
-  }
+  if (result.metrics !== undefined) lines.push(...metricsSummary(result.metrics));
   if (result.incomplete > 0) {
     lines.push(
       result.interrupted
@@ -36,6 +40,20 @@ export function formatSummary(result: CollectResult): string[] {
         : `${result.incomplete} rollouts not done; run again with --resume to retry them (at most NEMO_GYM_MAX_ROLLOUT_ATTEMPTS attempts each)`,
     );
   }
+  const show = (path: string) => {
+    const rel = options.cwd === undefined ? path : relative(options.cwd, path);
+    return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
+  };
+  const failures = result.failed > 0 || result.plan.exhausted > 0 ? `${result.failed} failed this run` : 'none';
+  const files: [string, string, string][] = [
+    ['rollouts', result.paths.output, ''],
+    ['failures', result.paths.failures, ` (${failures})`],
+    ['inputs', result.paths.materializedInputs, ' (the rows as run, for --resume)'],
+    ...(result.metrics !== undefined ? [['metrics', result.paths.aggregateMetrics, ''] as [string, string, string]] : []),
+    ...(options.logDir !== undefined ? [['logs', options.logDir, ' (one <server>.log each)'] as [string, string, string]] : []),
+  ];
+  lines.push('files:');
+  for (const [label, path, note] of files) if (existsSync(path)) lines.push(`  ${label.padEnd(10)}${show(path)}${note}`);
   return lines;
 }
 

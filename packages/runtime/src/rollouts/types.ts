@@ -13,7 +13,7 @@ export interface AgentRef {
   [extra: string]: unknown;
 }
 
-/** One input row after materialization: what `/run` receives (reference §5.1). */
+/** One input row after materialization: what `/run` receives. */
 export interface MaterializedRow extends JsonObject {
   responses_create_params: JsonObject;
   agent_ref: AgentRef;

@@ -1,6 +1,5 @@
 /**
- * `defineAgentServer()`: `POST /run`, `POST /v1/responses` and `POST /aggregate_metrics`
- * (reference §2.4).
+ * `defineAgentServer()`: `POST /run`, `POST /v1/responses` and `POST /aggregate_metrics`.
  * @module
  */
 import { z } from 'zod';

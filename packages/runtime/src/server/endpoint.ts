@@ -35,10 +35,10 @@ export interface ServerDefinition {
   build(options?: BuildOptions): FastifyInstance;
 }
 
-/** `POST /aggregate_metrics` body (reference §2.3). */
+/** `POST /aggregate_metrics` body. */
 export const AGGREGATE_METRICS_REQUEST = z.looseObject({ verify_responses: z.array(z.looseObject({})) });
 
-/** `POST /aggregate_metrics` answer (reference §5.4). */
+/** `POST /aggregate_metrics` answer. */
 export interface AggregateMetricsResult {
   group_level_metrics: unknown[];
   agent_metrics: Record<string, unknown>;
@@ -48,7 +48,7 @@ export interface AggregateMetricsResult {
 
 /**
  * Placeholder used when a server passes no `aggregateMetrics`: empty metrics. The statistics of
- * reference §5.4 belong to the rollout-metrics module, which servers will pass here.
+ * belong to the rollout-metrics module, which servers will pass here.
  */
 export function emptyAggregateMetrics(): AggregateMetricsResult {
   return { group_level_metrics: [], agent_metrics: {}, key_metrics: {} };

@@ -1,5 +1,5 @@
 /**
- * How the ingress answers failures, in the original's shapes (reference §2, §7.4): 4xx bodies are
+ * How the ingress answers failures, in the original's shapes: 4xx bodies are
  * `{"detail": …}`, an uncaught handler error is a 500 whose JSON body is a *string*, and the
  * stack goes to the log, never to the client.
  * @module

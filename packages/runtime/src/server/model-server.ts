@@ -1,5 +1,5 @@
 /**
- * `defineModelServer()`: `POST /v1/responses` and `POST /v1/chat/completions` (reference §2.2),
+ * `defineModelServer()`: `POST /v1/responses` and `POST /v1/chat/completions`,
  * wire-compatible with the `openai` client pointed at the server as `baseURL`.
  * @module
  */
@@ -13,7 +13,7 @@ type AnyHandler = EndpointSpec<z.ZodType>['handler'];
 
 /**
  * Default body schema of both model routes: any JSON object. The full Responses/Chat schemas of
- * reference §2.2 are passed in as `input` by the model implementations.
+ * are passed in as `input` by the model implementations.
  */
 export const MODEL_REQUEST = z.looseObject({});
 

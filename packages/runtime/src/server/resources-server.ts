@@ -1,6 +1,6 @@
 /**
  * `defineResourcesServer()`: tools as `POST /<tool_name>`, plus `POST /seed_session`,
- * `POST /verify`, `POST /aggregate_metrics` and `GET /reverify_mode` (reference §2.3).
+ * `POST /verify`, `POST /aggregate_metrics` and `GET /reverify_mode`.
  * @module
  */
 import { z } from 'zod';

@@ -1,6 +1,6 @@
 /**
  * The `/ng-rollout/<id>[/training-token-capture]` URL prefix: stripped before routing, the id kept
- * for handlers as `request.gymRolloutId` (reference §2, §2.5).
+ * for handlers as `request.gymRolloutId`.
  * @module
  */
 import type { IncomingMessage } from 'node:http';

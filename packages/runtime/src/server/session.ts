@@ -1,6 +1,6 @@
 /**
  * Signed per-server session cookies: the cookie holds a session id and its HMAC-SHA256 under the
- * server's secret. A missing, malformed or forged cookie gets a new session (reference §2).
+ * server's secret. A missing, malformed or forged cookie gets a new session.
  * @module
  */
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';

@@ -28,7 +28,8 @@ describe('teeChildOutput', () => {
     err.end();
     await tee.close();
     assert.equal(readFileSync(logPath, 'utf8'), 'warning: something\n{"type":"span","name":"HTTP POST"}\n{"level":30,"msg":"listening"}\npartial line\n');
-    assert.equal(term.text(), '(agent) warning: something\n(agent) {"level":30,"msg":"listening"}\n(agent) partial line\n');
+    // the file keeps the JSON; the terminal gets the record's message
+    assert.equal(term.text(), '(agent) warning: something\n(agent) listening\n(agent) partial line\n');
     assert.deepEqual(tee.tail(), ['warning: something', '{"type":"span","name":"HTTP POST"}', '{"level":30,"msg":"listening"}', 'partial line']);
   });
 
@@ -44,5 +45,30 @@ describe('teeChildOutput', () => {
     assert.equal(term.text().split('\n').length - 1, 100);
     assert.equal(tee.tail().length, 40);
     assert.equal(tee.tail().at(-1), '{"type":"metric","i":99}');
+  });
+
+  it('shows server log records as short lines: level when a warning or worse, the error, no fastify duplicate; raw JSON with rawJson', async () => {
+    const lines = [
+      '{"level":30,"time":1,"server":"m","msg":"Server listening at http://127.0.0.1:1"}',
+      '{"level":30,"time":1,"server":"m","url":"http://127.0.0.1:1","msg":"m listening on http://127.0.0.1:1"}',
+      '{"level":50,"time":2,"server":"m","err":{"message":"boom"},"msg":"request failed"}',
+      '{"level":40,"msg":"slow"}',
+      '{"level":30 not json',
+    ];
+    for (const rawJson of [false, true]) {
+      const out = new PassThrough();
+      const err = new PassThrough();
+      const term = terminal();
+      const logPath = join(dir, `c-${rawJson}.log`);
+      const tee = teeChildOutput(out, err, { name: 'm', logPath, terminal: term.stream, terminalErr: null, rawJson });
+      out.end(lines.map((l) => `${l}\n`).join(''));
+      err.end();
+      await tee.close();
+      assert.equal(readFileSync(logPath, 'utf8'), lines.map((l) => `${l}\n`).join(''));
+      const expected = rawJson
+        ? lines.map((l) => `(m) ${l}\n`).join('')
+        : '(m) m listening on http://127.0.0.1:1\n(m) error: request failed: boom\n(m) warning: slow\n(m) {"level":30 not json\n';
+      assert.equal(term.text(), expected);
+    }
   });
 });

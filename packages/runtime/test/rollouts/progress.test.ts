@@ -3,9 +3,33 @@ import assert from 'node:assert/strict';
 import { createProgress, formatDuration, formatProgress } from '../../src/rollouts/progress.js';
 
 describe('progress', () => {
-  it('formats done, failed, in flight, rate and ETA', () => {
+  it('formats finished of total, succeeded, failed, running, rate and ETA', () => {
     const line = formatProgress({ total: 10, done: 4, failed: 1, inFlight: 2 }, 5000, 10);
-    assert.equal(line, '[#####.....] 5/10 done 4 failed 1 in flight 2 | 1.0/s | ETA 5s');
+    assert.equal(line, '[#####.....] 5/10  4 ok  1 failed  2 running  1.0/s  ETA 5s');
+    assert.equal(formatProgress({ total: 20, done: 20, failed: 0, inFlight: 0 }, 4000, { barWidth: 10, final: true }), '[##########] 20/20  20 ok  0 failed  5.0/s  in 4s');
+  });
+
+  it('draws an empty bar when there is nothing to run', () => {
+    assert.equal(formatProgress({ total: 0, done: 0, failed: 0, inFlight: 0 }, 1000, 10), '[..........] 0/0  0 ok  0 failed  0 running  0.0/s  ETA 0s');
+  });
+
+  it('fits the terminal: the bar gives way', () => {
+    const state = { total: 100_000, done: 51_234, failed: 17, inFlight: 64 };
+    const wide = formatProgress(state, 60_000, { columns: 200 });
+    const narrow = formatProgress(state, 60_000, { columns: 80 });
+    assert.match(wide, /^\[#{12}\.{12}\] /);
+    assert.ok(narrow.length <= 80, `${narrow.length}: ${narrow}`);
+    assert.equal(narrow.slice(narrow.indexOf(']')), wide.slice(wide.indexOf(']')));
+  });
+
+  it('colours the bar green, red once a rollout failed, and the failed count red', () => {
+    assert.match(formatProgress({ total: 2, done: 1, failed: 0, inFlight: 1 }, 1000, { color: true, barWidth: 4 }), /^\[\x1b\[32m##\x1b\[39m\.\.\]/);
+    const failed = formatProgress({ total: 2, done: 0, failed: 1, inFlight: 1 }, 1000, { color: true, barWidth: 4 });
+    assert.match(failed, /^\[\x1b\[31m##\x1b\[39m\.\.\]/);
+    assert.match(failed, /\x1b\[31m1 failed\x1b\[39m/);
+  });
+
+  it('formats durations', () => {
     assert.equal(formatDuration(3_725_000), '1h02m');
     assert.equal(formatDuration(185_000), '3m05s');
   });
@@ -17,7 +41,7 @@ describe('progress', () => {
     plain.finished(true);
     plain.stop();
     plain.stop();
-    assert.deepEqual(written, ['gym: rollouts [########################] 1/1 done 1 failed 0 in flight 0 | 0.0/s | ETA --\n']);
+    assert.deepEqual(written, ['gym: rollouts [########################] 1/1  1 ok  0 failed  0.0/s  in 0s\n']);
     const tty: string[] = [];
     const bar = createProgress({ sink: { write: (t) => void tty.push(t), isTty: true }, total: 2, now: () => 0 });
     bar.stop();

@@ -43,7 +43,7 @@ export function routeOf(span: SpanRecord): string | null {
   return m === null ? null : stripRolloutPrefix(m[1]!);
 }
 
-// `/ng-rollout/<id>/v1/responses` is the same route as `/v1/responses` (reference §5.2).
+// `/ng-rollout/<id>/v1/responses` is the same route as `/v1/responses`.
 function stripRolloutPrefix(route: string): string {
   const m = /^\/ng-rollout\/[^/]+(\/.*)$/.exec(route);
   return m === null ? route : m[1]!.replace(/^\/training-token-capture(?=\/)/, '');

@@ -1,40 +1,89 @@
 /**
- * Where to read when no paths are given: the newest run directory under `.gym/logs/`
- * (`.gym/logs/latest`).
+ * Where to read when no paths are given: the newest run directory under `.gym/logs/` that holds
+ * spans. A run without telemetry (the plain `gym eval run`) moves `latest` but has nothing to show,
+ * so it is passed over, and the command says which run it read.
  * @module
  */
-import { readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { open, readdir, realpath, stat } from 'node:fs/promises';
+import { join, relative } from 'node:path';
 import { TRACE_ERROR_CODES, TraceUserError } from '../errors.js';
 
 /** The log root `gym env start` writes to, relative to the working directory. */
 export const DEFAULT_LOG_ROOT = join('.gym', 'logs');
 
+/** The whole switch that makes a gym run write spans where `gym trace` finds them. */
+export const CONSOLE_TELEMETRY_SWITCH = 'NEMO_GYM_OTEL_ENABLED=1 NEMO_GYM_OTEL_EXPORTER=console';
+
+// How a span record starts in each format read: gym's console lines, the Python SDK's, OTLP/JSON.
+const SPAN_MARKERS = ['"type":"span"', '"span_id"', '"spanId"'].map((m) => Buffer.from(m));
+const CHUNK_BYTES = 1024 * 1024;
+
 /**
- * Returns `paths` when non-empty. Otherwise: `<cwd>/.gym/logs/latest` (the link gym points at the
- * newest run), else the most recently modified subdirectory of `.gym/logs` (one per run), else
- * `.gym/logs` itself when it holds files.
- * @throws TraceUserError `GYM_TRACE_NO_PATHS` when there is nothing to read.
+ * Returns `paths` when non-empty. Otherwise the newest run directory of `<cwd>/.gym/logs` that
+ * holds spans (`latest` first, then by modification time), telling `onChoice`
+ * which one and how many newer runs had none; else `.gym/logs` itself when it holds span files.
+ * @throws TraceUserError `GYM_TRACE_NO_PATHS` when there is nothing to read, `GYM_TRACE_NO_SPANS`
+ * when no run has spans.
  */
-export async function resolvePaths(paths: readonly string[] | undefined, cwd: string = process.cwd()): Promise<string[]> {
+export async function resolvePaths(paths: readonly string[] | undefined, cwd: string = process.cwd(), onChoice: (note: string) => void = () => undefined): Promise<string[]> {
   if (paths !== undefined && paths.length > 0) return [...paths];
   const root = join(cwd, DEFAULT_LOG_ROOT);
   const entries = await readdir(root, { withFileTypes: true }).catch(() => null);
   if (entries === null || entries.length === 0) {
     throw new TraceUserError(
       TRACE_ERROR_CODES.noPaths,
-      `No paths given and no logs under ${DEFAULT_LOG_ROOT} in ${cwd}. Pass the files or directories holding console telemetry or OTLP/JSON, e.g. \`gym trace show server-logs/\`.`,
+      `No paths given and no logs under ${DEFAULT_LOG_ROOT} in ${cwd}. Run with telemetry on (${CONSOLE_TELEMETRY_SWITCH} gym eval run …), or pass the files or directories holding console telemetry or OTLP/JSON, e.g. \`gym trace show server-logs/\`.`,
     );
   }
-  // written by gym at each run start; a directory's mtime also moves when a report is written into it
-  const latest = join(root, 'latest');
-  if ((await stat(latest).catch(() => null))?.isDirectory() === true) return [latest];
-  let newest: { path: string; mtimeMs: number } | null = null;
-  for (const e of entries) {
-    if (!e.isDirectory()) continue;
-    const path = join(root, e.name);
-    const { mtimeMs } = await stat(path);
-    if (newest === null || mtimeMs > newest.mtimeMs) newest = { path, mtimeMs };
+  const runs = await runsNewestFirst(root, entries.filter((e) => e.isDirectory() && e.name !== 'latest').map((e) => e.name));
+  for (let i = 0; i < runs.length; i++) {
+    const run = runs[i]!;
+    if (!(await holdsSpans(run))) continue;
+    const skipped = i === 0 ? '' : `; the ${i} newer run${i === 1 ? ' has' : 's have'} no spans`;
+    onChoice(`reading ${relative(cwd, run) || run} (the newest run with spans${skipped})`);
+    return [run];
   }
-  return [newest?.path ?? root];
+  if (await holdsSpans(root)) return [root];
+  throw new TraceUserError(
+    TRACE_ERROR_CODES.noSpans,
+    `No run under ${DEFAULT_LOG_ROOT} in ${cwd} has spans (${runs.length} run${runs.length === 1 ? '' : 's'} looked at): they ran without console telemetry. ` +
+      `Run with ${CONSOLE_TELEMETRY_SWITCH} (or ++telemetry.enabled=true ++telemetry.exporter=console), or pass the files to read.`,
+  );
+}
+
+/** Run directories, `latest`'s target first (gym moves it at each run start), then the most recently modified. */
+async function runsNewestFirst(root: string, names: string[]): Promise<string[]> {
+  const timed = await Promise.all(names.map(async (n) => ({ path: join(root, n), mtimeMs: (await stat(join(root, n))).mtimeMs })));
+  const sorted = timed.sort((a, b) => b.mtimeMs - a.mtimeMs).map((r) => r.path);
+  const latest = await realpath(join(root, 'latest')).catch(() => null);
+  if (latest === null || (await stat(latest).catch(() => null))?.isDirectory() !== true) return sorted;
+  return [latest, ...sorted.filter((p) => p !== latest)];
+}
+
+/** True when a file directly in `dir` holds a span record (read until the first one). */
+async function holdsSpans(dir: string): Promise<boolean> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  for (const e of entries) if (e.isFile() && (await fileHoldsSpan(join(dir, e.name)))) return true;
+  return false;
+}
+
+async function fileHoldsSpan(path: string): Promise<boolean> {
+  const file = await open(path, 'r').catch(() => null);
+  if (file === null) return false;
+  try {
+    const overlap = Math.max(...SPAN_MARKERS.map((m) => m.length));
+    const buffer = Buffer.alloc(CHUNK_BYTES + overlap);
+    let kept = 0;
+    for (let position = 0; ; ) {
+      const { bytesRead } = await file.read(buffer, kept, CHUNK_BYTES, position);
+      if (bytesRead === 0) return false;
+      position += bytesRead;
+      const filled = buffer.subarray(0, kept + bytesRead);
+      if (SPAN_MARKERS.some((m) => filled.includes(m))) return true;
+      kept = Math.min(overlap, filled.length);
+      filled.copy(buffer, 0, filled.length - kept);
+    }
+  } finally {
+    await file.close();
+  }
 }

@@ -12,7 +12,7 @@ import type { TraceSet } from '../assemble/trace-model.js';
 import { TRACE_ERROR_CODES, TraceUserError } from '../errors.js';
 import { readSpans } from '../read/read-spans.js';
 import type { ReadStats } from '../read/read-stats.js';
-import { resolvePaths } from './default-paths.js';
+import { CONSOLE_TELEMETRY_SWITCH, resolvePaths } from './default-paths.js';
 import type { CommandOutput } from './output.js';
 
 /** Inputs every command accepts. */
@@ -41,7 +41,7 @@ export const PROGRESS_THRESHOLD_BYTES = 100 * 1024 * 1024;
  * @throws TraceUserError `GYM_TRACE_PATH_NOT_FOUND`, `GYM_TRACE_NO_PATHS`, `GYM_TRACE_NO_SPANS`.
  */
 export async function loadTelemetry(options: InputOptions, out: CommandOutput): Promise<LoadedTelemetry> {
-  const paths = await resolvePaths(options.paths, options.cwd);
+  const paths = await resolvePaths(options.paths, options.cwd, (note) => out.error(`${note}\n`));
   let lastPct = -1;
   const { spans, metrics, stats } = await readSpans(paths, {
     onProgress: (p) => {
@@ -52,7 +52,7 @@ export async function loadTelemetry(options: InputOptions, out: CommandOutput): 
       out.error(`\rreading ${(p.bytesRead / 1048576).toFixed(0)} / ${(p.totalBytes / 1048576).toFixed(0)} MiB (${pct}%)${pct === 100 ? '\n' : ''}`);
     },
   });
-  if (stats.spans === 0) throw new TraceUserError(TRACE_ERROR_CODES.noSpans, `No spans found in ${paths.join(', ')}: ${describeRead(stats)}. Telemetry must be on with the console or OTLP/JSON file exporter (NEMO_GYM_OTEL_ENABLED=1).`);
+  if (stats.spans === 0) throw new TraceUserError(TRACE_ERROR_CODES.noSpans, `No spans found in ${paths.join(', ')}: ${describeRead(stats)}. Telemetry must be on with the console or OTLP/JSON file exporter (${CONSOLE_TELEMETRY_SWITCH}).`);
   if (stats.malformedLines > 0) out.error(`warning: ${describeRead(stats)}\n`);
   const set = assembleTraces(spans);
   return { paths, stats, set, rollouts: findRollouts(set), saturation: buildSaturation(metrics) };

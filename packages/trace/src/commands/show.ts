@@ -12,7 +12,7 @@ import { outermostOf, subtree } from '../assemble/rollouts.js';
 import type { Rollout } from '../assemble/rollouts.js';
 import type { SpanNode, Trace } from '../assemble/trace-model.js';
 import { TRACE_ERROR_CODES, TraceUserError } from '../errors.js';
-import { displayService, formatMs, markdownTable, textTable, toJson } from '../render/format.js';
+import { displayService, formatMs, markdownTable, textTable, toJson, wrapProse } from '../render/format.js';
 import { renderTreeMarkdown, renderTreeText, treeToJson } from '../render/tree.js';
 import { findEvidence, readEvidence } from '../evidence/rollout-evidence.js';
 import { renderEvidence } from '../render/evidence.js';
@@ -29,6 +29,8 @@ export interface ShowOptions extends InputOptions {
   failed?: boolean;
   format?: OutputFormat;
   color?: boolean;
+  /** Columns the text may take (the terminal's); none: as wide as the content. */
+  width?: number;
   /** Rows per tree at most (default 500). */
   maxSpans?: number;
   /** Rollouts JSONL files whose rollout evidence is shown under each rollout. */
@@ -73,7 +75,7 @@ export async function show(options: ShowOptions, out: CommandOutput): Promise<nu
     } else if (rollouts.length === 1) views = [rolloutView(rollouts[0]!)];
     else if (rollouts.length === 0 && set.traces.size === 1) views = [traceView([...set.traces.values()][0]!)];
     else {
-      out.write(renderList(rollouts, [...set.traces.values()], format, stats.spans));
+      out.write(renderList(rollouts, [...set.traces.values()], format, stats.spans, options.width));
       return 0;
     }
     const maxRows = options.maxSpans ?? 500;
@@ -84,7 +86,11 @@ export async function show(options: ShowOptions, out: CommandOutput): Promise<nu
       return 0;
     }
     const render = format === 'markdown' ? renderTreeMarkdown : renderTreeText;
-    out.write(views.map((v) => render(buildSpanTree(v.roots, { maxRows }), { color: options.color ?? false, title: v.title }) + (evidence === undefined ? '' : `\n${renderEvidence(evidenceOf(v), { markdown: format === 'markdown' })}`)).join('\n'));
+    out.write(
+      views
+        .map((v) => render(buildSpanTree(v.roots, { maxRows }), { color: options.color ?? false, title: v.title, ...(options.width === undefined ? {} : { width: options.width }) }) + (evidence === undefined ? '' : `\n${renderEvidence(evidenceOf(v), { markdown: format === 'markdown' })}`))
+        .join('\n'),
+    );
     return 0;
   });
 }
@@ -102,7 +108,7 @@ function hasError(roots: SpanNode[]): boolean {
   return roots.some((r) => subtree(r).some((n) => n.span.status.code === 'ERROR'));
 }
 
-function renderList(rollouts: Rollout[], traces: Trace[], format: OutputFormat, spanCount: number): string {
+function renderList(rollouts: Rollout[], traces: Trace[], format: OutputFormat, spanCount: number, width: number | undefined): string {
   const verdicts = rollouts.map(verdictOf);
   const conns = rollouts.map((r) => connectionsOf(outermostOf(r)));
   if (format === 'json') {
@@ -112,15 +118,17 @@ function renderList(rollouts: Rollout[], traces: Trace[], format: OutputFormat, 
       traces: traces.map((t) => ({ trace_id: t.traceId, duration_ms: t.durationMs, spans: t.nodes.size, roots: t.roots.map((n) => n.span.name), services: t.services })),
     });
   }
-  const table = format === 'markdown' ? markdownTable : textTable;
-  const head = `${rollouts.length} rollouts in ${traces.length} traces (${spanCount} spans). Pick one with --rollout ID, --trace ID, --slowest N or --failed.\n\n`;
+  const text = format !== 'markdown';
+  const table: typeof textTable = text ? (h, r, a, f = {}) => textTable(h, r, a, { ...f, ...(width === undefined ? {} : { maxWidth: width }), droppable: [6, 5], keep: [0, 1] }) : markdownTable;
+  const prose = (t: string) => (text ? wrapProse(t, width) : t);
+  const head = prose(`${rollouts.length} rollouts in ${traces.length} traces (${spanCount} spans). Pick one with --rollout ID, --trace ID, --slowest N or --failed.\n\n`);
   const rows = rollouts.length > 0
     ? rollouts.slice(0, LIST_LIMIT).map((r, i) => [r.rolloutId, r.traceId, formatMs(r.node.span.durationMs), verdicts[i]!.reward === null ? '-' : String(verdicts[i]!.reward), VERDICT_TEXT[verdicts[i]!.status], String(subtree(outermostOf(r)).length), connectionsLabel(conns[i]!, formatMs)])
     : traces.slice(0, LIST_LIMIT).map((t) => [t.roots[0]?.span.name ?? '-', t.traceId, formatMs(t.durationMs), '-', '-', String(t.nodes.size), '-']);
   const total = rollouts.length > 0 ? rollouts.length : traces.length;
   const more = total > LIST_LIMIT ? `… ${total - LIST_LIMIT} more\n` : '';
   const cold = conns.filter((c) => c.opened > 0).length;
-  const coldNote = cold === 0 ? '' : `${cold} rollout${cold === 1 ? '' : 's'} opened new connections (cold start: the first rollouts of a run pay connection set-up; later ones reuse the connections).\n`;
+  const coldNote = cold === 0 ? '' : prose(`${cold} rollout${cold === 1 ? '' : 's'} opened new connections (cold start: the first rollouts of a run pay connection set-up; later ones reuse the connections).\n`);
   return head + table([rollouts.length > 0 ? 'rollout' : 'root span', 'trace', 'duration', 'reward', 'verdict', 'spans', 'connections'], rows, ['l', 'l', 'r', 'r', 'l', 'r', 'l']) + more + coldNote;
 }
 

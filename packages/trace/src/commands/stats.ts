@@ -25,6 +25,8 @@ export interface StatsOptions extends InputOptions {
   /** Percent change of p50 or p95 that flags a group. Default 10. */
   thresholdPct?: number;
   format?: OutputFormat;
+  /** Columns the text may take (the terminal's); none: as wide as the content. */
+  width?: number;
 }
 
 /** Runs `stats`; returns the exit code (0, or 2 for bad input). */
@@ -39,7 +41,7 @@ export async function stats(options: StatsOptions, out: CommandOutput): Promise<
       if (!Number.isFinite(threshold) || threshold < 0) throw new TraceUserError(TRACE_ERROR_CODES.badOption, `--threshold takes a non-negative percentage, got ${options.thresholdPct}.`);
       const [a, b] = await Promise.all(options.compare.map((p) => loadTelemetry({ paths: [p] }, out)));
       const result = compareStats(computeStats(a!.set, a!.rollouts, by), computeStats(b!.set, b!.rollouts, by), threshold);
-      out.write(format === 'json' ? toJson(result) : renderComparison(result, md));
+      out.write(format === 'json' ? toJson(result) : renderComparison(result, md, options.width));
       return 0;
     }
     const { set, rollouts } = await loadTelemetry(options, out);
@@ -47,7 +49,7 @@ export async function stats(options: StatsOptions, out: CommandOutput): Promise<
     // the per-span numbers count parallel work; the critical-path split says what held rollouts up
     const split = rollouts.length > 0 ? summarizeAttributions(rollouts.map(attributeRollout)) : null;
     if (format === 'json') out.write(toJson({ ...result, timeSplit: split }));
-    else out.write(renderStats(result, md) + (split === null ? '' : `\n${renderCategoryShares(split, md)}`));
+    else out.write(renderStats(result, md, options.width) + (split === null ? '' : `\n${renderCategoryShares(split, md, options.width)}`));
     return 0;
   });
 }

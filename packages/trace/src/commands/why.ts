@@ -24,6 +24,8 @@ export interface WhyOptions extends InputOptions {
   id?: string;
   all?: boolean;
   format?: OutputFormat;
+  /** Columns the text may take (the terminal's); none: as wide as the content. */
+  width?: number;
 }
 
 /** Runs `why`; returns the exit code (0, or 2 for bad input). */
@@ -41,7 +43,7 @@ export async function why(options: WhyOptions, out: CommandOutput): Promise<numb
         : [...set.traces.values()].flatMap((t) => t.roots.map((root) => attributeTime(root)));
       const summary = summarizeAttributions(items);
       const bottleneck = findBottleneck(items, saturation);
-      out.write(format === 'json' ? toJson({ ...summary, diagnosis: diagnosisSentence(bottleneck), bottleneck }) : renderAttributionSummary(summary, format === 'markdown' ? 'markdown' : 'text', bottleneck));
+      out.write(format === 'json' ? toJson({ ...summary, diagnosis: diagnosisSentence(bottleneck), bottleneck }) : renderAttributionSummary(summary, format === 'markdown' ? 'markdown' : 'text', bottleneck, options.width));
       return 0;
     }
     const hit = lookupId(set, rollouts, options.id!);
@@ -58,7 +60,7 @@ export async function why(options: WhyOptions, out: CommandOutput): Promise<numb
       result = attributeTime(root);
     }
     const bottleneck = findBottleneck([result], saturation);
-    out.write(format === 'json' ? toJson({ ...result, verdict, diagnosis: diagnosisSentence(bottleneck), bottleneck }) : renderAttribution(result, format === 'markdown' ? 'markdown' : 'text', { verdict, bottleneck }));
+    out.write(format === 'json' ? toJson({ ...result, verdict, diagnosis: diagnosisSentence(bottleneck), bottleneck }) : renderAttribution(result, format === 'markdown' ? 'markdown' : 'text', { verdict, bottleneck, ...(options.width === undefined ? {} : { width: options.width }) }));
     return 0;
   });
 }

@@ -1,5 +1,5 @@
 /**
- * Converts one of our console span records (DESIGN §5: `{"type":"span","trace_id",…}`) to a
+ * Converts one of our console span records (`{"type":"span","trace_id",…}`) to a
  * {@link SpanRecord}.
  * @module
  */

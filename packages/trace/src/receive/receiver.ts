@@ -14,7 +14,7 @@ import { ServiceFiles } from './service-files.js';
 export interface OtlpReceiverOptions {
   /** Directory for `<service.name>.jsonl` files; created if missing. Files are appended to. */
   outDir: string;
-  /** Interface to bind. Default `127.0.0.1` (DESIGN §7: bind locally unless configured). */
+  /** Interface to bind. Default `127.0.0.1` (bind locally unless configured). */
   host?: string;
   /** gRPC port; default 4317; 0 picks a free port; null turns gRPC off. */
   grpcPort?: number | null;

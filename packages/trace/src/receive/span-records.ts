@@ -1,5 +1,5 @@
 /**
- * OTLP spans → our console span records (DESIGN §5), field for field as the lens console exporter
+ * OTLP spans → our console span records (format: docs/lens-setup.md, "console"), field for field as the lens console exporter
  * writes them (`packages/lens/src/setup/exporters/span-record.ts`), so every `gym trace` command
  * and the documented `grep | jq` recipe read the receiver's files like a process's stdout.
  * @module

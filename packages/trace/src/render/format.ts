@@ -35,6 +35,50 @@ export function fit(s: string, width: number): string {
   return s.padEnd(width);
 }
 
+/**
+ * Cuts `s` to `width` columns in the middle (`example_s…mple_agent`), so names that share a long
+ * stem stay told apart by their ends. Pads nothing.
+ */
+export function elide(s: string, width: number): string {
+  if (s.length <= width) return s;
+  if (width <= 1) return s.slice(0, Math.max(0, width));
+  const head = Math.ceil((width - 1) / 2);
+  return `${s.slice(0, head)}…${s.slice(s.length - (width - 1 - head))}`;
+}
+
+/** Word-wraps each line of `text` longer than `width` (continuation lines indented by two). */
+export function wrapProse(text: string, width: number | undefined): string {
+  if (width === undefined) return text;
+  return text
+    .split('\n')
+    .map((line) => {
+      if (line.length <= width) return line;
+      const out: string[] = [];
+      let current = '';
+      for (const word of line.split(' ')) {
+        const next = current === '' ? word : `${current} ${word}`;
+        if (next.length > width && current !== '') {
+          out.push(current);
+          current = `  ${word}`;
+        } else current = next;
+      }
+      out.push(current);
+      return out.join('\n');
+    })
+    .join('\n');
+}
+
+/** The width text output fits: the terminal's columns, else `COLUMNS`, never under 80; none when neither is known. */
+export function outputWidth(stream: { isTTY?: boolean; columns?: number } = process.stdout, env: NodeJS.ProcessEnv = process.env): number | undefined {
+  const columns = stream.isTTY === true && typeof stream.columns === 'number' && stream.columns > 0 ? stream.columns : Number(env['COLUMNS']);
+  return Number.isFinite(columns) && columns > 0 ? Math.max(80, Math.floor(columns)) : undefined;
+}
+
+/** Colour on a terminal unless `NO_COLOR` is set (any non-empty value), as no-color.org asks. */
+export function useColor(stream: { isTTY?: boolean } = process.stdout, env: NodeJS.ProcessEnv = process.env): boolean {
+  return stream.isTTY === true && (env['NO_COLOR'] ?? '') === '';
+}
+
 /** ANSI styling that is a no-op when colour is off. */
 export interface Paint {
   bold(s: string): string;
@@ -54,12 +98,61 @@ export function paint(color: boolean): Paint {
     : { bold: id, dim: id, red: id, yellow: id, cyan: id };
 }
 
-/** A plain-text table with aligned columns (`r` right-aligns a column). */
-export function textTable(headers: readonly string[], rows: readonly string[][], align: readonly ('l' | 'r')[] = []): string {
-  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+/** How a text table fits a width. */
+export interface TableFit {
+  /** Columns the table may take; none: as wide as its cells. */
+  maxWidth?: number;
+  /** Columns (indices) that may be left out, first first, when eliding text columns is not enough. */
+  droppable?: readonly number[];
+  /** Columns never elided (ids to copy). */
+  keep?: readonly number[];
+}
+
+const MIN_TEXT_COLUMN = 10;
+
+/**
+ * A plain-text table with aligned columns (`r` right-aligns a column). With `fit.maxWidth`, the
+ * widest left-aligned columns are elided in the middle (down to 10 columns), then `droppable`
+ * columns are left out, until the table fits; a note under the table names what was left out.
+ */
+export function textTable(headers: readonly string[], rows: readonly string[][], align: readonly ('l' | 'r')[] = [], fit: TableFit = {}): string {
+  const natural = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  let columns = headers.map((_, i) => i);
+  let widths = [...natural];
+  const total = () => columns.reduce((sum, i) => sum + widths[i]!, 0) + 2 * (columns.length - 1);
+  // one column at a time off the widest text column, so long names share the cut
+  const shrink = (max: number, floor: number) => {
+    while (total() > max) {
+      const candidates = columns.filter((i) => align[i] !== 'r' && widths[i]! > floor && !(fit.keep ?? []).includes(i));
+      if (candidates.length === 0) return;
+      const widest = candidates.reduce((a, b) => (widths[b]! > widths[a]! ? b : a));
+      widths[widest]!--;
+    }
+  };
+  const dropped: string[] = [];
+  if (fit.maxWidth !== undefined) {
+    shrink(fit.maxWidth, MIN_TEXT_COLUMN);
+    // a column is left out only when eliding names to 10 columns is not enough, and then the
+    // names get their room back
+    for (const i of fit.droppable ?? []) {
+      if (total() <= fit.maxWidth) break;
+      columns = columns.filter((c) => c !== i);
+      dropped.push(headers[i]!);
+      widths = [...natural];
+      shrink(fit.maxWidth, MIN_TEXT_COLUMN);
+    }
+    shrink(fit.maxWidth, 4);
+  }
   const line = (cells: readonly string[]) =>
-    cells.map((c, i) => (align[i] === 'r' ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd();
-  return [line(headers), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n') + '\n';
+    columns
+      .map((i) => {
+        const c = elide(cells[i] ?? '', widths[i]!);
+        return align[i] === 'r' ? c.padStart(widths[i]!) : c.padEnd(widths[i]!);
+      })
+      .join('  ')
+      .trimEnd();
+  const note = dropped.length === 0 ? '' : `(${dropped.join(', ')} left out to fit ${fit.maxWidth} columns; --json has every column)\n`;
+  return [line(headers), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n') + '\n' + note;
 }
 
 /** A GitHub-flavoured Markdown table (pipes in cells escaped). */

@@ -5,13 +5,14 @@
 import type { StatsComparison } from '../analyze/compare.js';
 import type { SpanStats } from '../analyze/stats.js';
 import { formatMs, formatPct, markdownTable, textTable } from './format.js';
+import type { TableFit } from './format.js';
 
 /** Output style of the stats renderers. */
 export type StatsFormat = 'text' | 'markdown';
 
 /** One row per group: count, errors, percentiles (nearest rank), totals, share of rollout wall time. */
-export function renderStats(stats: SpanStats, format: StatsFormat = 'text'): string {
-  const table = format === 'markdown' ? markdownTable : textTable;
+export function renderStats(stats: SpanStats, format: StatsFormat = 'text', width?: number): string {
+  const table = tableFor(format, width);
   const by = stats.by.type === 'attribute' ? `attribute ${stats.by.key}` : stats.by.type;
   const rows = stats.groups.map((g) => [
     g.key,
@@ -32,14 +33,14 @@ export function renderStats(stats: SpanStats, format: StatsFormat = 'text'): str
   const head = format === 'markdown' ? `### Spans by ${by}\n\n` : `Spans by ${by}\n\n`;
   return (
     head +
-    table(['' + by, 'count', 'errors', 'p50', 'p90', 'p95', 'p99', 'max', 'total', 'self', 'self/rollout wall'], rows, ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r']) +
+    table(['' + by, 'count', 'errors', 'p50', 'p90', 'p95', 'p99', 'max', 'total', 'self', 'self/rollout wall'], rows, ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'], { droppable: [4, 6, 7, 8] }) +
     `\n${notes.join('; ')}\n`
   );
 }
 
 /** The comparison table; flagged rows are marked `!`. */
-export function renderComparison(c: StatsComparison, format: StatsFormat = 'text'): string {
-  const table = format === 'markdown' ? markdownTable : textTable;
+export function renderComparison(c: StatsComparison, format: StatsFormat = 'text', width?: number): string {
+  const table = tableFor(format, width);
   const pct = (v: number | null) => (v === null ? '-' : `${v > 0 ? '+' : ''}${v.toFixed(1)}%`);
   const rows = c.rows.map((r) => [
     r.flagged ? '!' : '',
@@ -54,4 +55,10 @@ export function renderComparison(c: StatsComparison, format: StatsFormat = 'text
   ]);
   const head = `${c.flaggedCount} of ${c.rows.length} groups moved more than ${c.thresholdPct}% at p50 or p95 (A → B)\n\n`;
   return (format === 'markdown' ? `### ${head}` : head) + table(['', 'group', 'change', 'p50 A', 'p50 B', 'Δp50', 'p95 A', 'p95 B', 'Δp95'], rows, ['l', 'l', 'l', 'r', 'r', 'r', 'r', 'r', 'r']);
+}
+
+// text tables fit `width` (p90, p99, max, total give way first); Markdown is for pasting, never cut
+function tableFor(format: StatsFormat, width: number | undefined): (h: readonly string[], r: readonly string[][], a?: readonly ('l' | 'r')[], f?: TableFit) => string {
+  if (format === 'markdown') return markdownTable;
+  return (h, r, a, f = {}) => textTable(h, r, a, { ...f, ...(width === undefined ? {} : { maxWidth: width }) });
 }

@@ -1,12 +1,13 @@
 /**
- * Renders a {@link SpanTree} as the DESIGN §1 picture (text, optionally coloured), as Markdown
- * (the same picture in a code block) or as JSON.
+ * Renders a {@link SpanTree} as a picture (text, optionally coloured: errors red, the critical path
+ * marked and bold), as Markdown (the same picture in a code block) or as JSON. The text fits a given
+ * width: details, bar, names and services give up columns in that order.
  * @module
  */
 import type { SpanTree, TreeRow } from '../analyze/span-tree.js';
 import { nsToIso } from '../read/time.js';
 import { SPAN } from '../span-record.js';
-import { displayService, fit, formatMs, paint } from './format.js';
+import { displayService, elide, formatMs, paint, wrapProse } from './format.js';
 import { barText, hasPhaseBar, PHASE_LEGEND } from './phase-bar.js';
 import { spanDetails } from './span-details.js';
 
@@ -14,42 +15,80 @@ import { spanDetails } from './span-details.js';
 export interface TreeRenderOptions {
   /** ANSI colour (the CLI passes `process.stdout.isTTY`). Default false. */
   color?: boolean;
-  /** Width of the waterfall bar in characters. Default 40. */
+  /** Width of the waterfall bar in characters. Default 40 (less to fit `width`). */
   barWidth?: number;
+  /** Columns each line may take (the terminal's); none: as wide as the content. */
+  width?: number;
   /** A heading line printed above the tree. */
   title?: string;
 }
 
 const MAX_LABEL = 56;
+const MAX_SERVICE = 24;
+const DURATION = 8;
+
+/** Column widths of one picture. */
+interface TreeLayout {
+  label: number;
+  service: number;
+  bar: number;
+  details: number;
+}
+
+/**
+ * Widths that fit `width`: columns give up space in a fixed order, each down to a floor (details
+ * to 24, bar to 20, services to 14, details to nothing, names to 28, bar to 10, names to 16).
+ * Details narrower than 8 columns are left out rather than cut to a stub.
+ */
+export function treeLayout(natural: TreeLayout, width: number | undefined): TreeLayout {
+  const layout = { ...natural };
+  if (width === undefined) return layout;
+  // marker, name, service, duration, |bar|, details, separated by single spaces
+  const used = () => 1 + 1 + layout.label + 1 + layout.service + 1 + DURATION + 1 + layout.bar + 2 + (layout.details > 0 ? 1 + layout.details : 0);
+  const steps: [keyof TreeLayout, number][] = [['details', 24], ['bar', 20], ['service', 14], ['details', 0], ['label', 28], ['bar', 10], ['label', 16]];
+  for (const [column, floor] of steps) {
+    const over = used() - width;
+    if (over <= 0) break;
+    layout[column] = Math.max(Math.min(floor, layout[column]), layout[column] - over);
+    if (column === 'details' && layout.details < 8) layout.details = 0;
+  }
+  return layout;
+}
 
 /** The text picture: critical-path marker, tree, service, duration, waterfall bar, details. */
 export function renderTreeText(tree: SpanTree, options: TreeRenderOptions = {}): string {
   const p = paint(options.color ?? false);
-  const width = options.barWidth ?? 40;
   const agentService = agentServiceOf(tree);
-  const labels = tree.rows.map(label);
-  const labelW = Math.min(MAX_LABEL, Math.max(4, ...labels.map((l) => l.length)));
-  const serviceW = Math.min(24, Math.max(7, ...tree.rows.map((r) => displayService(r.node.span.service).length)));
+  const details = tree.rows.map((r) => spanDetails(r.node, agentService).join(', '));
+  const layout = treeLayout(
+    {
+      label: Math.min(MAX_LABEL, Math.max(4, ...tree.rows.map((r) => guides(r).length + r.node.span.name.length))),
+      service: Math.min(MAX_SERVICE, Math.max(7, ...tree.rows.map((r) => displayService(r.node.span.service).length))),
+      bar: options.barWidth ?? 40,
+      details: Math.max(0, ...details.map((d) => d.length)),
+    },
+    options.width,
+  );
   const lines: string[] = [];
   if (options.title !== undefined) lines.push(p.bold(options.title));
   tree.rows.forEach((row, i) => {
     const s = row.node.span;
     const mark = row.critical ? p.yellow('*') : ' ';
-    const name = fit(labels[i]!, labelW);
-    const details = spanDetails(row.node, agentService).join(', ');
+    const name = label(row, layout.label).padEnd(layout.label);
+    const detail = elide(details[i]!, layout.details);
     const text = [
       mark,
       s.status.code === 'ERROR' ? p.red(name) : row.critical ? p.bold(name) : name,
-      p.dim(fit(displayService(s.service), serviceW)),
-      formatMs(row.durationMs).padStart(8),
-      `|${barText(row, tree, width)}|`,
-      details.length > 0 ? p.cyan(details) : '',
+      p.dim(elide(displayService(s.service), layout.service).padEnd(layout.service)),
+      formatMs(row.durationMs).padStart(DURATION),
+      `|${row.critical ? p.yellow(barText(row, tree, layout.bar)) : barText(row, tree, layout.bar)}|`,
+      detail.length > 0 ? (s.status.code === 'ERROR' ? p.red(detail) : p.cyan(detail)) : '',
     ].join(' ');
     lines.push(text.trimEnd());
   });
   if (tree.omitted > 0) lines.push(p.dim(`  … ${tree.omitted} more spans not shown (raise --max-spans)`));
   lines.push(p.dim(`* = on the critical path; bar = ${formatMs(tree.wallMs)} from ${nsToIso(tree.startNs)}`));
-  if (tree.rows.some(hasPhaseBar)) lines.push(p.dim(PHASE_LEGEND));
+  if (tree.rows.some(hasPhaseBar)) lines.push(p.dim(wrapProse(PHASE_LEGEND, options.width)));
   return lines.join('\n') + '\n';
 }
 
@@ -96,8 +135,14 @@ function agentServiceOf(tree: SpanTree): string {
   return (rollout ?? tree.rows[0])?.node.span.service ?? '';
 }
 
-function label(row: TreeRow): string {
-  if (row.depth === 0) return row.node.span.name;
-  const guides = row.guides.map((g) => (g ? '│  ' : '   ')).join('');
-  return `${guides}${row.last ? '└─ ' : '├─ '}${row.node.span.name}`;
+function guides(row: TreeRow): string {
+  if (row.depth === 0) return '';
+  return `${row.guides.map((g) => (g ? '│  ' : '   ')).join('')}${row.last ? '└─ ' : '├─ '}`;
+}
+
+// the tree guides stay whole while the name has room; the name is elided in the middle
+function label(row: TreeRow, width: number): string {
+  const g = guides(row);
+  const room = width - g.length;
+  return room >= 8 ? g + elide(row.node.span.name, room) : elide(g + row.node.span.name, width);
 }

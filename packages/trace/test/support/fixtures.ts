@@ -1,4 +1,4 @@
-// Builds console-shaped span lines (DESIGN §5) for realistic rollouts, and writes them to temp dirs.
+// Builds console-shaped span lines (format: docs/lens-setup.md, "console") for realistic rollouts, and writes them to temp dirs.
 import type { SpanRecord } from '../../src/span-record.js';
 import { fromConsoleSpan } from '../../src/read/console-span.js';
 import { ResourceCache } from '../../src/read/resource-cache.js';

@@ -1,5 +1,5 @@
 /**
- * The console record of one span (DESIGN §5): ids and name at the top level, so
+ * The console record of one span (format: docs/lens-setup.md, "console"): ids and name at the top level, so
  * `jq -r '"\(.trace_id) \(.name)"'` works on the raw output.
  * @module
  */

@@ -8,6 +8,7 @@ import { dumpConfigYaml } from '../../config/dump.js';
 import { loadConfig } from '../../config/load.js';
 import { redactSecrets } from '../../config/redact.js';
 import { searchRoots } from '../../config/search-roots.js';
+import { assertHasServers } from '../../orchestrator/start-environment.js';
 import { locateServer } from '../../orchestrator/spawn-server.js';
 import { toLoadConfigOptions } from '../config-options.js';
 import type { ConfigFlags } from '../config-options.js';
@@ -26,6 +27,8 @@ export async function envValidate(flags: ConfigFlags, overrides: string[], io: C
   const config = await loadConfig(options);
   const roots = searchRoots(options.rootDir, options.selectors?.searchDirs, process.env);
   for (const warning of config.warnings) io.err(`warning: ${warning}`);
+  // a config that starts nothing is not one `gym env start` can use
+  assertHasServers(config);
   for (const server of config.servers) {
     const { entrypoint } = locateServer(server, roots);
     io.out(`ok  ${server.instanceName.padEnd(32)} ${server.serverType}/${server.implementation}  ${relative(options.rootDir, entrypoint)}`);

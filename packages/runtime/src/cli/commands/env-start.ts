@@ -17,6 +17,7 @@ import type { CliIo } from '../io.js';
 export interface EnvStartFlags extends ConfigFlags {
   logDir?: string;
   showTelemetry?: boolean;
+  verbose?: boolean;
 }
 
 /** Runs `gym env start`. Resolves when the environment has been stopped. */
@@ -32,12 +33,14 @@ export async function envStart(flags: EnvStartFlags, overrides: string[], io: Cl
         roots: searchRoots(options.rootDir, options.selectors?.searchDirs, process.env),
         role: 'orchestrator',
         showTelemetry: flags.showTelemetry ?? false,
+        verbose: flags.verbose ?? false,
         stopSignal: requests.stop,
         ...(flags.logDir === undefined ? {} : { logDir: flags.logDir }),
       },
       io,
     );
-    for (const s of env.servers) io.out(`${s.display.process_name.padEnd(32)} ${s.display.server_type.padEnd(22)} ${s.display.url}`);
+    const nameWidth = Math.max(...env.servers.map((s) => s.display.process_name.length));
+    for (const s of env.servers) io.out(`${s.display.process_name.padEnd(nameWidth)}  ${s.display.server_type.padEnd(20)}  ${s.display.url}`);
     io.out(`head server: ${env.head.address.url}   (Ctrl-C to stop)`);
 
     const stopped = new Promise<void>((resolve) => {

@@ -2,10 +2,10 @@
  * `gym env status`: ask the head server for its server instances and health-check each one.
  * @module
  */
-import { DEFAULT_HEAD_SERVER_PORT, DEFAULT_HOST } from '../../config/ports.js';
 import { ExitError, GymUserError } from '../../errors.js';
 import { createHttpClient } from '../../http/client.js';
 import type { ServerInstanceDisplay } from '../../orchestrator/server-instances.js';
+import { findHeadUrl } from '../head-url.js';
 import type { CliIo } from '../io.js';
 
 /** Flags of `gym env status`. */
@@ -20,15 +20,15 @@ export interface ServerStatus extends ServerInstanceDisplay {
 }
 
 /** Runs `gym env status`; exits 1 when a server is unhealthy. */
-export async function envStatus(flags: EnvStatusFlags, io: CliIo): Promise<void> {
-  const head = (flags.headUrl ?? `http://${DEFAULT_HOST}:${DEFAULT_HEAD_SERVER_PORT}`).replace(/\/$/, '');
+export async function envStatus(flags: EnvStatusFlags, io: CliIo, overrides: readonly string[] = []): Promise<void> {
+  const head = await findHeadUrl({ overrides, ...(flags.headUrl === undefined ? {} : { flag: flags.headUrl }) });
   const http = createHttpClient({ retry: { maxAttempts: 1 } });
   try {
     let instances: ServerInstanceDisplay[];
     try {
       instances = (await http.get<ServerInstanceDisplay[]>(`${head}/server_instances`, { timeoutMs: 5000 })).body;
     } catch (error) {
-      throw new GymUserError('GYM_HEAD_SERVER_UNREACHABLE', `No head server answers at ${head} (${(error as Error).message}). Is 'gym env start' running? Pass --head-url if it listens elsewhere.`);
+      throw new GymUserError('GYM_HEAD_SERVER_UNREACHABLE', `No head server answers at ${head} (${(error as Error).message}). Is 'gym env start' running? If it listens elsewhere, pass head_server.port=<port> (or --head-url, or set GYM_HEAD_URL).`);
     }
     const rows: ServerStatus[] = await Promise.all(
       instances.map(async (instance) => {
@@ -42,7 +42,8 @@ export async function envStatus(flags: EnvStatusFlags, io: CliIo): Promise<void>
     if (flags.json) io.out(JSON.stringify(rows, null, 2));
     else {
       io.out(`head server ${head}: ${rows.length} servers`);
-      for (const r of rows) io.out(`${r.healthy ? 'ok  ' : 'DOWN'} ${r.process_name.padEnd(32)} ${r.server_type.padEnd(22)} ${r.url}  pid ${r.pid ?? '-'}`);
+      const nameWidth = Math.max(0, ...rows.map((r) => r.process_name.length));
+      for (const r of rows) io.out(`${r.healthy ? 'ok  ' : 'DOWN'}  ${r.process_name.padEnd(nameWidth)}  ${r.server_type.padEnd(20)}  ${r.url}  pid ${r.pid ?? '-'}`);
     }
     if (rows.some((r) => !r.healthy)) throw new ExitError(1);
   } finally {

@@ -1,7 +1,7 @@
 /**
  * Normalising `gym eval run` flags and raw Hydra keys into collection settings, in one place.
- * Policy: a flag wins over its key (`--concurrency` over `num_samples_in_parallel`, reference
- * §1.6); numbers are validated here and nowhere else; nothing is guessed from value shapes.
+ * Policy: a flag wins over its key (`--concurrency` over `num_samples_in_parallel`, as in
+ * NeMo Gym); numbers are validated here and nowhere else; nothing is guessed from value shapes.
  * @module
  */
 import { RolloutFlagError } from '../../rollouts/errors.js';
@@ -31,6 +31,7 @@ export interface EvalRunFlags extends ConfigFlags {
   /** `--no-health-check` sets false. */
   healthCheck?: boolean;
   healthCheckIgnore?: string;
+  verbose?: boolean;
 }
 
 /** The normalised settings. */

@@ -7,20 +7,20 @@ import { resolve } from 'node:path';
 import { loadConfig } from '../../config/load.js';
 import { applyOverrides } from '../../config/override-apply.js';
 import { parseOverrides } from '../../config/override-parse.js';
-import { DEFAULT_HEAD_SERVER_PORT, DEFAULT_HOST } from '../../config/ports.js';
 import { lookupPath, searchRoots } from '../../config/search-roots.js';
 import { ExitError } from '../../errors.js';
 import { createHttpClient } from '../../http/client.js';
 import { createRunLogDir } from '../../orchestrator/log-dir.js';
+import { isBroken } from '../../process/stdio-guard.js';
 import { collectRollouts } from '../../rollouts/collect.js';
 import { agentUrls, chooseAgent, fetchEnvironment } from '../../rollouts/environment.js';
 import { formatSummary } from '../../rollouts/summary.js';
 import { setUpCliTelemetry } from '../../telemetry/cli-telemetry.js';
 import { withJobSpan } from '../../telemetry/job-span.js';
-import { isBroken } from '../../process/stdio-guard.js';
 import { processTelemetry } from '../../telemetry/process-telemetry.js';
 import type { GymTelemetry } from '../../telemetry/state.js';
 import { INSTALL_ROOT, toLoadConfigOptions } from '../config-options.js';
+import { findHeadUrl } from '../head-url.js';
 import { startCliEnvironment } from '../start-cli-environment.js';
 import { exitStopped, watchStopRequests } from '../stop-requests.js';
 import { printTraceEpilogue, wroteConsoleTelemetry } from '../trace-epilogue.js';
@@ -35,8 +35,12 @@ export type { EvalRunFlags } from './eval-run-settings.js';
 /** Runs `gym eval run`. Exits 1 when rollouts remain incomplete, 128 + n when stopped by a signal (130 for Ctrl-C). */
 export async function evalRun(flags: EvalRunFlags, overrides: string[], io: CliIo): Promise<void> {
   const cwd = process.cwd();
+  // one time stamp names everything of this run: the log dir and the results files
+  const startedAt = new Date();
+  let collecting = false;
   const requests = watchStopRequests((signal, first) => {
-    if (first) io.err(`gym: ${signal === 'SIGINT' ? 'interrupted' : `${signal} received`}: no new rollouts start; waiting up to 10 s for those in flight (Ctrl-C again to abandon them)`);
+    // during start-up the start says what it stops
+    if (first && collecting) io.err(`gym: ${signal === 'SIGINT' ? 'interrupted' : `${signal} received`}: no new rollouts start; waiting up to 10 s for those in flight (Ctrl-C again to abandon them)`);
   });
   const stop = new AbortController();
   requests.stop.addEventListener('abort', () => stop.abort(), { once: true });
@@ -45,42 +49,44 @@ export async function evalRun(flags: EvalRunFlags, overrides: string[], io: CliI
     if (flags.serve === false) {
       if (flags.model !== undefined || flags.modelUrl !== undefined || flags.modelApiKey !== undefined) io.err('gym: warning: --model/--model-url/--model-api-key are ignored with --no-serve (the servers already run)');
       const raw = applyOverrides({}, parseOverrides(overrides));
-      const head = flags.headUrl ?? `http://${DEFAULT_HOST}:${DEFAULT_HEAD_SERVER_PORT}`;
+      const head = await findHeadUrl({ overrides, cwd, ...(flags.headUrl === undefined ? {} : { flag: flags.headUrl }) });
       const http = createHttpClient({ retry: { maxAttempts: 2 } });
       const environment = await fetchEnvironment(http, head).finally(() => http.close());
       // a log dir only when this process writes console telemetry (the servers log elsewhere)
-      const logDir = () => flags.logDir ?? createRunLogDir(cwd);
+      let madeLogDir: string | undefined;
+      const logDir = () => (madeLogDir ??= flags.logDir ?? createRunLogDir(cwd, startedAt));
       const cli = await setUpCliTelemetry({ block: environment.config['telemetry'] as Record<string, unknown> | undefined, logDir, role: 'collector' });
+      collecting = true;
       try {
-        await collect(flags, { ...environment, config: { ...environment.config, ...raw } }, [cwd, INSTALL_ROOT], signals, io, cli.telemetry);
+        await collect(flags, { ...environment, config: { ...environment.config, ...raw } }, [cwd, INSTALL_ROOT], signals, io, cli.telemetry, { startedAt, cwd, ...(madeLogDir === undefined ? {} : { logDir: madeLogDir }) });
       } finally {
         await cli.close();
       }
-      return;
-    }
-    const options = toLoadConfigOptions(flags, overrides, cwd);
-    const config = await loadConfig(options);
-    for (const warning of config.warnings) io.err(`gym: warning: ${warning}`);
-    const roots = searchRoots(options.rootDir, options.selectors?.searchDirs, process.env);
-    const { env, cli, close } = await startCliEnvironment(
-      { config, roots, cwd, role: 'collector', showTelemetry: flags.showTelemetry ?? false, stopSignal: requests.stop, ...(flags.logDir === undefined ? {} : { logDir: flags.logDir }) },
-      io,
-    );
-    let collecting = true;
-    const seen: CollectSeen = {};
-    // a dead server fails every later rollout: stop dispatching instead of burning their attempts
-    void env.firstExit.then((exit) => {
-      if (!collecting) return;
-      io.err(`gym: server '${exit.name}' exited (${exit.code}); no new rollouts start`);
-      stop.abort();
-    });
-    try {
-      await collect(flags, { config: config.raw, instances: env.servers.map((s) => s.display) }, [cwd, ...roots], signals, io, cli.telemetry, seen);
-    } finally {
-      collecting = false;
-      await close();
-      io.err(`gym: servers stopped; logs in ${env.logDir}`);
-      if (wroteConsoleTelemetry(cli.env)) await printTraceEpilogue(env.logDir, io, seen.evidenceRollouts);
+    } else {
+      const options = toLoadConfigOptions(flags, overrides, cwd);
+      const config = await loadConfig(options);
+      for (const warning of config.warnings) io.err(`gym: warning: ${warning}`);
+      const roots = searchRoots(options.rootDir, options.selectors?.searchDirs, process.env);
+      const { env, cli, close } = await startCliEnvironment(
+        { config, roots, cwd, startedAt, role: 'collector', showTelemetry: flags.showTelemetry ?? false, verbose: flags.verbose ?? false, stopSignal: requests.stop, ...(flags.logDir === undefined ? {} : { logDir: flags.logDir }) },
+        io,
+      );
+      collecting = true;
+      const run: CollectRun = { startedAt, cwd, logDir: env.logDir };
+      // a dead server fails every later rollout: stop dispatching instead of burning their attempts
+      void env.firstExit.then((exit) => {
+        if (!collecting) return;
+        io.err(`gym: server '${exit.name}' exited (${exit.code}); no new rollouts start`);
+        stop.abort();
+      });
+      try {
+        await collect(flags, { config: config.raw, instances: env.servers.map((s) => s.display) }, [cwd, ...roots], signals, io, cli.telemetry, run);
+      } finally {
+        collecting = false;
+        await close();
+        io.err(`gym: servers stopped; logs in ${env.logDir}`);
+        if (wroteConsoleTelemetry(cli.env)) await printTraceEpilogue(env.logDir, io, run.evidenceRollouts);
+      }
     }
   } catch (error) {
     // a stop request ends the run with its own exit code; a start-up cut short by it is not an error
@@ -94,8 +100,11 @@ export async function evalRun(flags: EvalRunFlags, overrides: string[], io: CliI
   if (signal !== undefined) exitStopped(signal, io);
 }
 
-/** What the caller of `collect` learns even when it throws: the rollouts file holding evidence, if any. */
-interface CollectSeen {
+/** What one collection run is and what its caller learns even when it throws (the rollouts file holding evidence). */
+interface CollectRun {
+  startedAt: Date;
+  cwd: string;
+  logDir?: string;
   evidenceRollouts?: string;
 }
 
@@ -106,10 +115,10 @@ async function collect(
   signals: { stop: AbortController; abandon: AbortSignal },
   io: CliIo,
   telemetry: GymTelemetry | undefined,
-  seen: CollectSeen = {},
+  run: CollectRun,
 ): Promise<void> {
   const settings = evalRunSettings(flags, environment.config);
-  const output = resolve(settings.output ?? defaultOutputPath(chooseAgent(agentUrls(environment.instances), settings.agent, false)));
+  const output = resolve(settings.output ?? defaultOutputPath(chooseAgent(agentUrls(environment.instances), settings.agent, false), run.startedAt));
   const instrument = processTelemetry(telemetry).client;
   const result = await withJobSpan(telemetry, () => collectRollouts({
     ...settings,
@@ -119,20 +128,25 @@ async function collect(
     resolvePath: (path) => lookupPath(path, roots).found ?? path,
     stopSignal: signals.stop.signal,
     abandonSignal: signals.abandon,
-    progress: { write: (text) => void process.stderr.write(text), isTty: process.stderr.isTTY === true },
+    progress: {
+      write: (text) => void process.stderr.write(text),
+      isTty: process.stderr.isTTY === true,
+      color: process.stderr.isTTY === true && (process.env['NO_COLOR'] ?? '') === '',
+      ...(process.stderr.isTTY === true ? { columns: process.stderr.columns } : {}),
+    },
     onInfo: (line) => io.err(`gym: ${line}`),
     onWarning: (line) => io.err(`gym: warning: ${line}`),
     ...(instrument === undefined ? {} : { instrument }),
   }));
   // the summary goes to whatever still works: stdout, or stderr once the reader of stdout went away
   // (`| head -1`, a `tee` ended by the same Ctrl-C); a write to a closed pipe fails a tick later
-  const summary = formatSummary(result);
+  const summary = formatSummary(result, { cwd: run.cwd, ...(run.logDir === undefined ? {} : { logDir: run.logDir }) });
   if (!isBroken(process.stdout)) {
     for (const line of summary) io.out(line);
     await new Promise((resolve) => setImmediate(resolve));
   }
   if (isBroken(process.stdout)) for (const line of summary) io.err(line);
-  if (result.evidence !== undefined) seen.evidenceRollouts = output;
+  if (result.evidence !== undefined) run.evidenceRollouts = output;
   // with rollout evidence on, the rows carry what the health check reads
   if (result.evidence !== undefined && flags.healthCheck !== false && !result.interrupted && result.succeeded + result.plan.succeeded > 0) {
     printHealthCheck(output, checkIds(flags.healthCheckIgnore), io);

@@ -1,0 +1,45 @@
+// The end-of-run summary lists every file the run wrote, relative to the working directory.
+import { after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { defaultOutputPath } from '../../src/cli/commands/eval-run-settings.js';
+import { createRunLogDir } from '../../src/orchestrator/log-dir.js';
+import { rolloutPaths } from '../../src/rollouts/rollout-files.js';
+import { formatSummary } from '../../src/rollouts/summary.js';
+import type { CollectResult } from '../../src/rollouts/collect.js';
+
+describe('formatSummary', () => {
+  const cwd = mkdtempSync(join(tmpdir(), 'gym-summary-'));
+  after(() => rmSync(cwd, { recursive: true, force: true }));
+
+  it('names the rollouts, failures, materialized inputs, metrics and log files, all of one time stamp', () => {
+    const startedAt = new Date('2026-01-02T03:04:05.678Z');
+    const logDir = createRunLogDir(cwd, startedAt);
+    const paths = rolloutPaths(join(cwd, defaultOutputPath('agent', startedAt)));
+    mkdirSync(join(cwd, 'results'));
+    for (const file of [paths.output, paths.failures, paths.materializedInputs, paths.aggregateMetrics]) writeFileSync(file, '');
+    const result: CollectResult = {
+      paths,
+      total: 4,
+      plan: { pending: 4, succeeded: 0, terminal: 0, exhausted: 0 },
+      succeeded: 3,
+      failed: 1,
+      notPersisted: 0,
+      abandoned: 0,
+      interrupted: false,
+      incomplete: 1,
+      metrics: [],
+    };
+    const lines = formatSummary(result, { cwd, logDir });
+    const files = lines.slice(lines.indexOf('files:') + 1);
+    assert.deepEqual(files, [
+      '  rollouts  results/agent_20260102T030405Z.jsonl',
+      '  failures  results/agent_20260102T030405Z_failures.jsonl (1 failed this run)',
+      '  inputs    results/agent_20260102T030405Z_materialized_inputs.jsonl (the rows as run, for --resume)',
+      '  metrics   results/agent_20260102T030405Z_aggregate_metrics.json',
+      '  logs      .gym/logs/20260102T030405Z (one <server>.log each)',
+    ]);
+  });
+});

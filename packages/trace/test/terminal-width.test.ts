@@ -1,0 +1,91 @@
+// show, why and stats fit an 80-column terminal: every line, names elided with distinct stems.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { show } from '../src/commands/show.js';
+import { why } from '../src/commands/why.js';
+import { stats } from '../src/commands/stats.js';
+import { elide, outputWidth, textTable, useColor } from '../src/render/format.js';
+import { capture } from './support/capture.js';
+import { AGENT, RESOURCES, rolloutSpans, writeRunLogs } from './support/fixtures.js';
+
+// the example environment's real names: an agent named after its resources server
+const LONG_AGENT = 'nemo-gym/example_single_tool_call_simple_agent';
+const LONG_RESOURCES = 'nemo-gym/example_single_tool_call';
+
+const cleanups: Array<() => void> = [];
+after(() => cleanups.forEach((c) => c()));
+let dir: string;
+before(() => {
+  const rename = (service: string) => (service === AGENT ? LONG_AGENT : service === RESOURCES ? LONG_RESOURCES : service);
+  const spans = ['0-0', '1-0'].flatMap((id, i) => rolloutSpans({ rolloutId: id, atMs: i * 2000 })).map((s) => ({ ...s, service: rename(s.service), name: s.name === 'gym.verify' ? 'example_single_tool_call.verify_with_a_long_name' : s.name }));
+  const run = writeRunLogs(spans);
+  cleanups.push(run.cleanup);
+  dir = run.dir;
+});
+
+function assertFits(text: string, width: number): void {
+  for (const line of text.split('\n')) assert.ok(line.length <= width, `${line.length} > ${width}: ${line}`);
+}
+
+describe('80-column output', () => {
+  const commands: [string, (width: number | undefined, c: ReturnType<typeof capture>) => Promise<number>][] = [
+    ['show --rollout', (width, c) => show({ paths: [dir], rollout: '0-0', ...(width === undefined ? {} : { width }) }, c)],
+    ['show (the list)', (width, c) => show({ paths: [dir], ...(width === undefined ? {} : { width }) }, c)],
+    ['why', (width, c) => why({ paths: [dir], id: '0-0', ...(width === undefined ? {} : { width }) }, c)],
+    ['why --all', (width, c) => why({ paths: [dir], all: true, ...(width === undefined ? {} : { width }) }, c)],
+    ['stats', (width, c) => stats({ paths: [dir], ...(width === undefined ? {} : { width }) }, c)],
+  ];
+  for (const [name, run] of commands) {
+    it(`${name} fits 80 columns (and is wider without a width)`, async () => {
+      const narrow = capture();
+      assert.equal(await run(80, narrow), 0, narrow.err);
+      assertFits(narrow.out, 80);
+      const wide = capture();
+      assert.equal(await run(undefined, wide), 0, wide.err);
+      assert.ok(wide.out.split('\n').some((l) => l.length > 80), 'the content is wider than 80 columns');
+    });
+  }
+
+  it('keeps the agent and the resources server apart when elided, and the trace ids whole', async () => {
+    const tree = capture();
+    await show({ paths: [dir], rollout: '0-0', width: 80 }, tree);
+    const services = new Set(tree.out.split('\n').filter((l) => /^[* ] /.test(l)).map((l) => l.slice(2).trim().split(/\s{2,}/)[1]));
+    const agent = [...services].find((s) => s?.endsWith('agent'));
+    const resources = [...services].find((s) => s?.endsWith('call'));
+    assert.ok(agent !== undefined && resources !== undefined && agent !== resources, [...services].join(' | '));
+    const list = capture();
+    await show({ paths: [dir], width: 80 }, list);
+    assert.match(list.out, /^0-0 +[0-9a-f]{32} /m);
+  });
+
+  it('elides in the middle', () => {
+    assert.equal(elide('example_single_tool_call_simple_agent', 14), 'example…_agent');
+    assert.equal(elide('example_single_tool_call', 14), 'example…l_call');
+    assert.equal(elide('short', 14), 'short');
+  });
+
+  it('leaves out droppable columns only when eliding is not enough, and says so', () => {
+    const rows = [['a-rather-long-name-here', '1', '2', '3']];
+    const fits = textTable(['name', 'x', 'y', 'z'], rows, ['l', 'r', 'r', 'r'], { maxWidth: 20, droppable: [2] });
+    assert.doesNotMatch(fits, /left out/);
+    assertFits(fits, 20);
+    const dropped = textTable(['name', 'xxxxxxxx', 'yyyyyyyy', 'zzzzzzzz'], rows, ['l', 'r', 'r', 'r'], { maxWidth: 30, droppable: [2] });
+    assert.match(dropped, /^\(yyyyyyyy left out to fit 30 columns; --json has every column\)$/m);
+    assert.doesNotMatch(dropped.split('\n')[0]!, /yyyy/);
+  });
+});
+
+describe('terminal settings', () => {
+  it('takes the width of the terminal, else COLUMNS, never under 80, else none', () => {
+    assert.equal(outputWidth({ isTTY: true, columns: 132 }, {}), 132);
+    assert.equal(outputWidth({ isTTY: true, columns: 40 }, {}), 80);
+    assert.equal(outputWidth({ isTTY: false }, { COLUMNS: '100' }), 100);
+    assert.equal(outputWidth({ isTTY: false }, {}), undefined);
+  });
+
+  it('colours only a terminal, and not when NO_COLOR is set', () => {
+    assert.equal(useColor({ isTTY: true }, {}), true);
+    assert.equal(useColor({ isTTY: true }, { NO_COLOR: '1' }), false);
+    assert.equal(useColor({ isTTY: false }, {}), false);
+  });
+});
