@@ -1,0 +1,91 @@
+/**
+ * `mcqa`: multiple-choice question answering. `/verify` reads the answer letter from the model's
+ * final text (the dataset's `template_metadata.output_regex`, else the grading mode) and rewards
+ * 1.0 when it is `expected_answer`; `/aggregate_metrics` adds pass@k, majority@k and no-answer
+ * rates. Rows, config keys and the verify answer are the original's (docs/environments.md).
+ * @module
+ */
+import { z } from 'zod';
+import { computeAggregateMetrics, defineResourcesServer } from '@gym/runtime';
+import type { ServerFactory } from '@gym/runtime';
+import { GRADING_MODES, gradeAnswer } from './grade.js';
+import { mcqaKeyMetrics, passMajorityMetrics } from './metrics.js';
+import type { ScoredRollout } from './metrics.js';
+
+/** The server's config keys; `grading_mode`, when set, overrides every row's. */
+export const MCQA_CONFIG = z.looseObject({
+  grading_mode: z.enum(GRADING_MODES).nullable().default(null),
+});
+
+/** `/verify` body: the original's row fields, defaults filled in (they are echoed in the answer). */
+export const MCQA_VERIFY_REQUEST = z.looseObject({
+  responses_create_params: z.looseObject({}),
+  response: z.looseObject({ output: z.array(z.unknown()) }),
+  uuid: z.string().nullable().default(null),
+  options: z.array(z.record(z.string(), z.string().nullable())).nullable().default(null),
+  expected_answer: z.string().nullable().default(null),
+  metadata: z.record(z.string(), z.unknown()).nullable().default(null),
+  grading_mode: z.enum(GRADING_MODES).default('strict_single_letter_boxed'),
+  template_metadata: z.record(z.string(), z.unknown()).nullable().default(null),
+});
+
+/** `/aggregate_metrics` body: every verify response needs its reward. */
+const MCQA_AGGREGATE_REQUEST = z.looseObject({
+  verify_responses: z.array(z.looseObject({ reward: z.union([z.number(), z.boolean()]).transform(Number) })),
+});
+
+/** The text of every `output_text` part of the response's messages, joined (the SDKs' `output_text`). */
+export function outputText(output: readonly unknown[]): string {
+  let text = '';
+  for (const item of output) {
+    const message = item as { type?: unknown; content?: unknown };
+    if (message?.type !== 'message' || !Array.isArray(message.content)) continue;
+    for (const part of message.content as Array<{ type?: unknown; text?: unknown }>) {
+      if (part?.type === 'output_text' && typeof part.text === 'string') text += part.text;
+    }
+  }
+  return text;
+}
+
+const createMcqa: ServerFactory = (context) => {
+  const parsed = MCQA_CONFIG.safeParse(context.config);
+  if (!parsed.success) {
+    throw new Error(`Invalid mcqa config of '${context.instance.instanceName}': ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  }
+  const configMode = parsed.data.grading_mode;
+  return defineResourcesServer({
+    name: context.instance.instanceName,
+    tools: {},
+    verify: {
+      input: MCQA_VERIFY_REQUEST,
+      handler: (body) => gradeAnswer(outputText(body.response.output), body, configMode ?? body.grading_mode),
+    },
+    aggregateMetrics: {
+      input: MCQA_AGGREGATE_REQUEST,
+      handler: (body) => {
+        const rows = (body as z.output<typeof MCQA_AGGREGATE_REQUEST>).verify_responses;
+        if (rows.length === 0) return { group_level_metrics: [], agent_metrics: {}, key_metrics: {} };
+        // The common statistics first (mean/max/min/median/std of every numeric field, per task
+        // and overall), then MCQA's own metrics over the same rows grouped by task.
+        const [base] = computeAggregateMetrics(rows.map((row) => ({ ...row, agent_ref: { name: 'agent' } })));
+        const agentMetrics: Record<string, unknown> = { ...base!.agent_metrics, ...passMajorityMetrics(byTask(rows)) };
+        return { group_level_metrics: base!.group_level_metrics, agent_metrics: agentMetrics, key_metrics: mcqaKeyMetrics(agentMetrics) };
+      },
+    },
+    reverifyMode: 'stateless',
+  });
+};
+
+/** Rows grouped by `_ng_task_index` (missing = 0), tasks ascending, rollouts in arrival order. */
+function byTask(rows: readonly ScoredRollout[]): ScoredRollout[][] {
+  const tasks = new Map<number, ScoredRollout[]>();
+  for (const row of rows) {
+    const task = typeof row['_ng_task_index'] === 'number' ? row['_ng_task_index'] : 0;
+    let list = tasks.get(task);
+    if (list === undefined) tasks.set(task, (list = []));
+    list.push(row);
+  }
+  return [...tasks.keys()].sort((a, b) => a - b).map((task) => tasks.get(task)!);
+}
+
+export default createMcqa;
