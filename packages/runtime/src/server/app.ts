@@ -1,11 +1,12 @@
 /**
  * `createServerApp()`: the shared ingress of every gym server (fastify 5). Liveness, JSON body
- * limits, the original's error shapes, signed session cookies, the `/ng-rollout/<id>` prefix and
+ * limits, depth-limited JSON parsing, the original's error shapes, signed session cookies, the `/ng-rollout/<id>` prefix and
  * the instrumentation seam. Behaviour: `docs/http.md` ("Server ingress").
  * @module
  */
 import Fastify, { LogController } from 'fastify';
 import { installErrorHandling, sendJson } from './error-reply.js';
+import { parseJsonBody } from './json-body.js';
 import { ROLLOUT_ID, stripRolloutPrefix } from './rollout-prefix.js';
 import { createSessionConfig } from './session.js';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
@@ -97,6 +98,14 @@ export function createServerApp(options: ServerAppOptions): FastifyInstance {
     },
   });
   installErrorHandling(app, label, bodyLimit);
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    try {
+      done(null, parseJsonBody(body as string));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
   if (instrumentation?.onRequest !== undefined) {
     const onRequest = instrumentation.onRequest.bind(instrumentation);
     app.addHook('onRequest', (request, reply, done) => {
