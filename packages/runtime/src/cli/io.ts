@@ -4,6 +4,8 @@
  * @module
  */
 
+import { scrubSecrets } from '../config/secret-scrub.js';
+
 /** Where a command writes. */
 export interface CliIo {
   out(line: string): void;
@@ -14,7 +16,7 @@ export interface CliIo {
 
 /** The process's own stdout and stderr. */
 export const PROCESS_IO: CliIo = {
-  out: (line) => void process.stdout.write(`${line}\n`),
-  err: (line) => void process.stderr.write(`${line}\n`),
+  out: (line) => void process.stdout.write(`${scrubSecrets(line)}\n`),
+  err: (line) => void process.stderr.write(`${scrubSecrets(line)}\n`),
   isTty: process.stdout.isTTY === true,
 };

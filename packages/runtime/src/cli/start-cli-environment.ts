@@ -4,6 +4,7 @@
  * @module
  */
 import { mkdirSync } from 'node:fs';
+import { createSecretScrubber, secretValuesOf, setProcessScrubber } from '../config/secret-scrub.js';
 import type { ResolvedConfig } from '../config/types.js';
 import { createRunLogDir } from '../orchestrator/log-dir.js';
 import { startEnvironment } from '../orchestrator/start-environment.js';
@@ -32,11 +33,13 @@ export interface CliEnvironment {
 
 /** Starts the environment; on failure, shuts the telemetry down again before rethrowing. */
 export async function startCliEnvironment(options: CliEnvironmentOptions, io: CliIo): Promise<CliEnvironment> {
+  // this process reads every server's secrets: what it prints or writes is scrubbed of them too
+  setProcessScrubber(createSecretScrubber(secretValuesOf(options.config.raw)));
   // created only once the telemetry settings passed their check, so a refused start leaves nothing
   let logDir: string | undefined;
   const ensureLogDir = (): string => {
     logDir ??= options.logDir ?? createRunLogDir(options.cwd);
-    mkdirSync(logDir, { recursive: true });
+    mkdirSync(logDir, { recursive: true, mode: 0o700 });
     return logDir;
   };
   const cli = await setUpCliTelemetry({ block: options.config.telemetry, logDir: ensureLogDir, role: options.role });

@@ -10,6 +10,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { pino } from 'pino';
+import { createSecretScrubber, processSecretScrubber, scrubSecrets, secretValuesOf, setProcessScrubber } from '../config/secret-scrub.js';
 import { createHttpClient } from '../http/client.js';
 import { upstreamConnections } from './upstream-connections.js';
 import { installShutdownHandlers, listen } from '../server/lifecycle.js';
@@ -24,6 +25,8 @@ import { isClusterPrimary, numWorkersOf, runServerPrimary, takeWorkerSessionSecr
 async function main(entrypoint: string | undefined): Promise<void> {
   if (entrypoint === undefined) throw new Error('usage: server-main.ts <path to app.ts>');
   const { tree, name } = readServerEnv();
+  // before anything can fail or log: every error body, span message and log line of this process is scrubbed
+  setProcessScrubber(createSecretScrubber(secretValuesOf(tree)));
   const block = serverInstancesOf(tree).find((s) => s.instanceName === name);
   const serverType = block?.serverType ?? 'unknown';
   const numWorkers = block === undefined ? 1 : numWorkersOf(block.config);
@@ -33,7 +36,9 @@ async function main(entrypoint: string | undefined): Promise<void> {
   const telemetryFile = openTelemetryFile();
   const telemetry = await initTelemetry({ settings: serverTelemetrySettings(), serverName: name, serverType, ...(telemetryFile === undefined ? {} : { output: telemetryFile }) });
   const seams = processTelemetry(telemetry);
-  const logger = pino({ base: worker === undefined ? { server: name } : { server: name, worker, pid: process.pid }, ...seams.loggerOptions });
+  const scrub = processSecretScrubber();
+  const loggerOptions = scrub === undefined ? seams.loggerOptions : { ...seams.loggerOptions, hooks: { ...seams.loggerOptions.hooks, streamWrite: scrub } };
+  const logger = pino({ base: worker === undefined ? { server: name } : { server: name, worker, pid: process.pid }, ...loggerOptions });
   // as the original divides its connection limits by num_workers: the workers together keep one server's budget
   const http = createHttpClient({ instrument: seams.client, connections: upstreamConnections(tree, numWorkers) });
   const context = createServerContext(tree, name, http);
@@ -58,6 +63,6 @@ async function main(entrypoint: string | undefined): Promise<void> {
 }
 
 main(process.argv[2]).catch((error: unknown) => {
-  process.stderr.write(`gym server failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(scrubSecrets(`gym server failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`));
   process.exitCode = 1;
 });

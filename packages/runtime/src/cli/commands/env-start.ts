@@ -6,7 +6,7 @@
 import { loadConfig } from '../../config/load.js';
 import { searchRoots } from '../../config/search-roots.js';
 import { ExitError } from '../../errors.js';
-import { toLoadConfigOptions } from '../config-options.js';
+import { argvSecretWarnings, toLoadConfigOptions } from '../config-options.js';
 import { startCliEnvironment } from '../start-cli-environment.js';
 import type { ConfigFlags } from '../config-options.js';
 import type { CliIo } from '../io.js';
@@ -21,7 +21,7 @@ export interface EnvStartFlags extends ConfigFlags {
 export async function envStart(flags: EnvStartFlags, overrides: string[], io: CliIo): Promise<void> {
   const options = toLoadConfigOptions(flags, overrides);
   const config = await loadConfig(options);
-  for (const warning of config.warnings) io.err(`warning: ${warning}`);
+  for (const warning of [...argvSecretWarnings(flags, overrides), ...config.warnings]) io.err(`warning: ${warning}`);
   const { env, close } = await startCliEnvironment(
     { config, roots: searchRoots(options.rootDir, options.selectors?.searchDirs, process.env), role: 'orchestrator', showTelemetry: flags.showTelemetry ?? false, ...(flags.logDir === undefined ? {} : { logDir: flags.logDir }) },
     io,
