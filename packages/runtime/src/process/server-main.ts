@@ -14,6 +14,7 @@ import { createSecretScrubber, processSecretScrubber, scrubSecrets, secretValues
 import { createHttpClient } from '../http/client.js';
 import { upstreamConnections } from './upstream-connections.js';
 import { installShutdownHandlers, listen } from '../server/lifecycle.js';
+import type { AllowedHosts } from '../server/host-check.js';
 import { closeTelemetryFile, openTelemetryFile } from '../telemetry/console-file.js';
 import { initTelemetry } from '../telemetry/init.js';
 import { serverTelemetrySettings } from '../telemetry/settings.js';
@@ -47,7 +48,7 @@ async function main(entrypoint: string | undefined): Promise<void> {
     throw new Error(`${entrypoint} must export a default server factory (context) => ServerDefinition`);
   }
   const definition = await module.default(context);
-  const app = definition.build({ name, logger, instrumentation: seams.server, ...(sessionSecret === undefined ? {} : { sessionSecret }) });
+  const app = definition.build({ name, logger, instrumentation: seams.server, allowedHosts: allowedHostsOf(context.instance.host, context.config), ...(sessionSecret === undefined ? {} : { sessionSecret }) });
   installShutdownHandlers(app, {
     onShutdown: async () => {
       await http.close();
@@ -60,6 +61,12 @@ async function main(entrypoint: string | undefined): Promise<void> {
   });
   const address = await listen(app, { host: context.instance.host, port: context.instance.port });
   logger.info({ url: address.url, kind: definition.kind, telemetry: telemetry !== undefined }, `${name}${worker === undefined ? '' : ` worker ${worker}`} listening on ${address.url}`);
+}
+
+/** The Host names this instance answers to: its configured `host` and `allowed_hosts` (`'*'`: any). */
+function allowedHostsOf(host: string, config: Record<string, unknown>): AllowedHosts {
+  const extra = Array.isArray(config['allowed_hosts']) ? config['allowed_hosts'].filter((h): h is string => typeof h === 'string') : [];
+  return extra.includes('*') ? true : [host, ...extra];
 }
 
 main(process.argv[2]).catch((error: unknown) => {

@@ -6,6 +6,8 @@
  */
 import Fastify, { LogController } from 'fastify';
 import { installErrorHandling, sendJson } from './error-reply.js';
+import { createHostCheck } from './host-check.js';
+import type { AllowedHosts } from './host-check.js';
 import { parseJsonBody } from './json-body.js';
 import { ROLLOUT_ID, stripRolloutPrefix } from './rollout-prefix.js';
 import { createSessionConfig } from './session.js';
@@ -39,6 +41,11 @@ export interface ServerAppOptions {
   logRequests?: boolean;
   /** Telemetry seam; when absent no hook is registered. */
   instrumentation?: ServerInstrumentation;
+  /**
+   * `Host` names answered besides loopback names, IP literals and this machine's name (the
+   * instance's configured `host` and `allowed_hosts`); `true` answers any. Default `[]`.
+   */
+  allowedHosts?: AllowedHosts;
 }
 
 /** Per-app state the route helpers read. */
@@ -98,6 +105,16 @@ export function createServerApp(options: ServerAppOptions): FastifyInstance {
     },
   });
   installErrorHandling(app, label, bodyLimit);
+  // first of all hooks: a request for a foreign Host name is refused before anything else runs
+  const hostAllowed = createHostCheck(options.allowedHosts ?? []);
+  app.addHook('onRequest', (request, reply, done) => {
+    const host = request.headers.host;
+    if (hostAllowed(host)) return done();
+    request.log.warn({ host }, 'refused a request for a foreign Host name');
+    void sendJson(reply.code(403), {
+      detail: `Host '${String(host).slice(0, 100)}' is not a name this server answers to (DNS-rebinding protection). Use its IP address, or add the name to 'allowed_hosts' in the server's config block.`,
+    });
+  });
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     try {

@@ -4,6 +4,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { readRecords } from '../support/console-records.js';
 import { REPO_ROOT, startGymEnv } from '../support/gym-process.js';
@@ -25,6 +26,18 @@ async function postRaw(url: string, text: string): Promise<{ status: number; bod
   return { status: res.status, body };
 }
 const post = (url: string, body: unknown) => postRaw(url, JSON.stringify(body));
+/** GET `url` with the given `Host` header (fetch will not send a foreign one). */
+function getWithHost(url: string, host: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { headers: { host } }, (res) => {
+      let body = '';
+      res.on('data', (d) => (body += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
 const nested = (depth: number, leaf = '0') => '['.repeat(depth) + leaf + ']'.repeat(depth);
 
 /** mulberry32: a small seeded generator, so a failing fuzz case can be replayed. */
@@ -81,7 +94,8 @@ describe('hostile input to real servers', () => {
   let env: GymEnv;
   before(async () => {
     env = await startGymEnv(
-      ['--resources-server', 'example_single_tool_call', '--model-type', 'simulated_model', '++telemetry.enabled=true', '++telemetry.exporter=console', '++telemetry.span_groups=all'],
+      ['--resources-server', 'example_single_tool_call', '--model-type', 'simulated_model', '++telemetry.enabled=true', '++telemetry.exporter=console', '++telemetry.span_groups=all',
+        '++example_single_tool_call.resources_servers.example_single_tool_call.allowed_hosts=[gym-box.internal]'],
       { env: telemetryEnv({}) },
     );
   });
@@ -123,6 +137,19 @@ describe('hostile input to real servers', () => {
       assert.equal(res.body.detail[0].type, 'json_too_deep');
       assert.match(res.body.detail[0].msg, /nested deeper than 512 levels/);
     }
+  });
+
+  it('answers only Host names it serves: a rebinding name gets a 403 on every server and the head server', async () => {
+    for (const url of [...[AGENT, 'policy_model', 'example_single_tool_call'].map((n) => env.url(n)), env.headUrl]) {
+      const port = new URL(url).port;
+      const foreign = await getWithHost(`${url}/`, `attacker.example:${port}`);
+      assert.equal(foreign.status, 403, url);
+      assert.match(JSON.parse(foreign.body).detail, /DNS-rebinding/);
+      for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `app.localhost:${port}`]) assert.equal((await getWithHost(`${url}/`, host)).status, 200, `${url} ${host}`);
+    }
+    const resources = env.url('example_single_tool_call');
+    assert.equal((await getWithHost(`${resources}/`, 'gym-box.internal')).status, 200, 'a configured allowed_hosts name');
+    assert.equal((await getWithHost(`${env.url(AGENT)}/`, 'gym-box.internal')).status, 403, 'configured for another server only');
   });
 
   it('names a __proto__ key as such, not as a JSON decode error', async () => {
