@@ -22,7 +22,7 @@ const CONTENT_PART = z.looseObject({ type: z.string(), text: z.string().optional
 const TEXT_OR_PARTS = z.union([z.string(), z.array(CONTENT_PART)]);
 
 /** What each known item `type` must carry (a message may leave `type` out: the easy form). */
-const ITEM_SHAPES: Readonly<Record<string, z.ZodType>> = {
+export const ITEM_SHAPES: Readonly<Record<string, z.ZodType>> = {
   message: z.looseObject({ role: z.enum(['user', 'assistant', 'system', 'developer']), content: TEXT_OR_PARTS, status: z.string().nullish(), ...TRAINING_FIELDS }),
   function_call: z.looseObject({ call_id: z.string(), name: z.string(), arguments: z.string(), id: z.string().nullish(), status: z.string().nullish(), ...TRAINING_FIELDS }),
   function_call_output: z.looseObject({ call_id: z.string(), output: TEXT_OR_PARTS, id: z.string().nullish(), status: z.string().nullish() }),
@@ -40,15 +40,75 @@ function checkShape(shapes: Readonly<Record<string, z.ZodType>>, kind: string, v
   if (!parsed.success) for (const issue of parsed.error.issues) ctx.addIssue(issue as z.core.$ZodRawIssue);
 }
 
-/** One item of a Responses `input` list (or of a `Response.output`). */
-export const RESPONSES_INPUT_ITEM = z.looseObject({ type: z.string().optional() }).superRefine((item, ctx) => checkShape(ITEM_SHAPES, item.type ?? 'message', item, ctx));
+/**
+ * A list entry checked by a plain predicate first — a rollout body carries dozens of items, and
+ * zod objects per item would cost more than parsing the JSON — and by the zod shapes only when
+ * the predicate fails, to say what is wrong. The value passes through uncopied.
+ */
+function checkedEntry(quick: (value: Record<string, unknown>) => boolean, kindOf: (value: Record<string, unknown>) => unknown, shapes: Readonly<Record<string, z.ZodType>>) {
+  return z.custom<Record<string, unknown>>().superRefine((value, ctx) => {
+    if (!isObject(value)) {
+      ctx.addIssue({ code: 'invalid_type', expected: 'object', input: value });
+      return;
+    }
+    if (quick(value)) return;
+    const kind = kindOf(value);
+    if (typeof kind !== 'string') {
+      ctx.addIssue({ code: 'invalid_type', expected: 'string', input: kind, path: ['type'] });
+      return;
+    }
+    checkShape(shapes, kind, value, ctx);
+  });
+}
 
-const TOOL_SHAPES: Readonly<Record<string, z.ZodType>> = {
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+const isString = (v: unknown): v is string => typeof v === 'string';
+const isOptString = (v: unknown): boolean => v === undefined || v === null || typeof v === 'string';
+const isOptIntArray = (v: unknown): boolean => v === undefined || (Array.isArray(v) && v.every((n) => Number.isInteger(n)));
+const isOptNumberArray = (v: unknown): boolean => v === undefined || (Array.isArray(v) && v.every((n) => typeof n === 'number'));
+const ROLES = new Set(['user', 'assistant', 'system', 'developer']);
+const isPart = (p: unknown): boolean => isObject(p) && isString(p['type']) && (p['text'] === undefined || isString(p['text']));
+const isTextOrParts = (v: unknown): boolean => isString(v) || (Array.isArray(v) && v.every(isPart));
+const hasTrainingFields = (i: Record<string, unknown>): boolean => isOptIntArray(i['prompt_token_ids']) && isOptIntArray(i['generation_token_ids']) && isOptNumberArray(i['generation_log_probs']);
+
+/** The plain-code twin of {@link ITEM_SHAPES}: true exactly when that shape (if any) accepts `item`. */
+export function isValidInputItem(item: Record<string, unknown>): boolean {
+  const type = item['type'];
+  switch (type) {
+    case undefined:
+    case 'message':
+      return ROLES.has(item['role'] as string) && isTextOrParts(item['content']) && isOptString(item['status']) && hasTrainingFields(item);
+    case 'function_call':
+      return isString(item['call_id']) && isString(item['name']) && isString(item['arguments']) && isOptString(item['id']) && isOptString(item['status']) && hasTrainingFields(item);
+    case 'function_call_output':
+      return isString(item['call_id']) && isTextOrParts(item['output']) && isOptString(item['id']) && isOptString(item['status']);
+    case 'reasoning':
+      return Array.isArray(item['summary']) && item['summary'].every((p) => isObject(p) && isString(p['type']) && isString(p['text'])) && isOptString(item['encrypted_content']) && hasTrainingFields(item);
+    default:
+      return isString(type);
+  }
+}
+
+/** One item of a Responses `input` list (or of a `Response.output`). */
+export const RESPONSES_INPUT_ITEM = checkedEntry(isValidInputItem, (item) => item['type'] ?? 'message', ITEM_SHAPES);
+
+export const TOOL_SHAPES: Readonly<Record<string, z.ZodType>> = {
   function: z.looseObject({ name: z.string(), parameters: OBJECT.nullish(), strict: z.boolean().nullish(), description: z.string().nullish() }),
 };
 
+/** The plain-code twin of {@link TOOL_SHAPES}. */
+export function isValidTool(tool: Record<string, unknown>): boolean {
+  const type = tool['type'];
+  if (type !== 'function') return isString(type);
+  const parameters = tool['parameters'];
+  const strict = tool['strict'];
+  return isString(tool['name']) && (parameters === undefined || parameters === null || isObject(parameters)) && (strict === undefined || strict === null || typeof strict === 'boolean') && isOptString(tool['description']);
+}
+
 /** One entry of a Responses `tools` list. */
-export const RESPONSES_TOOL = z.looseObject({ type: z.string() }).superRefine((tool, ctx) => checkShape(TOOL_SHAPES, tool.type, tool, ctx));
+export const RESPONSES_TOOL = checkedEntry(isValidTool, (tool) => tool['type'], TOOL_SHAPES);
 
 /** The Responses request fields of the original's pydantic model, each with its type. */
 export const RESPONSES_REQUEST_FIELDS = {
