@@ -23,6 +23,8 @@ const createOpenAIModel: ServerFactory = (context) => {
     baseUrl: config.openaiBaseUrl,
     apiKey: config.openaiApiKey,
     defaultHeaders: config.defaultHeaders,
+    propagateTraceparent: config.propagateTraceparent,
+    propagateBaggage: config.propagateBaggage,
   });
   const semaphore = config.maxConcurrentRequests === null ? undefined : new Semaphore(config.maxConcurrentRequests);
   const call = async (path: string, body: Json, kind: 'response' | 'chat.completion'): Promise<Json> => {

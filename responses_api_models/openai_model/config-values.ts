@@ -41,3 +41,17 @@ export function parseModelConfig<S extends z.ZodType>(schema: S, config: unknown
     `The config of model server '${instance}' is invalid (${problems.join('; ')}). Fix these fields in its YAML block.`,
   );
 }
+
+/**
+ * What a model server sends its upstream (a third party) besides the request: `traceparent`
+ * (default on: standard, and it names no one) and gym's baggage, the rollout id (default off).
+ */
+export const PROPAGATION_FIELDS = {
+  propagate_traceparent: configBool.nullish(),
+  propagate_baggage: configBool.nullish(),
+};
+
+/** The upstream propagation of a parsed block holding {@link PROPAGATION_FIELDS}. */
+export function upstreamPropagation(c: { propagate_traceparent?: boolean | null | undefined; propagate_baggage?: boolean | null | undefined }): { propagateTraceparent: boolean; propagateBaggage: boolean } {
+  return { propagateTraceparent: c.propagate_traceparent ?? true, propagateBaggage: c.propagate_baggage ?? false };
+}

@@ -3,7 +3,7 @@
  * @module
  */
 import { z } from 'zod';
-import { configBool, configHeaders, configObject, configPositiveInt, parseModelConfig } from './config-values.js';
+import { configBool, configHeaders, configObject, configPositiveInt, parseModelConfig, PROPAGATION_FIELDS, upstreamPropagation } from './config-values.js';
 
 /** Env var giving the default of `drop_input_reasoning_items`, as in the original. */
 export const DROP_REASONING_ENV = 'POLICY_DROP_REASONING_ITEMS';
@@ -18,6 +18,7 @@ export const OPENAI_MODEL_CONFIG = z.looseObject({
   extra_body: configObject.nullish(),
   max_concurrent_requests: configPositiveInt.nullish(),
   drop_input_reasoning_items: configBool.nullish(),
+  ...PROPAGATION_FIELDS,
 });
 
 /** A parsed `openai_model` config. */
@@ -30,6 +31,10 @@ export interface OpenAIModelConfig {
   extraBody: Record<string, unknown>;
   maxConcurrentRequests: number | null;
   dropInputReasoningItems: boolean;
+  /** Send `traceparent` upstream (default true). */
+  propagateTraceparent: boolean;
+  /** Send gym's baggage upstream (default false). */
+  propagateBaggage: boolean;
 }
 
 /** Parses `config` (an instance's field map); `env` supplies the `drop_input_reasoning_items` default. */
@@ -44,5 +49,6 @@ export function parseOpenAIModelConfig(config: unknown, instance: string, env: N
     extraBody: c.extra_body ?? {},
     maxConcurrentRequests: c.max_concurrent_requests ?? null,
     dropInputReasoningItems: drop,
+    ...upstreamPropagation(c),
   };
 }

@@ -18,6 +18,10 @@ export interface OpenAIUpstreamOptions {
   apiKey: string;
   /** Sent with every request (the key's header wins over an `authorization` entry here). */
   defaultHeaders?: Record<string, string> | null | undefined;
+  /** Send `traceparent` to this upstream (telemetry on). Default true. */
+  propagateTraceparent?: boolean;
+  /** Send gym's baggage (the rollout id) to this upstream. Default false: it is a third party. */
+  propagateBaggage?: boolean;
 }
 
 /** One OpenAI-compatible endpoint. */
@@ -27,6 +31,8 @@ export class OpenAIUpstream {
   readonly #http: HttpClient;
   readonly #headers: Record<string, string>;
   readonly #secrets: readonly string[];
+  readonly #traceparent: boolean;
+  readonly #baggage: boolean;
 
   constructor(options: OpenAIUpstreamOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -36,6 +42,8 @@ export class OpenAIUpstream {
     if (options.apiKey !== '') headers['authorization'] = `Bearer ${options.apiKey}`;
     this.#headers = headers;
     this.#secrets = [options.apiKey, ...secretHeaderValues(options.defaultHeaders ?? {})];
+    this.#traceparent = options.propagateTraceparent ?? true;
+    this.#baggage = options.propagateBaggage ?? false;
   }
 
   /** `POST <baseUrl><path>` with a JSON body; resolves to the parsed JSON object answer. */
@@ -47,7 +55,7 @@ export class OpenAIUpstream {
   async postUrl<T extends object = Record<string, unknown>>(url: string, body: unknown): Promise<T> {
     let answer: unknown;
     try {
-      answer = (await this.#http.post(url, body, { headers: this.#headers, external: true })).body;
+      answer = (await this.#http.post(url, body, { headers: this.#headers, external: true, traceparent: this.#traceparent, baggage: this.#baggage })).body;
     } catch (error) {
       throw redactError(error, this.#secrets);
     }

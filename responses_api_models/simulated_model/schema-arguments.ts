@@ -1,7 +1,8 @@
 /**
  * Tool arguments that satisfy a tool's JSON schema, derived from the conversation: strings take a
  * word from the last user message (so `get_weather` asked about "sf" gets `{"city":"sf"}`),
- * numbers and booleans plausible constants, enums their first value.
+ * numbers and booleans plausible constants, enums their first value. A schema is the caller's
+ * data: any part of the wrong shape is read as absent, never thrown on.
  * @module
  */
 
@@ -24,9 +25,14 @@ export function salientWord(text: string): string {
   return words.at(-1) ?? 'unknown';
 }
 
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
 /** A value valid for `schema`, using `hint` for strings. */
 export function valueFor(schema: JsonSchema, hint: string): unknown {
-  if (schema.enum !== undefined && schema.enum.length > 0) return schema.enum[0];
+  if (!isObject(schema)) return null;
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
   if (schema.default !== undefined) return schema.default;
   const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
   switch (type) {
@@ -39,7 +45,7 @@ export function valueFor(schema: JsonSchema, hint: string): unknown {
     case 'boolean':
       return true;
     case 'array':
-      return schema.items === undefined ? [] : [valueFor(schema.items, hint)];
+      return isObject(schema.items) ? [valueFor(schema.items, hint)] : [];
     case 'object':
     case undefined:
       return argumentsFor(schema, hint);
@@ -51,8 +57,8 @@ export function valueFor(schema: JsonSchema, hint: string): unknown {
 /** An arguments object for a tool whose parameters are `schema`: every required property filled. */
 export function argumentsFor(schema: JsonSchema | undefined, hint: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  const properties = schema?.properties ?? {};
-  const required = schema?.required ?? Object.keys(properties);
-  for (const name of required) out[name] = valueFor(properties[name] ?? { type: 'string' }, hint);
+  const properties = isObject(schema) && isObject(schema.properties) ? schema.properties : {};
+  const required = isObject(schema) && Array.isArray(schema.required) ? schema.required.filter((n): n is string => typeof n === 'string') : Object.keys(properties);
+  for (const name of required) out[name] = valueFor(Object.hasOwn(properties, name) ? properties[name]! : { type: 'string' }, hint);
   return out;
 }

@@ -18,7 +18,7 @@ import type { ServerFactory } from '@gym/runtime';
 const createVllmModel: ServerFactory = (context) => {
   const config = parseVllmModelConfig(context.config, context.instance.instanceName);
   if (config.isResponsesNative) checkNativeConfig(config);
-  const upstreams = config.baseUrls.map((baseUrl) => new OpenAIUpstream({ http: context.http, baseUrl, apiKey: config.apiKey, defaultHeaders: config.defaultHeaders }));
+  const upstreams = config.baseUrls.map((baseUrl) => new OpenAIUpstream({ http: context.http, baseUrl, apiKey: config.apiKey, defaultHeaders: config.defaultHeaders, propagateTraceparent: config.propagateTraceparent, propagateBaggage: config.propagateBaggage }));
   const pipeline = new ChatPipeline(config, upstreams);
   const convert = { usesReasoningParser: config.usesReasoningParser, returnTokenIdInformation: config.returnTokenIdInformation, model: config.model };
 

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { GymUserError } from '@gym/runtime';
-import { configBool, configHeaders, configObject, parseModelConfig } from '../openai_model/config-values.js';
+import { configBool, configHeaders, configObject, parseModelConfig, PROPAGATION_FIELDS, upstreamPropagation } from '../openai_model/config-values.js';
 
 /** Fields of a `vllm_model` block; other keys (`entrypoint`, `host`, …) are ignored. */
 export const VLLM_MODEL_CONFIG = z.looseObject({
@@ -22,6 +22,7 @@ export const VLLM_MODEL_CONFIG = z.looseObject({
   sampling_overrides: configObject.nullish(),
   extra_body: configObject.nullish(),
   default_headers: configHeaders.nullish(),
+  ...PROPAGATION_FIELDS,
   request_prompt_and_generation_token_ids: configBool.nullish(),
   use_completions_api: configBool.nullish(),
   render_chat_template: configBool.nullish(),
@@ -50,6 +51,10 @@ export interface VllmModelConfig {
   defaultHeaders: Record<string, string>;
   requestPromptAndGenerationTokenIds: boolean;
   audioRoot: string | null;
+  /** Send `traceparent` to vLLM (default true). */
+  propagateTraceparent: boolean;
+  /** Send gym's baggage to vLLM (default false). */
+  propagateBaggage: boolean;
 }
 
 /** Parses an instance's field map; rejects options gym does not implement (see docs/models.md). */
@@ -79,5 +84,6 @@ export function parseVllmModelConfig(config: unknown, instance: string): VllmMod
     defaultHeaders: c.default_headers ?? {},
     requestPromptAndGenerationTokenIds: c.request_prompt_and_generation_token_ids ?? false,
     audioRoot: c.audio_root ?? null,
+    ...upstreamPropagation(c),
   };
 }

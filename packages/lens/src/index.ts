@@ -23,6 +23,8 @@ export { DEFAULT_REDACT_KEYS, REDACTED, redactValue, safeSetSpanAttributes } fro
 export type { LooseAttributes } from './attributes.js';
 export { NOOP_SPAN } from './noop-span.js';
 export { recordSpanError } from './run-in-span.js';
+export { scrubString, setStringScrubber } from './scrub.js';
+export type { StringScrubber } from './scrub.js';
 export type { SpanOptions } from './run-in-span.js';
 export { isEnabled, managedSpan, spanCm } from './managed-span.js';
 export { traceFn } from './trace-fn.js';

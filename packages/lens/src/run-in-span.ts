@@ -9,6 +9,7 @@ import { safeSetSpanAttributes, toAttributeValue } from './attributes.js';
 import type { LooseAttributes } from './attributes.js';
 import { nowHrTime } from './clock.js';
 import { getLeanTracer } from './lean/lean-tracer.js';
+import { hasStringScrubber, scrubString } from './scrub.js';
 
 /** Options shared by the span primitives. */
 export interface SpanOptions {
@@ -29,8 +30,15 @@ export function recordSpanError(span: Span, error: unknown): void {
   try {
     if (!span.isRecording()) return;
     const err = error instanceof Error ? error : new Error(String(error));
-    span.recordException(err);
-    span.setStatus({ code: SpanStatusCode.ERROR, message: err.message });
+    if (!hasStringScrubber()) {
+      span.recordException(err);
+      span.setStatus({ code: SpanStatusCode.ERROR, message: err.message });
+      return;
+    }
+    // an upstream error may echo a key: the recorded text is scrubbed, the error itself untouched
+    const message = scrubString(err.message);
+    span.recordException({ name: err.name, message, ...(err.stack === undefined ? {} : { stack: scrubString(err.stack) }) });
+    span.setStatus({ code: SpanStatusCode.ERROR, message });
   } catch {
     // instrumentation never breaks the caller
   }

@@ -13,7 +13,7 @@ const EXPECTED = [
   'hrTimeAt', 'injectContext', 'isEnabled', 'isSpanGroupEnabled', 'lensPinoOptions', 'lensWarn', 'managedSpan',
   'nowHrTime', 'parseBoolean', 'parseOtelResourceAttributes', 'parseSpec', 'parseTraceparent', 'pendingSpanGroups',
   'readEnv', 'recordSpanError', 'redactValue', 'refreshEnabledSpanGroups', 'resolveResourceAttributes',
-  'safeSetSpanAttributes', 'setEnabledSpanGroups', 'setSpanGroupSpec', 'setupTelemetry', 'spanCm', 'spanGroup',
+  'safeSetSpanAttributes', 'scrubString', 'setEnabledSpanGroups', 'setStringScrubber', 'setSpanGroupSpec', 'setupTelemetry', 'spanCm', 'spanGroup',
   'spanGroupSpec', 'startGroupSpan', 'traceFn', 'traceMixin',
 ];
 

@@ -9,6 +9,7 @@ import type { Attributes } from '@opentelemetry/api';
 import type { Logger, LoggerOptions } from 'pino';
 import { format } from 'node:util';
 import { getLogSink } from './log-sink.js';
+import { hasStringScrubber, scrubString } from '../scrub.js';
 
 /** The pino options lens contributes: spread them into your own `pino({...})` options. */
 export type LensPinoOptions = Required<Pick<LoggerOptions, 'mixin'>> & { hooks: Required<Pick<NonNullable<LoggerOptions['hooks']>, 'logMethod'>> };
@@ -65,10 +66,11 @@ function emit(sink: NonNullable<ReturnType<typeof getLogSink>>, logger: Logger, 
     }
     const [msg, ...interpolation] = rest;
     const body = msg === undefined ? '' : interpolation.length > 0 ? format(msg, ...interpolation) : String(msg);
+    if (hasStringScrubber()) for (const key in attributes) if (typeof attributes[key] === 'string') attributes[key] = scrubString(attributes[key]);
     sink.emit({
       severityNumber: SEVERITY[level] ?? 9,
       severityText: logger.levels?.labels?.[level] ?? String(level),
-      body,
+      body: scrubString(body),
       attributes,
       context: context.active(),
     });

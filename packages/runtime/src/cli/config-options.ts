@@ -3,7 +3,10 @@
  * `loadConfig` options. Flag → key mapping as the original.
  * @module
  */
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { isSecretKey } from '../config/redact.js';
+import { GymUserError } from '../errors.js';
 import type { Command } from '@commander-js/extra-typings';
 import type { LoadConfigOptions } from '../config/types.js';
 import { headUrlOverrides } from './head-url.js';
@@ -20,7 +23,11 @@ export interface ConfigFlags {
   model?: string;
   modelUrl?: string;
   modelApiKey?: string;
+  modelApiKeyFile?: string;
 }
+
+/** The environment variable read for the policy model's API key when no flag gives one. */
+export const MODEL_API_KEY_ENV = 'GYM_MODEL_API_KEY';
 
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 
@@ -33,7 +40,8 @@ export function withConfigFlags<C extends Command<[], {}>>(command: C) {
     .option('--search-dir <dir>', 'an extra root searched for configs and servers (repeatable)', collect)
     .option('-m, --model <name>', 'policy model name (policy_model_name)')
     .option('--model-url <url>', 'policy model base URL (policy_base_url)')
-    .option('--model-api-key <key>', 'policy model API key (policy_api_key)')
+    .option('--model-api-key <key>', `policy model API key (policy_api_key); visible in ps: prefer --model-api-key-file or ${MODEL_API_KEY_ENV}`)
+    .option('--model-api-key-file <path>', 'read the policy model API key from this file (first line)')
     .argument('[overrides...]', 'config overrides: key=value, +key=value, ++key=value');
 }
 
@@ -43,7 +51,9 @@ export function toLoadConfigOptions(flags: ConfigFlags, overrides: readonly stri
   const sugar: string[] = [...headUrlOverrides(env)];
   if (flags.model !== undefined) sugar.push(`++policy_model_name=${flags.model}`);
   if (flags.modelUrl !== undefined) sugar.push(`++policy_base_url=${flags.modelUrl}`);
-  if (flags.modelApiKey !== undefined) sugar.push(`++policy_api_key=${flags.modelApiKey}`);
+  const apiKey = modelApiKey(flags, env);
+  // quoted, so a key of digits stays a string
+  if (apiKey !== undefined) sugar.push(`++policy_api_key=${JSON.stringify(apiKey)}`);
   return {
     rootDir: cwd,
     selectors: {
@@ -54,4 +64,43 @@ export function toLoadConfigOptions(flags: ConfigFlags, overrides: readonly stri
     },
     overrides: [...sugar, ...overrides],
   };
+}
+
+/** The policy model API key: `--model-api-key`, else `--model-api-key-file`, else `GYM_MODEL_API_KEY`. */
+function modelApiKey(flags: ConfigFlags, env: NodeJS.ProcessEnv): string | undefined {
+  if (flags.modelApiKey !== undefined) return flags.modelApiKey;
+  if (flags.modelApiKeyFile !== undefined) {
+    let text: string;
+    try {
+      text = readFileSync(flags.modelApiKeyFile, 'utf8');
+    } catch (error) {
+      throw new GymUserError('GYM_CLI_KEY_FILE', `Cannot read --model-api-key-file '${flags.modelApiKeyFile}' (${(error as Error).message}).`, { cause: error });
+    }
+    const key = text.split(/\r?\n/)[0]!.trim();
+    if (key === '') throw new GymUserError('GYM_CLI_KEY_FILE', `--model-api-key-file '${flags.modelApiKeyFile}' is empty; its first line must be the key.`);
+    return key;
+  }
+  const fromEnv = env[MODEL_API_KEY_ENV];
+  return fromEnv === undefined || fromEnv === '' ? undefined : fromEnv;
+}
+
+/**
+ * Warnings for secrets given on the command line, where every user of the machine reads them in
+ * `ps`: `--model-api-key`, and overrides of secret-looking keys with a literal value.
+ */
+export function argvSecretWarnings(flags: ConfigFlags, overrides: readonly string[]): string[] {
+  const warnings: string[] = [];
+  if (flags.modelApiKey !== undefined) {
+    warnings.push(`GYM_CLI_W001: --model-api-key is visible to every user of this machine (ps, /proc); pass --model-api-key-file <path> or set ${MODEL_API_KEY_ENV} instead`);
+  }
+  for (const override of overrides) {
+    const match = /^~?\+{0,2}([^=]+)=(.*)$/s.exec(override);
+    if (match === null) continue;
+    const key = match[1]!.split('.').at(-1)!;
+    const value = match[2]!;
+    if (isSecretKey(key) && value !== '' && !value.includes('${')) {
+      warnings.push(`GYM_CLI_W001: the override of '${match[1]}' puts a secret on the command line, visible in ps; put it in env.yaml or write ${match[1]}=\${oc.env:VAR} and export VAR`);
+    }
+  }
+  return warnings;
 }

@@ -5,6 +5,8 @@
  */
 import { safeWrite } from '../process/stdio-guard.js';
 
+import { scrubSecrets } from '../config/secret-scrub.js';
+
 /** Where a command writes. */
 export interface CliIo {
   out(line: string): void;
@@ -15,7 +17,7 @@ export interface CliIo {
 
 /** The process's own stdout and stderr; a closed one (`gym … | head -1`) is skipped, never fatal (`process/stdio-guard.ts`). */
 export const PROCESS_IO: CliIo = {
-  out: (line) => safeWrite(process.stdout, `${line}\n`),
-  err: (line) => safeWrite(process.stderr, `${line}\n`),
+  out: (line) => safeWrite(process.stdout, `${scrubSecrets(line)}\n`),
+  err: (line) => safeWrite(process.stderr, `${scrubSecrets(line)}\n`),
   isTty: process.stdout.isTTY === true,
 };

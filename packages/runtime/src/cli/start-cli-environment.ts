@@ -4,6 +4,7 @@
  * @module
  */
 import { mkdirSync } from 'node:fs';
+import { createSecretScrubber, secretValuesOf, setProcessScrubber } from '../config/secret-scrub.js';
 import type { ResolvedConfig } from '../config/types.js';
 import { assertHeadPortFree } from '../orchestrator/head-server.js';
 import { createRunLogDir } from '../orchestrator/log-dir.js';
@@ -46,11 +47,13 @@ export async function startCliEnvironment(options: CliEnvironmentOptions, io: Cl
   assertHasServers(options.config);
   validateTelemetrySettings(options.config.telemetry, process.env);
   await assertHeadPortFree(options.config.head);
+  // this process reads every server's secrets: what it prints or writes is scrubbed of them too
+  setProcessScrubber(createSecretScrubber(secretValuesOf(options.config.raw)));
   // created only once the telemetry settings passed their check, so a refused start leaves nothing
   let logDir: string | undefined;
   const ensureLogDir = (): string => {
     logDir ??= options.logDir ?? createRunLogDir(options.cwd, options.startedAt);
-    mkdirSync(logDir, { recursive: true });
+    mkdirSync(logDir, { recursive: true, mode: 0o700 });
     return logDir;
   };
   const cli = await setUpCliTelemetry({ block: options.config.telemetry, logDir: ensureLogDir, role: options.role });

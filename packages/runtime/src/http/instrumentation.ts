@@ -18,6 +18,10 @@ export interface InstrumentedRequest {
   readonly rolloutId?: string;
   /** True for an upstream that is not a gym server: no gym baggage for it. */
   readonly external?: boolean;
+  /** False: send no `traceparent` (a third party the user does not want it sent to). */
+  readonly traceparent?: boolean;
+  /** True: send gym's baggage even to an external upstream (configured); false: never. */
+  readonly baggage?: boolean;
   /** Headers the client will send (before the instrumentation adds its own). */
   readonly headers: Readonly<Record<string, string>>;
 }

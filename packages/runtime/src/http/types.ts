@@ -30,6 +30,10 @@ export interface HttpRequestOptions {
    * baggage — the rollout id stays inside the environment (docs/observability/distributed-tracing.md).
    */
   external?: boolean;
+  /** Send the W3C `traceparent` (telemetry on). Default true: it is standard and names no one. */
+  traceparent?: boolean;
+  /** Send gym's `baggage` (the rollout id). Default: to gym servers only, i.e. `!external`. */
+  baggage?: boolean;
 }
 
 /** One logical request, the argument of {@link HttpClient.request}. */

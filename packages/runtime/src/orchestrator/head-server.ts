@@ -23,8 +23,8 @@ export interface HeadServer {
 }
 
 /** Builds the head server app (no listening): `GET /`, `/global_config_dict_yaml`, `/server_instances`. */
-export function buildHeadServer(config: ConfigMap, instances: () => readonly ServerInstanceDisplay[]): FastifyInstance {
-  const app = createServerApp({ name: 'head_server', serverClass: 'HeadServer' });
+export function buildHeadServer(config: ConfigMap, instances: () => readonly ServerInstanceDisplay[], allowedHosts: readonly string[] = []): FastifyInstance {
+  const app = createServerApp({ name: 'head_server', serverClass: 'HeadServer', allowedHosts });
   const yaml = dumpConfigYaml(redactSecrets(config) as ConfigMap);
   // a JSON string whose content is YAML, as the original: clients JSON-parse, then YAML-parse
   addJsonRoute(app, { method: 'GET', path: '/global_config_dict_yaml', handler: () => yaml });
@@ -34,7 +34,7 @@ export function buildHeadServer(config: ConfigMap, instances: () => readonly Ser
 
 /** Starts the head server on `head.host:head.port`. */
 export async function startHeadServer(config: ConfigMap, head: HeadServerConfig, instances: () => readonly ServerInstanceDisplay[]): Promise<HeadServer> {
-  const app = buildHeadServer(config, instances);
+  const app = buildHeadServer(config, instances, [head.host]);
   try {
     const address = await listen(app, { host: head.host, port: head.port });
     return { address, close: () => app.close() };

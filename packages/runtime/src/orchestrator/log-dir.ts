@@ -1,6 +1,7 @@
 /**
  * Where a run's logs go: `.gym/logs/<UTC timestamp>/` under the working directory, with
  * `.gym/logs/latest` pointing at the newest, so `gym trace` finds the last run without arguments.
+ * Created 0700: logs may hold prompts, outputs and error text.
  * @module
  */
 import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
@@ -18,10 +19,10 @@ export function createRunLogDir(cwd: string = process.cwd(), now: Date = new Dat
   let dir = join(root, stamp);
   for (let n = 2; ; n++) {
     try {
-      mkdirSync(dir, { recursive: false });
+      mkdirSync(dir, { recursive: false, mode: 0o700 });
       break;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') mkdirSync(root, { recursive: true });
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') mkdirSync(root, { recursive: true, mode: 0o700 });
       else if ((error as NodeJS.ErrnoException).code === 'EEXIST') dir = join(root, `${stamp}-${n}`);
       else throw error;
     }

@@ -45,7 +45,7 @@ function isTelemetryLine(buffer: Buffer, start: number): boolean {
 
 /** Starts teeing `stdout` and `stderr` of a child. */
 export function teeChildOutput(stdout: Readable, stderr: Readable, options: TeeOptions): Tee {
-  const file = createWriteStream(options.logPath, { flags: 'a' });
+  const file = createWriteStream(options.logPath, { flags: 'a', mode: 0o600 }); // logs may hold prompts
   file.on('error', () => undefined); // a full disk must not take the orchestrator down
   let recent = Buffer.alloc(0);
   const prefix = `(${options.name}) `;

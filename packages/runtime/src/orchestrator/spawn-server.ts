@@ -11,10 +11,13 @@ import type { ChildProcess } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ServerInstanceConfig } from '../config/types.js';
+import { dumpConfigYaml } from '../config/dump.js';
+import { redactSecrets } from '../config/redact.js';
+import { configForServer, ownSecrets } from '../config/server-secrets.js';
+import type { ConfigMap, ServerInstanceConfig } from '../config/types.js';
 import { GymUserError } from '../errors.js';
 import { typescriptNodeFlags } from '../process/node-flags.js';
-import { CONFIG_DICT_ENV, CONFIG_DICT_FILE_ENV, CONFIG_PATH_ENV, instanceUrl } from '../process/server-context.js';
+import { CONFIG_DICT_ENV, CONFIG_DICT_FILE_ENV, CONFIG_PATH_ENV, CONFIG_SECRETS_ENV, instanceUrl } from '../process/server-context.js';
 import { newServerToken, SERVER_TOKEN_ENV } from '../process/server-identity.js';
 import { isWorkersMessage, numWorkersOf } from '../process/server-workers.js';
 import { TELEMETRY_FILE_ENV } from '../telemetry/console-file.js';
@@ -52,8 +55,8 @@ export interface SpawnServerOptions {
   instance: ServerInstanceConfig;
   /** Roots searched for `<server_type>/<implementation>/`, in order. */
   roots: readonly string[];
-  /** The resolved config as YAML (the child's `NEMO_GYM_CONFIG_DICT`). */
-  configYaml: string;
+  /** The resolved config; the child gets it with only its own block's secrets (`NEMO_GYM_CONFIG_DICT`). */
+  config: ConfigMap;
   logDir: string;
   /** Environment of the child (already carrying telemetry settings). */
   env: NodeJS.ProcessEnv;
@@ -86,12 +89,15 @@ export function spawnServer(options: SpawnServerOptions): SpawnedServer {
   // be a synchronous pipe write per batch and a second copy through this process (measured: the
   // default preset lost two thirds of its throughput that way). --show-telemetry keeps stdout.
   if (!options.echoTelemetry) env[TELEMETRY_FILE_ENV] = logPath;
-  if (Buffer.byteLength(options.configYaml) <= MAX_ENV_CONFIG_BYTES) {
-    env[CONFIG_DICT_ENV] = options.configYaml;
+  const configYaml = dumpConfigYaml(configForServer(options.config, instance.instanceName));
+  if (Buffer.byteLength(configYaml) <= MAX_ENV_CONFIG_BYTES) {
+    env[CONFIG_DICT_ENV] = configYaml;
   } else {
+    // the file holds no secret at all; the server's own secrets stay in its environment
     const path = join(options.logDir, `${instance.instanceName}.config.yaml`);
-    writeFileSync(path, options.configYaml, { mode: 0o600 });
+    writeFileSync(path, dumpConfigYaml(redactSecrets(options.config)), { mode: 0o600 });
     env[CONFIG_DICT_FILE_ENV] = path;
+    env[CONFIG_SECRETS_ENV] = JSON.stringify(ownSecrets(options.config, instance.instanceName));
   }
   // detached: a terminal Ctrl-C reaches only the orchestrator, which then stops servers in order
   // extra Node flags for every server (`--max-old-space-size=8192`, `--cpu-prof`, an `--import` preload

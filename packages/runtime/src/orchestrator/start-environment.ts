@@ -4,7 +4,6 @@
  * @module
  */
 import { mkdirSync } from 'node:fs';
-import { dumpConfigYaml } from '../config/dump.js';
 import { ConfigInvalidError } from '../config/errors.js';
 import type { ResolvedConfig } from '../config/types.js';
 import { GymUserError } from '../errors.js';
@@ -66,7 +65,7 @@ export async function startEnvironment(options: StartEnvironmentOptions): Promis
   const { config } = options;
   assertHasServers(config);
   const progress = options.onProgress ?? (() => undefined);
-  mkdirSync(options.logDir, { recursive: true });
+  mkdirSync(options.logDir, { recursive: true, mode: 0o700 });
   const servers: SpawnedServer[] = [];
   const head = await startHeadServer(config.raw, config.head, () => servers.map((s) => s.display));
   progress(`head server on ${head.address.url}`);
@@ -85,9 +84,8 @@ export async function startEnvironment(options: StartEnvironmentOptions): Promis
       await http.close();
     })());
   try {
-    const configYaml = dumpConfigYaml(config.raw);
     for (const instance of config.servers) {
-      servers.push(spawnServer({ instance, roots: options.roots, configYaml, logDir: options.logDir, env: options.env ?? process.env, echoTelemetry: options.echoTelemetry ?? false, verbose: options.verbose ?? false }));
+      servers.push(spawnServer({ instance, roots: options.roots, config: config.raw, logDir: options.logDir, env: options.env ?? process.env, echoTelemetry: options.echoTelemetry ?? false, verbose: options.verbose ?? false }));
       startup.serverSpawned(instance.instanceName, instance.serverType);
       progress(`starting ${instance.instanceName} (${instance.serverType}/${instance.implementation}) on ${instance.host}:${instance.port}`);
     }

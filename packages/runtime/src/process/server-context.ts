@@ -5,6 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
+import { restoreSecrets } from '../config/server-secrets.js';
+import type { PlacedSecret } from '../config/server-secrets.js';
 import { findServerBlocks } from '../config/servers.js';
 import type { ConfigMap, ServerInstanceConfig, ServerRef, ServerType } from '../config/types.js';
 import { GymUserError } from '../errors.js';
@@ -15,6 +17,8 @@ import type { ServerDefinition } from '../server/endpoint.js';
 export const CONFIG_DICT_ENV = 'NEMO_GYM_CONFIG_DICT';
 /** Where the resolved config is when it is too large for an env var (a 0600 file). */
 export const CONFIG_DICT_FILE_ENV = 'NEMO_GYM_CONFIG_DICT_FILE';
+/** With {@link CONFIG_DICT_FILE_ENV}: the server's own secrets (JSON `[{path, value}]`), which the file leaves out. */
+export const CONFIG_SECRETS_ENV = 'NEMO_GYM_CONFIG_SECRETS';
 /** The env var that names this process's server instance, as in the original. */
 export const CONFIG_PATH_ENV = 'NEMO_GYM_CONFIG_PATH';
 
@@ -85,5 +89,7 @@ export function readServerEnv(env: NodeJS.ProcessEnv = process.env): { tree: Con
   if (tree === null || typeof tree !== 'object' || Array.isArray(tree)) {
     throw new GymUserError('GYM_SERVER_NO_CONFIG', `${CONFIG_DICT_ENV} does not hold a YAML map.`);
   }
+  const secrets = file ? env[CONFIG_SECRETS_ENV] : undefined;
+  if (secrets) restoreSecrets(tree as ConfigMap, JSON.parse(secrets) as PlacedSecret[]);
   return { tree: tree as ConfigMap, name };
 }

@@ -11,12 +11,14 @@
  */
 import { pathToFileURL } from 'node:url';
 import { pino } from 'pino';
+import { createSecretScrubber, processSecretScrubber, scrubSecrets, secretValuesOf, setProcessScrubber } from '../config/secret-scrub.js';
 import { GymUserError } from '../errors.js';
 import { createHttpClient } from '../http/client.js';
 import { createModelCallCapture } from '../evidence/model-call-capture.js';
 import { readEvidenceSettings } from '../evidence/settings.js';
 import { UPSTREAM_PIPELINING, upstreamConnections } from './upstream-connections.js';
 import { installShutdownHandlers, listen } from '../server/lifecycle.js';
+import type { AllowedHosts } from '../server/host-check.js';
 import { closeTelemetryFile, openTelemetryFile } from '../telemetry/console-file.js';
 import { initTelemetry } from '../telemetry/init.js';
 import { serverTelemetrySettings } from '../telemetry/settings.js';
@@ -31,6 +33,8 @@ import { isClusterPrimary, numWorkersOf, runServerPrimary, takeWorkerSessionSecr
 async function main(entrypoint: string | undefined): Promise<void> {
   if (entrypoint === undefined) throw new Error('usage: server-main.ts <path to app.ts>');
   const { tree, name } = readServerEnv();
+  // before anything can fail or log: every error body, span message and log line of this process is scrubbed
+  setProcessScrubber(createSecretScrubber(secretValuesOf(tree)));
   const block = serverInstancesOf(tree).find((s) => s.instanceName === name);
   const serverType = block?.serverType ?? 'unknown';
   const numWorkers = block === undefined ? 1 : numWorkersOf(block.config);
@@ -42,7 +46,9 @@ async function main(entrypoint: string | undefined): Promise<void> {
   const telemetryFile = openTelemetryFile();
   const telemetry = await initTelemetry({ settings: serverTelemetrySettings(), serverName: name, serverType, ...(telemetryFile === undefined ? {} : { output: telemetryFile }) });
   const seams = processTelemetry(telemetry);
-  const logger = pino({ base: worker === undefined ? { server: name } : { server: name, worker, pid: process.pid }, ...seams.loggerOptions });
+  const scrub = processSecretScrubber();
+  const loggerOptions = scrub === undefined ? seams.loggerOptions : { ...seams.loggerOptions, hooks: { ...seams.loggerOptions.hooks, streamWrite: scrub } };
+  const logger = pino({ base: worker === undefined ? { server: name } : { server: name, worker, pid: process.pid }, ...loggerOptions });
   // as the original divides its connection limits by num_workers: the workers together keep one server's budget
   const http = createHttpClient({ instrument: seams.client, connections: upstreamConnections(tree, numWorkers), pipelining: UPSTREAM_PIPELINING });
   const context = createServerContext(tree, name, http);
@@ -60,6 +66,7 @@ async function main(entrypoint: string | undefined): Promise<void> {
     name,
     logger,
     instrumentation: seams.server,
+    allowedHosts: allowedHostsOf(context.instance.host, context.config),
     ...(sessionSecret === undefined ? {} : { sessionSecret }),
     ...(identityToken === undefined ? {} : { identityToken }),
     ...(modelCapture === undefined ? {} : { modelCapture }),
@@ -87,10 +94,16 @@ function portInUse(name: string, host: string, port: number): GymUserError {
   return new GymUserError('GYM_SERVER_PORT_IN_USE', `server '${name}' cannot listen on ${host}:${port}: the port is in use by another program (EADDRINUSE). Free the port, or set another ${name} port (or none, to get a free one).`);
 }
 
+/** The Host names this instance answers to: its configured `host` and `allowed_hosts` (`'*'`: any). */
+function allowedHostsOf(host: string, config: Record<string, unknown>): AllowedHosts {
+  const extra = Array.isArray(config['allowed_hosts']) ? config['allowed_hosts'].filter((h): h is string => typeof h === 'string') : [];
+  return extra.includes('*') ? true : [host, ...extra];
+}
+
 guardStdio();
 main(process.argv[2]).catch((error: unknown) => {
   const text = error instanceof GymUserError ? `${error.code}: ${error.message}` : error instanceof Error ? (error.stack ?? error.message) : String(error);
-  process.stderr.write(`gym server failed to start: ${text}\n`);
+  process.stderr.write(scrubSecrets(`gym server failed to start: ${text}\n`));
   process.exitCode = 1;
   // a failed start has nothing to flush; the liveness channel must not keep the process alive
   process.disconnect?.();

@@ -14,6 +14,7 @@ import { declaredRolloutId } from '../telemetry/rollout-context.js';
 import { dispatchAll } from './dispatch.js';
 import { agentUrls, chooseAgent, exampleDataset } from './environment.js';
 import { RolloutAgentError, ROLLOUT_WARNINGS } from './errors.js';
+import { inputLineFailure } from './input-rows.js';
 import { describeMalformed } from './jsonl.js';
 import { prepareRun } from './prepare-run.js';
 import { createProgress } from './progress.js';
@@ -113,6 +114,7 @@ export async function collectRollouts(options: CollectOptions): Promise<CollectR
   const http = createHttpClient({ ...socketsFor(concurrency ?? Math.max(plan.pending.length, 1)), instrument: options.instrument });
   const outputs = openJsonlAppender(paths.output, { replace: !prepared.resumed });
   const failures = openJsonlAppender(paths.failures, { replace: !prepared.resumed });
+  for (const m of prepared.malformed) if (!prepared.resumed && m.file === input) for (const line of m.lines) failures.append(inputLineFailure(m.file, line));
   const progress = createProgress({ sink: options.progress ?? { write: () => undefined, isTty: false }, total: plan.pending.length });
   const inFlight = new AbortController();
   // one signal per rollout: the shared one would collect a listener per request in flight

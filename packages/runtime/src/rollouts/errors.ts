@@ -44,6 +44,8 @@ export const FAILURE_CODES = Object.freeze({
   badResult: 'GYM_ROLLOUT_BAD_RESULT',
   /** `/run` failed in the transport, with no more specific code. */
   runError: 'GYM_ROLLOUT_RUN_ERROR',
+  /** An input line was skipped: not JSON, not a task row, too deep or with a `__proto__` key. */
+  inputLine: 'GYM_ROLLOUT_INPUT_LINE',
 });
 
 /** Warning codes printed by the collector. */

@@ -5,10 +5,12 @@
  * @module
  */
 import { readFileSync } from 'node:fs';
+import { checkJsonShape } from '../server/json-body.js';
 import { describeMalformed, parseJsonlObjects } from './jsonl.js';
-import { RolloutInputError } from './errors.js';
+import { FAILURE_CODES, RolloutInputError } from './errors.js';
 import { isJsonObject } from './types.js';
 import type { JsonlLine, MalformedLine } from './jsonl.js';
+import type { JsonObject } from './types.js';
 
 /** Valid input rows and the malformed lines that were skipped. */
 export interface InputRows {
@@ -27,6 +29,12 @@ export function parseInputRows(text: string, source: string, strict = false): In
   for (const line of parsed.lines) {
     if (!isJsonObject(line.value['responses_create_params'])) {
       malformed.push({ lineNumber: line.lineNumber, reason: 'no "responses_create_params" object' });
+      continue;
+    }
+    // what every server would refuse (and copying code downstream could not handle) is caught here
+    const problem = checkJsonShape(line.value);
+    if (problem !== undefined) {
+      malformed.push({ lineNumber: line.lineNumber, reason: `${problem.msg}${problem.loc.length > 0 ? ` (at ${problem.loc.join('.')})` : ''}` });
       continue;
     }
     rows.push(line);
@@ -50,4 +58,12 @@ export function readInputRows(path: string, strict = false): InputRows {
     throw new RolloutInputError('GYM_ROLLOUT_INPUT_NOT_FOUND', `Cannot read the input file '${path}' (${(error as Error).message}). Check --input.`, { cause: error });
   }
   return parseInputRows(text, path, strict);
+}
+
+/**
+ * The failures-sidecar row of a skipped input line: no rollout key (so `--resume` never counts it),
+ * the line number and why, so nothing of the input disappears without a trace in the run's files.
+ */
+export function inputLineFailure(file: string, line: MalformedLine): JsonObject {
+  return { _ng_input_line: line.lineNumber, error: { code: FAILURE_CODES.inputLine, message: `line ${line.lineNumber} of ${file} was skipped: ${line.reason}` } };
 }

@@ -3,6 +3,7 @@
  * Never throws: every failure becomes a failure record for the sidecar.
  * @module
  */
+import { scrubSecrets } from '../config/secret-scrub.js';
 import { FAILURE_CODES } from './errors.js';
 import { declaredRolloutId } from '../telemetry/rollout-context.js';
 import { traceIdFromHeaders } from './trace-id.js';
@@ -19,7 +20,8 @@ function collectorKeys(row: MaterializedRow): JsonObject {
 
 /** Builds a failure-sidecar row for `row`. */
 export function failureRecord(row: MaterializedRow, error: FailureError, traceId?: string, extra: JsonObject = {}): FailureRecord {
-  const record: FailureRecord = { ...extra, ...collectorKeys(row), _ng_attempt_index: row._ng_attempt_index ?? 0, error } as FailureRecord;
+  // the message quotes what the agent answered: scrubbed of the run's secrets before it reaches a file
+  const record: FailureRecord = { ...extra, ...collectorKeys(row), _ng_attempt_index: row._ng_attempt_index ?? 0, error: { ...error, message: scrubSecrets(error.message) } } as FailureRecord;
   if (traceId !== undefined) record.trace_id = traceId;
   return record;
 }

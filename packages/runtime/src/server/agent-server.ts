@@ -6,11 +6,11 @@ import { z } from 'zod';
 import { createServerApp } from './app.js';
 import { addAggregateMetricsRoute } from './endpoint.js';
 import { addJsonRoute } from './json-route.js';
-import { MODEL_REQUEST } from './model-server.js';
+import { RESPONSES_REQUEST } from './responses-request.js';
 import type { AggregateMetricsResult, BuildOptions, EndpointSpec, ServerDefinition } from './endpoint.js';
 
 /** Default `/run` body: a task row, `{responses_create_params, ...row}`. */
-export const RUN_REQUEST = z.looseObject({ responses_create_params: z.looseObject({}) });
+export const RUN_REQUEST = z.looseObject({ responses_create_params: RESPONSES_REQUEST });
 
 /** The spec of an agent server. */
 export interface AgentServerSpec<R extends z.ZodType, P extends z.ZodType> {
@@ -29,7 +29,7 @@ export interface AgentServerDefinition extends ServerDefinition {
 }
 
 /** Defines an agent server. */
-export function defineAgentServer<R extends z.ZodType = typeof RUN_REQUEST, P extends z.ZodType = typeof MODEL_REQUEST>(
+export function defineAgentServer<R extends z.ZodType = typeof RUN_REQUEST, P extends z.ZodType = typeof RESPONSES_REQUEST>(
   spec: AgentServerSpec<R, P>,
 ): AgentServerDefinition {
   const serverClass = 'SimpleResponsesAPIAgent';
@@ -39,7 +39,7 @@ export function defineAgentServer<R extends z.ZodType = typeof RUN_REQUEST, P ex
     addJsonRoute(app, {
       method: 'POST',
       path: '/v1/responses',
-      input: spec.responses.input ?? MODEL_REQUEST,
+      input: spec.responses.input ?? RESPONSES_REQUEST,
       handler: spec.responses.handler as EndpointSpec<z.ZodType>['handler'],
       endpoint: 'agent_responses',
     });

@@ -1,12 +1,15 @@
 /**
  * `createServerApp()`: the shared ingress of every gym server (fastify 5). Liveness, JSON body
- * limits, the original's error shapes, signed session cookies, the `/ng-rollout/<id>` prefix and
+ * limits, depth-limited JSON parsing, the original's error shapes, signed session cookies, the `/ng-rollout/<id>` prefix and
  * the instrumentation seam. Behaviour: `docs/http.md` ("Server ingress").
  * @module
  */
 import Fastify, { LogController } from 'fastify';
 import { SERVER_TOKEN_HEADER } from '../process/server-identity.js';
 import { installErrorHandling, sendJson } from './error-reply.js';
+import { createHostCheck } from './host-check.js';
+import type { AllowedHosts } from './host-check.js';
+import { parseJsonBody } from './json-body.js';
 import { ROLLOUT_ID, stripRolloutPrefix } from './rollout-prefix.js';
 import { createSessionConfig } from './session.js';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
@@ -41,6 +44,11 @@ export interface ServerAppOptions {
   instrumentation?: ServerInstrumentation;
   /** Echoed in the `x-gym-server-token` header of `GET /`: the orchestrator's proof that it reaches the server it started. */
   identityToken?: string;
+  /**
+   * `Host` names answered besides loopback names, IP literals and this machine's name (the
+   * instance's configured `host` and `allowed_hosts`); `true` answers any. Default `[]`.
+   */
+  allowedHosts?: AllowedHosts;
 }
 
 /** Per-app state the route helpers read. */
@@ -100,6 +108,24 @@ export function createServerApp(options: ServerAppOptions): FastifyInstance {
     },
   });
   installErrorHandling(app, label, bodyLimit);
+  // first of all hooks: a request for a foreign Host name is refused before anything else runs
+  const hostAllowed = createHostCheck(options.allowedHosts ?? []);
+  app.addHook('onRequest', (request, reply, done) => {
+    const host = request.headers.host;
+    if (hostAllowed(host)) return done();
+    request.log.warn({ host }, 'refused a request for a foreign Host name');
+    void sendJson(reply.code(403), {
+      detail: `Host '${String(host).slice(0, 100)}' is not a name this server answers to (DNS-rebinding protection). Use its IP address, or add the name to 'allowed_hosts' in the server's config block.`,
+    });
+  });
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    try {
+      done(null, parseJsonBody(body as string));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
   if (instrumentation?.onRequest !== undefined) {
     const onRequest = instrumentation.onRequest.bind(instrumentation);
     app.addHook('onRequest', (request, reply, done) => {

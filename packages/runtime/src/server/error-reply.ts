@@ -4,12 +4,18 @@
  * stack goes to the log, never to the client.
  * @module
  */
+import { scrubSecrets } from '../config/secret-scrub.js';
 import { GymHttpRequestError, GymHttpStatusError } from '../http/errors.js';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /** Sends `value` as JSON (strings too: fastify would send them as text/plain). */
 export function sendJson(reply: FastifyReply, value: unknown): FastifyReply {
   return reply.type('application/json; charset=utf-8').send(JSON.stringify(value ?? null));
+}
+
+/** {@link sendJson} for error replies: their text may echo an upstream's words, keys included, so it is scrubbed. */
+function sendErrorJson(reply: FastifyReply, value: unknown): FastifyReply {
+  return reply.type('application/json; charset=utf-8').send(scrubSecrets(JSON.stringify(value ?? null)));
 }
 
 /**
@@ -39,13 +45,13 @@ export function installErrorHandling(app: FastifyInstance, serverLabel: string, 
       const msg = code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'Empty JSON body' : 'JSON decode error';
       return sendJson(reply.code(400), { detail: [{ loc: ['body'], msg, type: 'json_invalid' }] });
     }
-    if (error instanceof GymHttpRequestError) return sendJson(reply.code(error.statusCode), { detail: error.detail });
+    if (error instanceof GymHttpRequestError) return sendErrorJson(reply.code(error.statusCode), { detail: error.detail });
     const statusCode = (error as { statusCode?: unknown } | null)?.statusCode;
     if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) {
-      return sendJson(reply.code(statusCode), { detail: (error as Error).message });
+      return sendErrorJson(reply.code(statusCode), { detail: (error as Error).message });
     }
     request.log.error({ err: error }, 'request handler failed');
-    return sendJson(reply.code(500), internalErrorBody(error, serverLabel));
+    return sendErrorJson(reply.code(500), internalErrorBody(error, serverLabel));
   });
 }
 

@@ -11,6 +11,9 @@ export type { ResourcesServerDefinition, ResourcesServerSpec, VerifyResult } fro
 export { defineModelServer, MODEL_REQUEST } from './model-server.js';
 export type { ModelServerDefinition, ModelServerSpec } from './model-server.js';
 export { defineAgentServer, RUN_REQUEST } from './agent-server.js';
+export { CHAT_COMPLETIONS_REQUEST, RESPONSES_INPUT_ITEM, RESPONSES_REQUEST, RESPONSES_REQUEST_FIELDS, RESPONSES_TOOL } from './responses-request.js';
+export { checkJsonShape, MAX_JSON_DEPTH, parseJsonBody } from './json-body.js';
+export type { JsonShapeProblem } from './json-body.js';
 export type { AgentServerDefinition, AgentServerSpec } from './agent-server.js';
 export { AGGREGATE_METRICS_REQUEST, emptyAggregateMetrics } from './endpoint.js';
 export type { AggregateMetricsResult, BuildOptions, EndpointSpec, ServerDefinition } from './endpoint.js';

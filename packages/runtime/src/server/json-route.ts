@@ -58,7 +58,12 @@ export function addJsonRoute<S extends z.ZodType>(app: FastifyInstance, route: J
       request.session = session;
       // validation runs inside the instrumentation too, so its warning carries the request's trace ids
       const run = async (): Promise<unknown> => {
-        let body: unknown = request.body ?? (route.method === 'POST' ? {} : undefined);
+        // no body at all is `{}` (as FastAPI's empty model); a literal `null` is refused like a non-object
+        let body: unknown = request.body === undefined && route.method === 'POST' ? {} : request.body;
+        if (body === null) {
+          request.log.warn({ route: route.path }, 'request body is null');
+          return sendJson(reply.code(422), { detail: [{ loc: ['body'], msg: 'Input should be a valid dictionary', type: 'dict_type' }] });
+        }
         if (input !== undefined) {
           const parsed = input.safeParse(body, { reportInput: true });
           if (!parsed.success) {

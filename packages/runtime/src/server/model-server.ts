@@ -6,15 +6,13 @@
 import { z } from 'zod';
 import { createServerApp } from './app.js';
 import { addJsonRoute } from './json-route.js';
+import { CHAT_COMPLETIONS_REQUEST, RESPONSES_REQUEST } from './responses-request.js';
 import type { BuildOptions, EndpointSpec, ServerDefinition } from './endpoint.js';
 import type { ModelDialect } from '../evidence/model-call-capture.js';
 
 type AnyHandler = EndpointSpec<z.ZodType>['handler'];
 
-/**
- * Default body schema of both model routes: any JSON object. The full Responses/Chat schemas of
- * are passed in as `input` by the model implementations.
- */
+/** Any JSON object: the schema for a route that reads its body itself. */
 export const MODEL_REQUEST = z.looseObject({});
 
 /** The spec of a model server. */
@@ -32,7 +30,7 @@ export interface ModelServerDefinition extends ServerDefinition {
 }
 
 /** Defines a model server. */
-export function defineModelServer<R extends z.ZodType = typeof MODEL_REQUEST, C extends z.ZodType = typeof MODEL_REQUEST>(
+export function defineModelServer<R extends z.ZodType = typeof RESPONSES_REQUEST, C extends z.ZodType = typeof CHAT_COMPLETIONS_REQUEST>(
   spec: ModelServerSpec<R, C>,
 ): ModelServerDefinition {
   const serverClass = 'SimpleResponsesAPIModel';
@@ -40,11 +38,11 @@ export function defineModelServer<R extends z.ZodType = typeof MODEL_REQUEST, C 
     const app = createServerApp({ serverClass, ...options, name: options.name ?? spec.name });
     // decided once per app: with evidence off the routes get the handlers themselves
     const capture = (dialect: ModelDialect, handler: AnyHandler): AnyHandler => (modelCapture === undefined ? handler : modelCapture.wrap(dialect, handler));
-    addJsonRoute(app, { method: 'POST', path: '/v1/responses', input: spec.responses.input ?? MODEL_REQUEST, handler: capture('responses', spec.responses.handler as AnyHandler), endpoint: 'model_responses' });
+    addJsonRoute(app, { method: 'POST', path: '/v1/responses', input: spec.responses.input ?? RESPONSES_REQUEST, handler: capture('responses', spec.responses.handler as AnyHandler), endpoint: 'model_responses' });
     addJsonRoute(app, {
       method: 'POST',
       path: '/v1/chat/completions',
-      input: spec.chatCompletions.input ?? MODEL_REQUEST,
+      input: spec.chatCompletions.input ?? CHAT_COMPLETIONS_REQUEST,
       handler: capture('chat_completions', spec.chatCompletions.handler as AnyHandler),
       endpoint: 'model_chat_completions',
     });

@@ -13,7 +13,8 @@ import type { AggregateMetricsResult, BuildOptions, EndpointSpec, ServerDefiniti
 /** Default `/verify` body: `{responses_create_params, response}` plus any task fields. */
 export const VERIFY_REQUEST = z.looseObject({
   responses_create_params: z.looseObject({}),
-  response: z.looseObject({ output: z.array(z.unknown()) }),
+  // output items must carry `type` (reference §2.2): verify handlers switch on it
+  response: z.looseObject({ output: z.array(z.looseObject({ type: z.string() })) }),
 });
 /** Default `/seed_session` body: any object (the agent sends the whole task row). */
 export const SEED_SESSION_REQUEST = z.looseObject({});

@@ -42,8 +42,8 @@ export async function setUpCliTelemetry(options: CliTelemetryOptions): Promise<C
   let output: WriteStream | undefined;
   if (settings.enabled && settings.exporter === 'console') {
     const logDir = typeof options.logDir === 'string' ? options.logDir : options.logDir();
-    mkdirSync(logDir, { recursive: true });
-    output = createWriteStream(join(logDir, `${options.role}.log`), { flags: 'a' });
+    mkdirSync(logDir, { recursive: true, mode: 0o700 });
+    output = createWriteStream(join(logDir, `${options.role}.log`), { flags: 'a', mode: 0o600 });
     output.on('error', () => undefined);
   }
   const telemetry = await initTelemetry({ settings, serverName: options.role, serverType: options.role, env, ...(output === undefined ? {} : { output }) });

@@ -52,9 +52,9 @@ export function createClientInstrumentation(telemetry: GymTelemetry): RequestIns
       const startedAt = performance.now();
       const span = lean.startSpan(`HTTP ${request.method}`, SPAN_KIND_CLIENT, parent, attributes, lens.hrTimeAt(startedAt));
       const context = span.spanContext();
-      const headers: Record<string, string> = { traceparent: lens.formatTraceparent(context) };
-      // the rollout id travels between gym servers only; a model provider gets the trace context alone
-      if (rolloutId !== undefined && request.external !== true) headers['baggage'] = rolloutBaggage(rolloutId);
+      const headers: Record<string, string> = request.traceparent === false ? {} : { traceparent: lens.formatTraceparent(context) };
+      // the rollout id travels between gym servers only (unless configured); a model provider gets the trace context alone
+      if (rolloutId !== undefined && (request.baggage ?? request.external !== true)) headers['baggage'] = rolloutBaggage(rolloutId);
       const recording = span.isRecording();
       if (recording) phases.start(context.spanId, startedAt);
       const finish = (answer: AnswerTimes | undefined) => {

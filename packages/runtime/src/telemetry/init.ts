@@ -6,6 +6,7 @@
  * @module
  */
 import { readFileSync } from 'node:fs';
+import { processSecretScrubber } from '../config/secret-scrub.js';
 import { bindGates, GYM_NAMESPACE, GYM_PRESETS, GYM_SPAN_GROUPS } from './gates.js';
 import { ATTR } from './attributes.js';
 import { createInstruments } from './instruments.js';
@@ -96,6 +97,8 @@ async function setUp(options: InitTelemetryOptions): Promise<GymTelemetry | unde
     gymWarn(GYM_TELEMETRY_WARNINGS.REUSED_PROVIDERS, 'telemetry was already set up in this process by another library; gym reuses its providers and span groups and will not shut them down');
   }
   const unbindGates = bindGates(lens.bindSpanGroupGate);
+  // exception, status and log text is scrubbed of the process's configured secrets (none: no cost)
+  lens.setStringScrubber(processSecretScrubber());
   // process saturation metrics (runtime-metrics.ts), loaded only here: a process without telemetry never loads them
   const isExportingMetrics = handle?.isExporting === true && settings.metricsEnabled;
   const runtimeMetrics = isExportingMetrics ? (await import('./runtime-metrics.js')).startRuntimeMetrics(lens.getMeter('nemo.gym', GYM_VERSION)) : undefined;

@@ -152,4 +152,23 @@ describe('collectRollouts', () => {
     assert.match(warnings.join('\n'), /GYM_ROLLOUT_W001: skipped 1 malformed line\(s\) .*line 2: not valid JSON/);
     await assert.rejects(collectRollouts({ environment: agent.environment, input: run.input, output: run.output, strictInput: true }), { code: 'GYM_ROLLOUT_INPUT_MALFORMED' });
   });
+
+  it('puts an unparseable or too-deep input line into the failures sidecar with its line number, and runs the others', async () => {
+    const { agent, run } = await setup(0);
+    const { writeFileSync } = await import('node:fs');
+    const deep = `{"responses_create_params":{"input":"hi"},"extra":${'['.repeat(2000)}${']'.repeat(2000)}}`;
+    const row = (i: number) => `{"responses_create_params":{"input":"task ${i}"}}`;
+    writeFileSync(run.input, `${row(1)}\n${deep}\n{oops\n{"responses_create_params":{"input":"x"},"x":{"__proto__":{"a":1}}}\n${row(5)}\n`);
+    const result = await collectRollouts({ environment: agent.environment, input: run.input, output: run.output });
+    assert.equal(result.succeeded, 2);
+    const failures = readRows(result.paths.failures);
+    assert.deepEqual(failures.map((f) => f['_ng_input_line']), [2, 3, 4]);
+    assert.deepEqual(failures.map((f) => (f['error'] as { code: string }).code), ['GYM_ROLLOUT_INPUT_LINE', 'GYM_ROLLOUT_INPUT_LINE', 'GYM_ROLLOUT_INPUT_LINE']);
+    assert.match((failures[0]!['error'] as { message: string }).message, /line 2 .*nested deeper than 512 levels/);
+    assert.match((failures[2]!['error'] as { message: string }).message, /__proto__/);
+    // a resumed run neither repeats the input-line rows nor counts them as rollouts
+    const resumed = await collectRollouts({ environment: agent.environment, output: run.output, resume: true });
+    assert.equal(resumed.plan.pending, 0);
+    assert.equal(readRows(result.paths.failures).length, 3);
+  });
 });

@@ -83,11 +83,11 @@ export function runGym(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?:
 }
 
 /** Starts `gym env start <args>` with a free head port and a temp log dir; resolves once ready. */
-export async function startGymEnv(args: string[], options: { env?: NodeJS.ProcessEnv } = {}): Promise<GymEnv> {
+export async function startGymEnv(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<GymEnv> {
   const headPort = await freePort();
   const logDir = mkdtempSync(join(tmpdir(), 'gym-env-'));
   const child = spawn(process.execPath, [GYM_BIN, 'env', 'start', ...args, `++head_server.port=${headPort}`, '--log-dir', logDir], {
-    cwd: REPO_ROOT,
+    cwd: options.cwd ?? REPO_ROOT,
     env: options.env ?? process.env,
   });
   let output = '';

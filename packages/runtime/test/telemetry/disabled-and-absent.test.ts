@@ -43,11 +43,11 @@ describe('telemetry off', () => {
       responses: { handler: () => ({}) },
     }).build();
     try {
-      const run = await agent.inject({ method: 'POST', url: '/run', payload: { responses_create_params: {} } });
+      const run = await agent.inject({ method: 'POST', url: '/run', payload: { responses_create_params: { input: 'hi' } } });
       assert.equal(run.json().reward, 1);
       assert.equal((await resources.inject({ method: 'POST', url: '/echo', payload: { v: 'x' } })).statusCode, 200);
-      assert.equal((await model.inject({ method: 'POST', url: '/v1/responses', payload: {} })).statusCode, 200);
-      assert.equal((await model.inject({ method: 'POST', url: '/v1/chat/completions', payload: {} })).statusCode, 200);
+      assert.equal((await model.inject({ method: 'POST', url: '/v1/responses', payload: { input: 'hi' } })).statusCode, 200);
+      assert.equal((await model.inject({ method: 'POST', url: '/v1/chat/completions', payload: { messages: [{ role: 'user', content: 'hi' }] } })).statusCode, 200);
       assert.equal(started, 0);
     } finally {
       await http.close();

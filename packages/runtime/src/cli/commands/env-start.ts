@@ -7,7 +7,7 @@
 import { loadConfig } from '../../config/load.js';
 import { searchRoots } from '../../config/search-roots.js';
 import { ExitError } from '../../errors.js';
-import { toLoadConfigOptions } from '../config-options.js';
+import { argvSecretWarnings, toLoadConfigOptions } from '../config-options.js';
 import { startCliEnvironment } from '../start-cli-environment.js';
 import { exitStopped, watchStopRequests } from '../stop-requests.js';
 import type { ConfigFlags } from '../config-options.js';
@@ -26,7 +26,7 @@ export async function envStart(flags: EnvStartFlags, overrides: string[], io: Cl
   try {
     const options = toLoadConfigOptions(flags, overrides);
     const config = await loadConfig(options);
-    for (const warning of config.warnings) io.err(`warning: ${warning}`);
+    for (const warning of [...argvSecretWarnings(flags, overrides), ...config.warnings]) io.err(`warning: ${warning}`);
     const { env, close } = await startCliEnvironment(
       {
         config,

@@ -19,7 +19,7 @@ import { setUpCliTelemetry } from '../../telemetry/cli-telemetry.js';
 import { withJobSpan } from '../../telemetry/job-span.js';
 import { processTelemetry } from '../../telemetry/process-telemetry.js';
 import type { GymTelemetry } from '../../telemetry/state.js';
-import { INSTALL_ROOT, toLoadConfigOptions } from '../config-options.js';
+import { INSTALL_ROOT, argvSecretWarnings, toLoadConfigOptions } from '../config-options.js';
 import { findHeadUrl } from '../head-url.js';
 import { startCliEnvironment } from '../start-cli-environment.js';
 import { exitStopped, watchStopRequests } from '../stop-requests.js';
@@ -65,7 +65,7 @@ export async function evalRun(flags: EvalRunFlags, overrides: string[], io: CliI
     } else {
       const options = toLoadConfigOptions(flags, overrides, cwd);
       const config = await loadConfig(options);
-      for (const warning of config.warnings) io.err(`gym: warning: ${warning}`);
+      for (const warning of [...argvSecretWarnings(flags, overrides), ...config.warnings]) io.err(`gym: warning: ${warning}`);
       const roots = searchRoots(options.rootDir, options.selectors?.searchDirs, process.env);
       const { env, cli, close } = await startCliEnvironment(
         { config, roots, cwd, startedAt, role: 'collector', showTelemetry: flags.showTelemetry ?? false, verbose: flags.verbose ?? false, stopSignal: requests.stop, ...(flags.logDir === undefined ? {} : { logDir: flags.logDir }) },
