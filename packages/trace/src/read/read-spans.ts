@@ -73,6 +73,18 @@ export async function forEachSpan(paths: readonly string[], onSpan: (span: SpanR
   return stats;
 }
 
+// Log lines (pino's JSON among them) far outnumber spans in a server's output: a substring test
+// rules most of them out before JSON.parse. Every span shape names a span id or is an OTLP request.
+// Only text that opens like a JSON object (`{"`) is ruled out, so broken records still parse, fail
+// and are reported as malformed.
+function mayHoldSpan(text: string): boolean {
+  return !text.startsWith('{"') || text.includes('"span_id"') || text.includes('"resourceSpans"');
+}
+
+function mayHoldSpanOrMetric(text: string): boolean {
+  return mayHoldSpan(text) || text.includes('"metric"');
+}
+
 async function readFile(file: string, stats: ReadStats, resources: ResourceCache, onSpan: (s: SpanRecord) => void, onMetric: ((p: MetricPoint) => void) | undefined, progress: (bytes: number) => void): Promise<number> {
   const malformed = (line: number, reason: string): void => {
     stats.malformedLines++;
@@ -87,6 +99,7 @@ async function readFile(file: string, stats: ReadStats, resources: ResourceCache
   const scanner = new RecordScanner({
     skipped: () => void stats.skippedLines++,
     malformed,
+    mayBeRecord: onMetric === undefined ? mayHoldSpan : mayHoldSpanOrMetric,
     record(obj, line) {
       const source = { file, line };
       if (isConsoleSpan(obj)) emit(fromConsoleSpan(obj, source, resources), line, 'console');
