@@ -6,16 +6,14 @@
  */
 import { createReadStream } from 'node:fs';
 import type { SpanRecord } from '../span-record.js';
-import { fromConsoleSpan, isConsoleSpan } from './console-span.js';
 import { expandPaths } from './expand-paths.js';
-import { fromOtlpRequest, isOtlpRequest } from './otlp-spans.js';
-import { fromPythonSpan, isPythonSpan } from './python-span.js';
 import { emptyReadStats, MAX_MALFORMED_EXAMPLES } from './read-stats.js';
 import type { ReadStats } from './read-stats.js';
 import { forEachLine } from './lines.js';
-import { fromConsoleMetric, isConsoleMetric } from './metric-points.js';
 import type { MetricPoint } from './metric-points.js';
 import { RecordScanner } from './record-scanner.js';
+import { handleRecord } from './records.js';
+import type { RecordHandlers } from './records.js';
 import { ResourceCache } from './resource-cache.js';
 
 /** Progress of a read, in bytes over every file. */
@@ -90,32 +88,31 @@ async function readFile(file: string, stats: ReadStats, resources: ResourceCache
     stats.malformedLines++;
     if (stats.malformedExamples.length < MAX_MALFORMED_EXAMPLES) stats.malformedExamples.push({ file, line, reason });
   };
-  const emit = (s: SpanRecord | string, line: number, format: 'console' | 'python'): void => {
-    if (typeof s === 'string') return malformed(line, s);
-    stats.spans++;
-    stats.formats[format]++;
-    onSpan(s);
+  let recordLine = 0;
+  const handlers: RecordHandlers = {
+    span(s, format) {
+      stats.spans++;
+      stats.formats[format]++;
+      onSpan(s);
+    },
+    malformed: (reason) => malformed(recordLine, reason),
+    skipped: () => void stats.skippedLines++,
+    ...(onMetric === undefined
+      ? {}
+      : {
+          metric(points: MetricPoint[]) {
+            stats.metricRecords++;
+            for (const p of points) onMetric(p);
+          },
+        }),
   };
   const scanner = new RecordScanner({
     skipped: () => void stats.skippedLines++,
     malformed,
     mayBeRecord: onMetric === undefined ? mayHoldSpan : mayHoldSpanOrMetric,
     record(obj, line) {
-      const source = { file, line };
-      if (isConsoleSpan(obj)) emit(fromConsoleSpan(obj, source, resources), line, 'console');
-      else if (isOtlpRequest(obj)) {
-        const { spans, rejected } = fromOtlpRequest(obj, source, resources);
-        for (const s of spans) {
-          stats.spans++;
-          stats.formats.otlp++;
-          onSpan(s);
-        }
-        for (const r of rejected) malformed(line, r);
-      } else if (isPythonSpan(obj)) emit(fromPythonSpan(obj, source, resources), line, 'python');
-      else if (onMetric !== undefined && isConsoleMetric(obj)) {
-        stats.metricRecords++;
-        for (const p of fromConsoleMetric(obj, resources)) onMetric(p);
-      } else stats.skippedLines++;
+      recordLine = line;
+      handleRecord(obj, { file, line }, resources, handlers);
     },
   });
   const stream = createReadStream(file, { encoding: 'utf8', highWaterMark: 256 * 1024 });

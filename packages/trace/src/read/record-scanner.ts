@@ -50,6 +50,11 @@ export class RecordScanner {
     this.#fresh(line, lineNo);
   }
 
+  /** True while a multi-line object is being gathered: the next line belongs to it. */
+  get inRecord(): boolean {
+    return this.#depth > 0;
+  }
+
   /** Flushes an unterminated trailing object as malformed. */
   end(): void {
     if (this.#depth > 0) this.#sink.malformed(this.#bufStart, 'unterminated JSON object at end of file');

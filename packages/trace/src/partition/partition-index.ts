@@ -1,0 +1,113 @@
+/**
+ * The index kept beside a run's logs (`.gym-trace-index/<inputs hash>/`): the partition files of
+ * `build-partitions.ts` and a manifest naming the inputs they came from. It is built on first use
+ * and rebuilt when an input file changes size or time, or when the set of inputs changes; it can
+ * be deleted at any time. Where the logs' directory is not writable it goes to a temporary
+ * directory and is removed after the command.
+ * @module
+ */
+import { createHash } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { INDEX_DIR_NAME } from '../read/expand-paths.js';
+import type { InputFile } from '../read/expand-paths.js';
+import type { ReadStats } from '../read/read-stats.js';
+import { buildPartitions } from './build-partitions.js';
+
+
+/** Target size of one partition file: small enough that one rollout's partition reads in well under a second. */
+export const PARTITION_TARGET_BYTES = 16 * 1024 * 1024;
+
+/** Most partition files of one index (each is an open file while the index is built). */
+export const MAX_PARTITIONS = 512;
+
+const MANIFEST = 'manifest.txt';
+const VERSION = 1;
+
+/** One input as the index recorded it. */
+export interface IndexedInput {
+  path: string;
+  bytes: number;
+  mtimeMs: number;
+}
+
+/** An index ready to read. */
+export interface PartitionIndex {
+  dir: string;
+  inputs: IndexedInput[];
+  partitionBytes: number[];
+  /** Counters of the split pass (lines, skipped, metrics, malformed); spans are counted on reading. */
+  stats: ReadStats;
+  sharedComplete: boolean;
+  /** True when it was built by this call (else it was reused). */
+  built: boolean;
+  /** True when it lives in a temporary directory that {@link closeIndex} removes. */
+  temporary: boolean;
+}
+
+interface Manifest {
+  version: number;
+  inputs: IndexedInput[];
+  partitionBytes: number[];
+  stats: ReadStats;
+  sharedComplete: boolean;
+}
+
+/**
+ * Opens the index of `files` (as listed by `expandPaths`), building it when it is missing or stale.
+ * `anchor` is the first path the user gave: the index goes into it (a directory) or beside it (a file).
+ */
+export async function openIndex(files: readonly InputFile[], anchor: string): Promise<PartitionIndex> {
+  const inputs: IndexedInput[] = [];
+  for (const f of files) {
+    const st = await stat(f.path);
+    inputs.push({ path: resolve(f.path), bytes: st.size, mtimeMs: st.mtimeMs });
+  }
+  const key = createHash('sha256').update(inputs.map((i) => i.path).join('\n')).digest('hex').slice(0, 16);
+  const anchorStat = await stat(anchor);
+  const base = join(anchorStat.isDirectory() ? anchor : dirname(anchor), INDEX_DIR_NAME);
+  const dir = join(base, key);
+  const existing = await readManifest(dir);
+  if (existing !== null && sameInputs(existing.inputs, inputs)) return { dir, ...existing, built: false, temporary: false };
+  let target = dir;
+  let temporary = false;
+  try {
+    await rm(dir, { recursive: true, force: true });
+    await mkdir(dir, { recursive: true });
+  } catch {
+    target = mkdtempSync(join(tmpdir(), 'gym-trace-index-'));
+    temporary = true;
+  }
+  const total = inputs.reduce((n, i) => n + i.bytes, 0);
+  const partitions = Math.min(MAX_PARTITIONS, Math.max(1, Math.ceil(total / PARTITION_TARGET_BYTES)));
+  try {
+    const built = await buildPartitions(files, target, partitions);
+    const manifest: Manifest = { version: VERSION, inputs, ...built };
+    // the manifest is written last: a build cut short leaves no manifest and is redone
+    await writeFile(join(target, MANIFEST), JSON.stringify(manifest));
+    return { dir: target, ...manifest, built: true, temporary };
+  } catch (err) {
+    await rm(target, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+/** Removes a temporary index; a kept one stays for the next command. */
+export async function closeIndex(index: PartitionIndex): Promise<void> {
+  if (index.temporary) await rm(index.dir, { recursive: true, force: true });
+}
+
+async function readManifest(dir: string): Promise<Omit<Manifest, 'version'> | null> {
+  try {
+    const m = JSON.parse(await readFile(join(dir, MANIFEST), 'utf8')) as Manifest;
+    return m.version === VERSION ? m : null;
+  } catch {
+    return null;
+  }
+}
+
+function sameInputs(a: readonly IndexedInput[], b: readonly IndexedInput[]): boolean {
+  return a.length === b.length && a.every((x, i) => x.path === b[i]!.path && x.bytes === b[i]!.bytes && x.mtimeMs === b[i]!.mtimeMs);
+}
