@@ -12,9 +12,9 @@ import { findRollouts } from '../assemble/rollouts.js';
 import type { Rollout } from '../assemble/rollouts.js';
 import type { TraceSet } from '../assemble/trace-model.js';
 import { TRACE_ERROR_CODES, TraceUserError } from '../errors.js';
-import { closeIndex, openIndex } from '../partition/partition-index.js';
+import { closeIndex, LARGE_TRACE_SPANS, openIndex, PARTITION_TARGET_BYTES } from '../partition/partition-index.js';
 import type { PartitionIndex } from '../partition/partition-index.js';
-import { readIndexMetrics, readPartitions, readSharedIds } from '../partition/read-partitions.js';
+import { readIndexMetrics, readPartitions, readSplitRoots } from '../partition/read-partitions.js';
 import { expandPaths } from '../read/expand-paths.js';
 import type { ReadStats } from '../read/read-stats.js';
 import type { SpanRecord } from '../span-record.js';
@@ -34,8 +34,8 @@ export interface Batch {
   set: TraceSet;
   rollouts: Rollout[];
   /**
-   * Ids of spans outside rollouts when the run is read in several batches (a rollout's parent,
-   * `gym.job`, may be in another batch); null when the batch is the whole input.
+   * When the run is read in several batches: the ids of the roots of traces split over batches
+   * (a `gym.job` whose rollouts sit in other batches); null when the batch is the whole input.
    */
   shared: ReadonlySet<string> | null;
 }
@@ -71,7 +71,7 @@ export async function readInBatches(options: InputOptions, out: CommandOutput, o
   const index = await openLogged(files, paths[0]!, out);
   try {
     const stats: ReadStats = { ...index.stats, malformedExamples: [...index.stats.malformedExamples], formats: { ...index.stats.formats } };
-    const shared = await readSharedIds(index);
+    const shared = await readSplitRoots(index);
     const saturation = buildSaturation(await readIndexMetrics(index));
     let batches = 0;
     for (const which of groupPartitions(index.partitionBytes, limit)) {
@@ -80,7 +80,7 @@ export async function readInBatches(options: InputOptions, out: CommandOutput, o
       const set = assembleTraces(spans, { externalParents: shared });
       spans.length = 0;
       batches++;
-      onBatch({ set, rollouts: findRollouts(set), shared: shared ?? new Set() });
+      onBatch({ set, rollouts: findRollouts(set), shared });
     }
     if (stats.spans === 0) throw new TraceUserError(TRACE_ERROR_CODES.noSpans, `No spans found in ${paths.join(', ')}: ${describeRead(stats)}. Telemetry must be on with the console or OTLP/JSON file exporter (NEMO_GYM_OTEL_ENABLED=1).`);
     if (stats.malformedLines > 0) out.error(`warning: ${describeRead(stats)}\n`);
@@ -94,7 +94,10 @@ export async function readInBatches(options: InputOptions, out: CommandOutput, o
 export async function openLogged(files: Parameters<typeof openIndex>[0], anchor: string, out: CommandOutput): Promise<PartitionIndex> {
   const mib = (files.reduce((n, f) => n + f.bytes, 0) / 1048576).toFixed(0);
   const started = Date.now();
-  const index = await openIndex(files, anchor);
+  // A batch holds several partitions, and a trace much smaller than a batch is never split (at
+  // about 1 KiB a span): a small batch size (tests) still exercises both.
+  const batch = batchBytes();
+  const index = await openIndex(files, anchor, { partitionTargetBytes: Math.min(PARTITION_TARGET_BYTES, Math.max(1, Math.floor(batch / 4))), largeTraceSpans: Math.min(LARGE_TRACE_SPANS, Math.floor(batch / 8 / 1024)) });
   if (index.built && out.errorIsTTY === true) out.error(`indexed ${mib} MiB of telemetry in ${((Date.now() - started) / 1000).toFixed(1)}s (kept in ${index.temporary ? 'a temporary directory' : index.dir}; rebuilt when the logs change)\n`);
   return index;
 }

@@ -1,8 +1,9 @@
 /**
- * The one pass over a run's files that splits its spans into partition files: every span of a
- * rollout (`nemo.gym.rollout.id`) lands in the same partition, a span outside any rollout lands
- * with its trace. A partition then reads and assembles on its own, in bounded memory, and
- * `show <rollout>` reads one partition instead of the whole run.
+ * Splits a run's spans into partition files that each read and assemble on their own, in
+ * bounded memory: a first pass reads only the ids of every span and routes them (`span-links.ts`:
+ * whole traces, or each rollout's subtree of a large `gym.job` trace); a second pass writes each
+ * span to its partition. Also written: the run's metric records, the ids of split traces' roots,
+ * and where each rollout is (`rollouts-<n>.idx`, so `show <rollout>` reads one partition).
  *
  * Our console span lines are routed without being parsed (their ids found by substring search);
  * other records (the Python SDK's shape, OTLP/JSON) are parsed and re-written as console records.
@@ -18,111 +19,144 @@ import { RecordScanner } from '../read/record-scanner.js';
 import { handleRecord } from '../read/records.js';
 import type { RecordHandlers, SpanFormat } from '../read/records.js';
 import { ResourceCache } from '../read/resource-cache.js';
-import { ATTR } from '../span-record.js';
+import { ATTR, SPAN } from '../span-record.js';
+import { SpanLinks } from './span-links.js';
 import { consoleSpanStart, keysOfConsoleSpan, toConsoleRecord } from './span-line.js';
-
-/** Spans outside rollouts whose ids are remembered (their children may sit in other partitions). */
-export const MAX_SHARED_IDS = 1_000_000;
+import type { SpanKeys } from './span-line.js';
 
 /** Format tags of partition lines: `<file index>\t<line>\t<tag>\t<record JSON>`. */
 export const FORMAT_TAG: Record<SpanFormat | 'metric', string> = { console: 'c', python: 'p', otlp: 'o', metric: 'm' };
 
-/** What the split pass wrote and saw. */
+/** Shards of the rollout index. */
+export const ROLLOUT_SHARDS = 64;
+
+/** How a run is split. */
+export interface PartitionLayout {
+  partitions: number;
+  /** A trace with more spans than this is split into the subtrees under its root. */
+  largeTraceSpans: number;
+}
+
+/** What the split wrote and saw. */
 export interface PartitionBuild {
   /** Bytes written per partition file (`<i>.part`). */
   partitionBytes: number[];
   /** Lines, skipped lines, metric records and malformed records seen (spans are counted on reading). */
   stats: ReadStats;
-  /** Ids of spans outside any rollout (`shared.ids`); false when there were more than {@link MAX_SHARED_IDS}. */
-  sharedComplete: boolean;
 }
 
 const FLUSH_CHARS = 64 * 1024;
 
-/** Partition of a routing key (FNV-1a, so it is the same on every run and machine). */
-export function partitionOf(key: string, partitions: number): number {
+/** The two passes of a build saw different spans (the logs were being written). */
+export class InputChangedError extends Error {
+  constructor() {
+    super('the telemetry files changed while they were indexed');
+    this.name = new.target.name;
+  }
+}
+
+/** Shard of the rollout index holding rollout `id` (FNV-1a: the same on every run and machine). */
+export function rolloutShardOf(id: string): number {
   let h = 0x811c9dc5;
-  for (let i = 0; i < key.length; i++) {
-    h ^= key.charCodeAt(i);
+  for (let i = 0; i < id.length; i++) {
+    h ^= id.charCodeAt(i);
     h = Math.imul(h, 0x01000193);
   }
-  return (h >>> 0) % partitions;
+  return (h >>> 0) % ROLLOUT_SHARDS;
 }
 
-/** Routing key of a span: its rollout when it has one, else its trace. */
-export function routingKey(rolloutId: string | null, traceId: string): string {
-  return rolloutId !== null ? `r:${rolloutId}` : `t:${traceId}`;
-}
-
-/** Writes `<dir>/<i>.part` for i < `partitions`, `<dir>/metrics.part` and `<dir>/shared.ids`. */
-export async function buildPartitions(files: readonly InputFile[], dir: string, partitions: number): Promise<PartitionBuild> {
+/**
+ * Writes `<dir>/<i>.part` for i < `partitions`, `metrics.part`, `split-roots.ids` and the rollout
+ * index. Throws when the input changed between the two passes (the caller builds again).
+ */
+export async function buildPartitions(files: readonly InputFile[], dir: string, layout: PartitionLayout): Promise<PartitionBuild> {
+  const { partitions, largeTraceSpans } = layout;
+  const links = new SpanLinks();
+  await scanSpans(files, emptyReadStats(), (keys) => links.add(keys.traceId, keys.spanId, keys.parentSpanId), null);
+  const { partitionOf, splitRoots } = links.route(partitions, largeTraceSpans);
   const out = Array.from({ length: partitions }, (_, i) => new BufferedFile(join(dir, `${i}.part`)));
+  const rollouts = Array.from({ length: ROLLOUT_SHARDS }, (_, i) => new BufferedFile(join(dir, `rollouts-${i}.idx`)));
   const metrics = new BufferedFile(join(dir, 'metrics.part'));
-  const shared = new Set<string>();
-  let sharedComplete = true;
   const stats = emptyReadStats();
-  const resources = new ResourceCache();
-  const route = (keys: { traceId: string; spanId: string; rolloutId: string | null }, line: string): void => {
-    if (keys.rolloutId === null && sharedComplete) {
-      shared.add(keys.spanId);
-      if (shared.size > MAX_SHARED_IDS) sharedComplete = false;
-    }
-    out[partitionOf(routingKey(keys.rolloutId, keys.traceId), partitions)]!.write(line);
-  };
+  let i = 0;
   try {
-    for (let fi = 0; fi < files.length; fi++) {
-      const file = files[fi]!.path;
-      stats.files++;
-      let recordLine = 0;
-      const malformed = (line: number, reason: string): void => {
-        stats.malformedLines++;
-        if (stats.malformedExamples.length < MAX_MALFORMED_EXAMPLES) stats.malformedExamples.push({ file, line, reason });
-      };
-      const handlers: RecordHandlers = {
-        span(s, format) {
-          const rollout = s.attributes[ATTR.rolloutId];
-          route({ traceId: s.traceId, spanId: s.spanId, rolloutId: typeof rollout === 'string' ? rollout : null }, `${fi}\t${recordLine}\t${FORMAT_TAG[format]}\t${JSON.stringify(toConsoleRecord(s))}\n`);
-        },
-        malformed: (reason) => malformed(recordLine, reason),
-        skipped: () => void stats.skippedLines++,
-        metric(_points, obj) {
-          stats.metricRecords++;
-          metrics.write(`${fi}\t${recordLine}\t${FORMAT_TAG.metric}\t${JSON.stringify(obj)}\n`);
-        },
-      };
-      const scanner = new RecordScanner({
-        skipped: () => void stats.skippedLines++,
-        malformed,
-        mayBeRecord: (t) => !t.startsWith('{"') || t.includes('"span_id"') || t.includes('"resourceSpans"') || t.includes('"metric"'),
-        record(obj, line) {
-          recordLine = line;
-          handleRecord(obj, { file, line }, resources, handlers);
-        },
-      });
-      const stream = createReadStream(file, { encoding: 'utf8', highWaterMark: 256 * 1024 });
-      let lineNo = 0;
-      await forEachLine(stream, (line) => {
-        lineNo++;
-        stats.linesRead++;
-        if (!scanner.inRecord) {
-          const at = consoleSpanStart(line);
-          const text = at < 0 ? null : at === 0 ? line : line.slice(at);
-          const keys = text === null ? null : keysOfConsoleSpan(text);
-          if (keys !== null) return route(keys, `${fi}\t${lineNo}\t${FORMAT_TAG.console}\t${text}\n`);
-        }
-        scanner.push(line, lineNo);
-      });
-      scanner.end();
-      stats.bytes += stream.bytesRead;
-    }
+    await scanSpans(
+      files,
+      stats,
+      (keys, line) => {
+        if (i >= links.count) throw new InputChangedError();
+        const p = partitionOf[i++]!;
+        out[p]!.write(line());
+        if (keys.rolloutId !== null) rollouts[rolloutShardOf(keys.rolloutId)]!.write(`${keys.rolloutId}\t${p}\n`);
+      },
+      (line) => metrics.write(line),
+    );
   } finally {
-    for (const f of out) f.close();
-    metrics.close();
+    for (const f of [...out, ...rollouts, metrics]) f.close();
   }
-  const ids = new BufferedFile(join(dir, 'shared.ids'));
-  if (sharedComplete) for (const id of shared) ids.write(id + '\n');
-  ids.close();
-  return { partitionBytes: out.map((f) => f.bytes), stats, sharedComplete };
+  if (i !== links.count) throw new InputChangedError();
+  const roots = new BufferedFile(join(dir, 'split-roots.ids'));
+  for (const id of splitRoots) roots.write(id + '\n');
+  roots.close();
+  return { partitionBytes: out.map((f) => f.bytes), stats };
+}
+
+/**
+ * Calls `onSpan` for every span of `files` in a fixed order, with its keys and (lazily) its
+ * partition line; metric records go to `onMetric` (skipped when null). Counts into `stats`.
+ */
+async function scanSpans(files: readonly InputFile[], stats: ReadStats, onSpan: (keys: SpanKeys, line: () => string) => void, onMetric: ((line: string) => void) | null): Promise<void> {
+  const resources = new ResourceCache();
+  for (let fi = 0; fi < files.length; fi++) {
+    const file = files[fi]!.path;
+    stats.files++;
+    let recordLine = 0;
+    const malformed = (line: number, reason: string): void => {
+      stats.malformedLines++;
+      if (stats.malformedExamples.length < MAX_MALFORMED_EXAMPLES) stats.malformedExamples.push({ file, line, reason });
+    };
+    const handlers: RecordHandlers = {
+      span(s, format) {
+        const rollout = s.name === SPAN.rollout ? s.attributes[ATTR.rolloutId] : undefined;
+        const keys = { traceId: s.traceId, spanId: s.spanId, parentSpanId: s.parentSpanId, rolloutId: typeof rollout === 'string' ? rollout : null };
+        onSpan(keys, () => `${fi}\t${recordLine}\t${FORMAT_TAG[format]}\t${JSON.stringify(toConsoleRecord(s))}\n`);
+      },
+      malformed: (reason) => malformed(recordLine, reason),
+      skipped: () => void stats.skippedLines++,
+      metric(_points, obj) {
+        stats.metricRecords++;
+        onMetric?.(`${fi}\t${recordLine}\t${FORMAT_TAG.metric}\t${JSON.stringify(obj)}\n`);
+      },
+    };
+    const scanner = new RecordScanner({
+      skipped: () => void stats.skippedLines++,
+      malformed,
+      mayBeRecord: (t) => !t.startsWith('{"') || t.includes('"span_id"') || t.includes('"resourceSpans"') || t.includes('"metric"'),
+      record(obj, line) {
+        recordLine = line;
+        handleRecord(obj, { file, line }, resources, handlers);
+      },
+    });
+    const stream = createReadStream(file, { encoding: 'utf8', highWaterMark: 256 * 1024 });
+    let lineNo = 0;
+    await forEachLine(stream, (line) => {
+      lineNo++;
+      stats.linesRead++;
+      if (!scanner.inRecord) {
+        const at = consoleSpanStart(line);
+        const text = at < 0 ? null : at === 0 ? line : line.slice(at);
+        const keys = text === null ? null : keysOfConsoleSpan(text);
+        if (keys !== null) {
+          const n = lineNo;
+          const record = text!;
+          return onSpan(keys, () => `${fi}\t${n}\t${FORMAT_TAG.console}\t${record}\n`);
+        }
+      }
+      scanner.push(line, lineNo);
+    });
+    scanner.end();
+    stats.bytes += stream.bytesRead;
+  }
 }
 
 // Hundreds of partitions are written at once: each keeps a small buffer and writes it whole.

@@ -14,7 +14,7 @@ import { dirname, join, resolve } from 'node:path';
 import { INDEX_DIR_NAME } from '../read/expand-paths.js';
 import type { InputFile } from '../read/expand-paths.js';
 import type { ReadStats } from '../read/read-stats.js';
-import { buildPartitions } from './build-partitions.js';
+import { buildPartitions, InputChangedError } from './build-partitions.js';
 
 
 /** Target size of one partition file: small enough that one rollout's partition reads in well under a second. */
@@ -23,8 +23,20 @@ export const PARTITION_TARGET_BYTES = 16 * 1024 * 1024;
 /** Most partition files of one index (each is an open file while the index is built). */
 export const MAX_PARTITIONS = 512;
 
+/** A trace with more spans than this is split into the subtrees under its root (one per rollout under `gym.job`). */
+export const LARGE_TRACE_SPANS = 10_000;
+
+/** Options of {@link openIndex} (used when it is built). */
+export interface IndexOptions {
+  /** About one partition per this many bytes of input. Default {@link PARTITION_TARGET_BYTES}. */
+  partitionTargetBytes?: number;
+  /** Default {@link LARGE_TRACE_SPANS}. */
+  largeTraceSpans?: number;
+}
+
 const MANIFEST = 'manifest.txt';
-const VERSION = 1;
+const VERSION = 2;
+const BUILD_ATTEMPTS = 3;
 
 /** One input as the index recorded it. */
 export interface IndexedInput {
@@ -40,7 +52,6 @@ export interface PartitionIndex {
   partitionBytes: number[];
   /** Counters of the split pass (lines, skipped, metrics, malformed); spans are counted on reading. */
   stats: ReadStats;
-  sharedComplete: boolean;
   /** True when it was built by this call (else it was reused). */
   built: boolean;
   /** True when it lives in a temporary directory that {@link closeIndex} removes. */
@@ -52,14 +63,14 @@ interface Manifest {
   inputs: IndexedInput[];
   partitionBytes: number[];
   stats: ReadStats;
-  sharedComplete: boolean;
 }
 
 /**
  * Opens the index of `files` (as listed by `expandPaths`), building it when it is missing or stale.
  * `anchor` is the first path the user gave: the index goes into it (a directory) or beside it (a file).
  */
-export async function openIndex(files: readonly InputFile[], anchor: string): Promise<PartitionIndex> {
+export async function openIndex(files: readonly InputFile[], anchor: string, options: IndexOptions = {}): Promise<PartitionIndex> {
+  const partitionTargetBytes = options.partitionTargetBytes ?? PARTITION_TARGET_BYTES;
   const inputs: IndexedInput[] = [];
   for (const f of files) {
     const st = await stat(f.path);
@@ -81,16 +92,22 @@ export async function openIndex(files: readonly InputFile[], anchor: string): Pr
     temporary = true;
   }
   const total = inputs.reduce((n, i) => n + i.bytes, 0);
-  const partitions = Math.min(MAX_PARTITIONS, Math.max(1, Math.ceil(total / PARTITION_TARGET_BYTES)));
-  try {
-    const built = await buildPartitions(files, target, partitions);
-    const manifest: Manifest = { version: VERSION, inputs, ...built };
-    // the manifest is written last: a build cut short leaves no manifest and is redone
-    await writeFile(join(target, MANIFEST), JSON.stringify(manifest));
-    return { dir: target, ...manifest, built: true, temporary };
-  } catch (err) {
-    await rm(target, { recursive: true, force: true });
-    throw err;
+  const partitions = Math.min(MAX_PARTITIONS, Math.max(1, Math.ceil(total / partitionTargetBytes)));
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const built = await buildPartitions(files, target, { partitions, largeTraceSpans: options.largeTraceSpans ?? LARGE_TRACE_SPANS });
+      // logs still being written (a run in progress): the index describes them as they were read
+      const after = await Promise.all(inputs.map(async (i) => ({ ...i, ...(await stat(i.path).then((st) => ({ bytes: st.size, mtimeMs: st.mtimeMs }))) })));
+      const manifest: Manifest = { version: VERSION, inputs: after, ...built };
+      // the manifest is written last: a build cut short leaves no manifest and is redone
+      await writeFile(join(target, MANIFEST), JSON.stringify(manifest));
+      return { dir: target, ...manifest, built: true, temporary };
+    } catch (err) {
+      // the two passes saw different spans: the logs grew in between; read them again
+      if (attempt < BUILD_ATTEMPTS && err instanceof InputChangedError) continue;
+      await rm(target, { recursive: true, force: true });
+      throw err;
+    }
   }
 }
 

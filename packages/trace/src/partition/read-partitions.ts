@@ -15,6 +15,7 @@ import type { ReadStats } from '../read/read-stats.js';
 import type { SpanFormat } from '../read/records.js';
 import { ResourceCache } from '../read/resource-cache.js';
 import type { SpanRecord } from '../span-record.js';
+import { rolloutShardOf } from './build-partitions.js';
 import type { PartitionIndex } from './partition-index.js';
 
 const FORMAT_OF_TAG: Record<string, SpanFormat> = { c: 'console', p: 'python', o: 'otlp' };
@@ -53,11 +54,19 @@ export async function readIndexMetrics(index: PartitionIndex, resources = new Re
   return points;
 }
 
-/** Ids of the spans outside rollouts, or null when there were too many to keep. */
-export async function readSharedIds(index: PartitionIndex): Promise<Set<string> | null> {
-  if (!index.sharedComplete) return null;
-  const text = await readFile(join(index.dir, 'shared.ids'), 'utf8');
+/** Ids of the roots of traces split over several partitions (their children sit elsewhere). */
+export async function readSplitRoots(index: PartitionIndex): Promise<Set<string>> {
+  const text = await readFile(join(index.dir, 'split-roots.ids'), 'utf8');
   return new Set(text.split('\n').filter((l) => l.length > 0));
+}
+
+/** The partitions holding rollout `id` (several when runs with the same rollout ids are read together). */
+export async function partitionsOfRollout(index: PartitionIndex, id: string): Promise<number[]> {
+  const text = await readFile(join(index.dir, `rollouts-${rolloutShardOf(id)}.idx`), 'utf8');
+  const found = new Set<number>();
+  const prefix = id + '\t';
+  for (const line of text.split('\n')) if (line.startsWith(prefix)) found.add(Number(line.slice(prefix.length)));
+  return [...found].sort((a, b) => a - b);
 }
 
 async function forEachRecord(path: string, onRecord: (file: number, line: number, tag: string, json: string) => void): Promise<void> {

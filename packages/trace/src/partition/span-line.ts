@@ -4,21 +4,24 @@
  * as a console span record.
  * @module
  */
-import { ATTR } from '../span-record.js';
+import { ATTR, SPAN } from '../span-record.js';
 import type { SpanRecord } from '../span-record.js';
 
 /** What routing needs of a span. */
 export interface SpanKeys {
   traceId: string;
   spanId: string;
-  /** `nemo.gym.rollout.id`, when the span carries it. */
+  parentSpanId: string | null;
+  /** `nemo.gym.rollout.id` of a `gym.rollout` span (the rollout index lists where each rollout is). */
   rolloutId: string | null;
 }
 
 const TYPE_SPAN = '{"type":"span"';
 const TRACE_ID = '"trace_id":"';
 const SPAN_ID = '"span_id":"';
+const PARENT_ID = '"parent_span_id":';
 const ROLLOUT_ID = `"${ATTR.rolloutId}":"`;
+const ROLLOUT_NAME = `"name":"${SPAN.rollout}"`;
 
 /**
  * The offset of what looks like one of our console span records in `line` (it may follow a prefix
@@ -29,23 +32,30 @@ export function consoleSpanStart(line: string): number {
 }
 
 /**
- * Trace id, span id and rollout id of a compact console span record, read by substring search;
- * null when a value is not where the writer puts it (the record then takes the parsing path,
- * which validates it).
+ * Trace id, span id, parent span id and (for `gym.rollout`) rollout id of a compact console span
+ * record, read by substring search; null when a value is not where the writer puts it (the record
+ * then takes the parsing path, which validates it).
  */
 export function keysOfConsoleSpan(text: string): SpanKeys | null {
   if (text.charCodeAt(text.length - 1) !== 125 /* } */) return null;
   const traceId = fixedHexAfter(text, TRACE_ID, 32);
   const spanId = fixedHexAfter(text, SPAN_ID, 16);
   if (traceId === null || spanId === null) return null;
+  const p = text.indexOf(PARENT_ID);
+  let parentSpanId: string | null = null;
+  if (p >= 0 && !text.startsWith('null', p + PARENT_ID.length)) {
+    parentSpanId = fixedHexAfter(text, PARENT_ID + '"', 16);
+    if (parentSpanId === null) return null;
+  }
+  if (!text.includes(ROLLOUT_NAME)) return { traceId, spanId, parentSpanId, rolloutId: null };
   const r = text.indexOf(ROLLOUT_ID);
-  if (r < 0) return { traceId, spanId, rolloutId: null };
+  if (r < 0) return { traceId, spanId, parentSpanId, rolloutId: null };
   const from = r + ROLLOUT_ID.length;
   const to = text.indexOf('"', from);
   const rolloutId = to < 0 ? '' : text.slice(from, to);
   // an escaped quote or backslash inside the id: leave it to JSON.parse
   if (to < 0 || rolloutId.includes('\\')) return null;
-  return { traceId, spanId, rolloutId };
+  return { traceId, spanId, parentSpanId, rolloutId };
 }
 
 function fixedHexAfter(text: string, key: string, width: number): string | null {
