@@ -24,8 +24,19 @@ import { SpanLinks } from './span-links.js';
 import { consoleSpanStart, keysOfConsoleSpan, toConsoleRecord } from './span-line.js';
 import type { SpanKeys } from './span-line.js';
 
-/** Format tags of partition lines: `<file index>\t<line>\t<tag>\t<record JSON>`. */
+/** Format tags of partition lines (see {@link partitionLine}). */
 export const FORMAT_TAG: Record<SpanFormat | 'metric', string> = { console: 'c', python: 'p', otlp: 'o', metric: 'm' };
+
+/** Key of the source of a record in a partition line: `[file index, line, format tag]`. */
+export const SOURCE_KEY = '_gym_source';
+
+/**
+ * One line of a partition file: the record's JSON with its source added as a first key, so the
+ * files stay JSON lines that DuckDB reads directly (`gym trace sql`).
+ */
+export function partitionLine(file: number, line: number, tag: string, recordJson: string): string {
+  return `{"${SOURCE_KEY}":[${file},${line},"${tag}"],${recordJson.slice(1)}\n`;
+}
 
 /** Shards of the rollout index. */
 export const ROLLOUT_SHARDS = 64;
@@ -119,13 +130,13 @@ async function scanSpans(files: readonly InputFile[], stats: ReadStats, onSpan: 
       span(s, format) {
         const rollout = s.name === SPAN.rollout ? s.attributes[ATTR.rolloutId] : undefined;
         const keys = { traceId: s.traceId, spanId: s.spanId, parentSpanId: s.parentSpanId, rolloutId: typeof rollout === 'string' ? rollout : null };
-        onSpan(keys, () => `${fi}\t${recordLine}\t${FORMAT_TAG[format]}\t${JSON.stringify(toConsoleRecord(s))}\n`);
+        onSpan(keys, () => partitionLine(fi, recordLine, FORMAT_TAG[format], JSON.stringify(toConsoleRecord(s))));
       },
       malformed: (reason) => malformed(recordLine, reason),
       skipped: () => void stats.skippedLines++,
       metric(_points, obj) {
         stats.metricRecords++;
-        onMetric?.(`${fi}\t${recordLine}\t${FORMAT_TAG.metric}\t${JSON.stringify(obj)}\n`);
+        onMetric?.(partitionLine(fi, recordLine, FORMAT_TAG.metric, JSON.stringify(obj)));
       },
     };
     const scanner = new RecordScanner({
@@ -149,7 +160,7 @@ async function scanSpans(files: readonly InputFile[], stats: ReadStats, onSpan: 
         if (keys !== null) {
           const n = lineNo;
           const record = text!;
-          return onSpan(keys, () => `${fi}\t${n}\t${FORMAT_TAG.console}\t${record}\n`);
+          return onSpan(keys, () => partitionLine(fi, n, FORMAT_TAG.console, record));
         }
       }
       scanner.push(line, lineNo);

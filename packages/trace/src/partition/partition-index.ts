@@ -35,7 +35,7 @@ export interface IndexOptions {
 }
 
 const MANIFEST = 'manifest.txt';
-const VERSION = 2;
+const VERSION = 3;
 const BUILD_ATTEMPTS = 3;
 
 /** One input as the index recorded it. */

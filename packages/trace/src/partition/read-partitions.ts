@@ -15,7 +15,7 @@ import type { ReadStats } from '../read/read-stats.js';
 import type { SpanFormat } from '../read/records.js';
 import { ResourceCache } from '../read/resource-cache.js';
 import type { SpanRecord } from '../span-record.js';
-import { rolloutShardOf } from './build-partitions.js';
+import { rolloutShardOf, SOURCE_KEY } from './build-partitions.js';
 import type { PartitionIndex } from './partition-index.js';
 
 const FORMAT_OF_TAG: Record<string, SpanFormat> = { c: 'console', p: 'python', o: 'otlp' };
@@ -23,16 +23,10 @@ const FORMAT_OF_TAG: Record<string, SpanFormat> = { c: 'console', p: 'python', o
 /** Reads partitions `which` of `index`; spans and malformed records are counted into `stats`. */
 export async function readPartitions(index: PartitionIndex, which: readonly number[], stats: ReadStats, onSpan: (s: SpanRecord) => void, resources = new ResourceCache()): Promise<void> {
   for (const p of which) {
-    await forEachRecord(join(index.dir, `${p}.part`), (file, line, tag, json) => {
+    await forEachRecord(join(index.dir, `${p}.part`), (obj, file, line, tag) => {
       const format = FORMAT_OF_TAG[tag];
       const path = index.inputs[file]?.path ?? '?';
-      let obj: unknown;
-      try {
-        obj = JSON.parse(json);
-      } catch {
-        obj = null;
-      }
-      const s = obj === null || typeof obj !== 'object' || format === undefined ? 'invalid JSON' : fromConsoleSpan(obj as Record<string, unknown>, { file: path, line }, resources);
+      const s = format === undefined ? 'invalid JSON' : fromConsoleSpan(obj, { file: path, line }, resources);
       if (typeof s === 'string') {
         stats.malformedLines++;
         if (stats.malformedExamples.length < MAX_MALFORMED_EXAMPLES) stats.malformedExamples.push({ file: path, line, reason: s });
@@ -48,8 +42,8 @@ export async function readPartitions(index: PartitionIndex, which: readonly numb
 /** The saturation metric points of the run. */
 export async function readIndexMetrics(index: PartitionIndex, resources = new ResourceCache()): Promise<MetricPoint[]> {
   const points: MetricPoint[] = [];
-  await forEachRecord(join(index.dir, 'metrics.part'), (_file, _line, _tag, json) => {
-    for (const p of fromConsoleMetric(JSON.parse(json) as Record<string, unknown>, resources)) points.push(p);
+  await forEachRecord(join(index.dir, 'metrics.part'), (obj) => {
+    for (const p of fromConsoleMetric(obj, resources)) points.push(p);
   });
   return points;
 }
@@ -69,11 +63,20 @@ export async function partitionsOfRollout(index: PartitionIndex, id: string): Pr
   return [...found].sort((a, b) => a - b);
 }
 
-async function forEachRecord(path: string, onRecord: (file: number, line: number, tag: string, json: string) => void): Promise<void> {
+// A record the split pass wrote but that does not parse (a console line cut mid-way that still
+// ended in `}`) comes back with the tag `?`: counted as malformed where it was read.
+async function forEachRecord(path: string, onRecord: (obj: Record<string, unknown>, file: number, line: number, tag: string) => void): Promise<void> {
   await forEachLine(createReadStream(path, { encoding: 'utf8', highWaterMark: 256 * 1024 }), (text) => {
-    const a = text.indexOf('\t');
-    const b = text.indexOf('\t', a + 1);
-    if (a < 0 || b < 0) return;
-    onRecord(Number(text.slice(0, a)), Number(text.slice(a + 1, b)), text.charAt(b + 1), text.slice(b + 3));
+    if (text.length === 0) return;
+    let obj: Record<string, unknown>;
+    try {
+      obj = JSON.parse(text) as Record<string, unknown>;
+    } catch {
+      const m = /^\{"_gym_source":\[(\d+),(\d+),/.exec(text);
+      if (m !== null) onRecord({}, Number(m[1]), Number(m[2]), '?');
+      return;
+    }
+    const src = obj[SOURCE_KEY] as [number, number, string] | undefined;
+    if (src !== undefined) onRecord(obj, src[0], src[1], src[2]);
   });
 }
