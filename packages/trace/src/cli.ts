@@ -21,7 +21,7 @@ function setExit(code: number): void {
 const PATHS_HELP = 'telemetry files or directories (default: newest run under .gym/logs/)';
 
 /**
- * Adds `trace` with subcommands `show`, `why`, `stats`, `anomalies`, `convert`, `report`, `receive`
+ * Adds `trace` with subcommands `show`, `why`, `stats`, `anomalies`, `sql`, `convert`, `report`, `receive`
  * to `program`.
  * @example
  * const program = new Command('gym');
@@ -88,6 +88,21 @@ export function registerTraceCommands<A extends unknown[], O extends OptionValue
     .action(async (paths, o) => {
       const { anomalies } = await import('./commands/anomalies.js');
       setExit(await anomalies({ paths, format: formatOf(o) }, processOutput()));
+    });
+
+  trace
+    .command('sql')
+    .description('answer a SQL query over the spans and metrics of a run (DuckDB; tables spans, metrics)')
+    .argument('<query>', 'the query, e.g. "SELECT name, count(*) FROM spans GROUP BY name"')
+    .argument('[paths...]', PATHS_HELP)
+    .option('--memory-limit <size>', 'DuckDB memory limit; it spills to disk beyond it', '1GB')
+    .option('--threads <n>', 'DuckDB threads (default: one per core)', (v) => Number(v))
+    .option('--max-rows <n>', 'rows printed at most (all with --json)', (v) => Number(v), 1000)
+    .option('--json', 'JSON output')
+    .option('--markdown', 'Markdown output')
+    .action(async (query, paths, o) => {
+      const { sql } = await import('./commands/sql.js');
+      setExit(await sql({ query, paths, format: formatOf(o), memoryLimit: o.memoryLimit, maxRows: o.maxRows, ...(o.threads === undefined ? {} : { threads: o.threads }) }, processOutput()));
     });
 
   trace

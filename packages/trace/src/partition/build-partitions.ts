@@ -77,7 +77,7 @@ export function rolloutShardOf(id: string): number {
 }
 
 /**
- * Writes `<dir>/<i>.part` for i < `partitions`, `metrics.part`, `split-roots.ids` and the rollout
+ * Writes `<dir>/<i>.part` for i < `partitions`, `metrics.records`, `split-roots.ids` and the rollout
  * index. Throws when the input changed between the two passes (the caller builds again).
  */
 export async function buildPartitions(files: readonly InputFile[], dir: string, layout: PartitionLayout): Promise<PartitionBuild> {
@@ -87,7 +87,7 @@ export async function buildPartitions(files: readonly InputFile[], dir: string, 
   const { partitionOf, splitRoots } = links.route(partitions, largeTraceSpans);
   const out = Array.from({ length: partitions }, (_, i) => new BufferedFile(join(dir, `${i}.part`)));
   const rollouts = Array.from({ length: ROLLOUT_SHARDS }, (_, i) => new BufferedFile(join(dir, `rollouts-${i}.idx`)));
-  const metrics = new BufferedFile(join(dir, 'metrics.part'));
+  const metrics = new BufferedFile(join(dir, 'metrics.records'));
   const stats = emptyReadStats();
   let i = 0;
   try {

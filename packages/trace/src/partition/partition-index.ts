@@ -35,7 +35,7 @@ export interface IndexOptions {
 }
 
 const MANIFEST = 'manifest.txt';
-const VERSION = 3;
+const VERSION = 4;
 const BUILD_ATTEMPTS = 3;
 
 /** One input as the index recorded it. */

@@ -42,7 +42,7 @@ export async function readPartitions(index: PartitionIndex, which: readonly numb
 /** The saturation metric points of the run. */
 export async function readIndexMetrics(index: PartitionIndex, resources = new ResourceCache()): Promise<MetricPoint[]> {
   const points: MetricPoint[] = [];
-  await forEachRecord(join(index.dir, 'metrics.part'), (obj) => {
+  await forEachRecord(join(index.dir, 'metrics.records'), (obj) => {
     for (const p of fromConsoleMetric(obj, resources)) points.push(p);
   });
   return points;
