@@ -21,7 +21,8 @@ function setExit(code: number): void {
 const PATHS_HELP = 'telemetry files or directories (default: newest run under .gym/logs/)';
 
 /**
- * Adds `trace` with subcommands `show`, `why`, `stats`, `anomalies`, `sql`, `convert`, `report`, `receive`
+ * Adds `trace` with subcommands `show`, `why`, `stats`, `anomalies`, `sql`, `top`, `convert`, `report`,
+ * `receive`
  * to `program`.
  * @example
  * const program = new Command('gym');
@@ -103,6 +104,27 @@ export function registerTraceCommands<A extends unknown[], O extends OptionValue
     .action(async (query, paths, o) => {
       const { sql } = await import('./commands/sql.js');
       setExit(await sql({ query, paths, format: formatOf(o), memoryLimit: o.memoryLimit, maxRows: o.maxRows, ...(o.threads === undefined ? {} : { threads: o.threads }) }, processOutput()));
+    });
+
+  trace
+    .command('top')
+    .description('follow a run\'s log files as they grow: rollouts done, failed and in flight, the slowest, each process\'s event loop')
+    .argument('[paths...]', PATHS_HELP)
+    .option('--interval <ms>', 'milliseconds between redraws', (v) => Number(v), 1000)
+    .option('--once', 'read what is there, print one frame and exit')
+    .action(async (paths, o) => {
+      const { top } = await import('./commands/top.js');
+      // Ctrl-C ends the view, not the process: the loop stops, the cursor comes back, exit 0
+      const stop = new AbortController();
+      const onSignal = (): void => stop.abort();
+      process.once('SIGINT', onSignal);
+      process.once('SIGTERM', onSignal);
+      try {
+        setExit(await top({ paths, intervalMs: o.interval, once: o.once === true, tty: process.stdout.isTTY === true, signal: stop.signal }, processOutput()));
+      } finally {
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
+      }
     });
 
   trace

@@ -27,7 +27,7 @@ import type { CommandOutput } from './output.js';
 export const BATCH_ENV = 'GYM_TRACE_BATCH_MIB';
 
 /** Default of {@link BATCH_ENV}: a batch of span lines this size assembles in about 2× its size of memory. */
-export const DEFAULT_BATCH_MIB = 256;
+export const DEFAULT_BATCH_MIB = 64;
 
 /** One batch: whole rollouts (and whole traces outside rollouts), assembled. */
 export interface Batch {
