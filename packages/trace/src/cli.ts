@@ -21,8 +21,8 @@ function setExit(code: number): void {
 const PATHS_HELP = 'telemetry files or directories (default: newest run under .gym/logs/)';
 
 /**
- * Adds `trace` with subcommands `show`, `why`, `stats`, `anomalies`, `sql`, `top`, `convert`, `report`,
- * `receive`
+ * Adds `trace` with subcommands `show`, `why`, `stats`, `anomalies`, `sql`, `top`, `convert`, `push`,
+ * `report`, `receive`
  * to `program`.
  * @example
  * const program = new Command('gym');
@@ -136,6 +136,20 @@ export function registerTraceCommands<A extends unknown[], O extends OptionValue
     .action(async (paths, o) => {
       const { convert } = await import('./commands/convert.js');
       setExit(await convert({ paths, to: o.to, ...(o.out === undefined ? {} : { out: o.out }) }, processOutput()));
+    });
+
+  trace
+    .command('push')
+    .description('replay the spans to an OTLP collector (Jaeger, Tempo, the OpenTelemetry Collector…) with their ids and times')
+    .argument('[paths...]', PATHS_HELP)
+    .requiredOption('--endpoint <url>', 'collector URL, e.g. http://127.0.0.1:4318 (HTTP) or :4317 (gRPC)')
+    .addOption(new Option('--protocol <protocol>', 'OTLP protocol').choices(['http/protobuf', 'http/json', 'grpc'] as const).default('http/protobuf' as const))
+    .option('--header <key=value>', 'request header or gRPC metadata (repeatable)', (v: string, prev: string[] | undefined) => [...(prev ?? []), v])
+    .option('--batch-size <n>', 'spans per export request', (v) => Number(v), 512)
+    .action(async (paths, o) => {
+      const { push } = await import('./commands/push.js');
+      const headers = Object.fromEntries((o.header ?? []).map((h) => [h.slice(0, Math.max(0, h.indexOf('='))), h.slice(h.indexOf('=') + 1)]).filter(([k]) => k !== ''));
+      setExit(await push({ paths, endpoint: o.endpoint, protocol: o.protocol, headers, batchSize: o.batchSize }, processOutput()));
     });
 
   trace

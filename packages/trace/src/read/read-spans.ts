@@ -29,6 +29,8 @@ export interface ReadOptions {
   onProgress?: (progress: ReadProgress) => void;
   /** Receives the saturation metric points (see `metric-points.ts`); without it metric lines are skipped. */
   onMetric?: (point: MetricPoint) => void;
+  /** Called after each line; when it returns a promise, reading waits for it (backpressure). */
+  pause?: () => Promise<void> | undefined;
 }
 
 /** Spans, saturation metric points and counters of one read. */
@@ -63,7 +65,7 @@ export async function forEachSpan(paths: readonly string[], onSpan: (span: SpanR
   let doneBytes = 0;
   for (const file of files) {
     stats.files++;
-    const bytes = await readFile(file.path, stats, resources, onSpan, options.onMetric, (b) => options.onProgress?.({ bytesRead: doneBytes + b, totalBytes, file: file.path }));
+    const bytes = await readFile(file.path, stats, resources, onSpan, options, (b) => options.onProgress?.({ bytesRead: doneBytes + b, totalBytes, file: file.path }));
     doneBytes += bytes;
     stats.bytes += bytes;
     options.onProgress?.({ bytesRead: doneBytes, totalBytes, file: file.path });
@@ -83,7 +85,8 @@ function mayHoldSpanOrMetric(text: string): boolean {
   return mayHoldSpan(text) || text.includes('"metric"');
 }
 
-async function readFile(file: string, stats: ReadStats, resources: ResourceCache, onSpan: (s: SpanRecord) => void, onMetric: ((p: MetricPoint) => void) | undefined, progress: (bytes: number) => void): Promise<number> {
+async function readFile(file: string, stats: ReadStats, resources: ResourceCache, onSpan: (s: SpanRecord) => void, options: ReadOptions, progress: (bytes: number) => void): Promise<number> {
+  const { onMetric, pause } = options;
   const malformed = (line: number, reason: string): void => {
     stats.malformedLines++;
     if (stats.malformedExamples.length < MAX_MALFORMED_EXAMPLES) stats.malformedExamples.push({ file, line, reason });
@@ -126,6 +129,7 @@ async function readFile(file: string, stats: ReadStats, resources: ResourceCache
       nextProgress = stream.bytesRead + PROGRESS_EVERY_BYTES;
       progress(stream.bytesRead);
     }
+    return pause?.();
   });
   scanner.end();
   return stream.bytesRead;
