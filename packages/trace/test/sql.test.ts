@@ -60,7 +60,7 @@ describe('gym trace sql', () => {
     assert.equal(await stats({ paths: [d.dir], format: 'json' }, c), 0, c.err);
     const expected = (JSON.parse(c.out) as StatsJson).groups.map((g) => ({ name: g.key, count: g.count, errors: g.errorCount, p50: g.p50, p95: g.p95, p99: g.p99, max: g.max }));
     const rows = await query<Record<string, number | string>>(d.dir, recipe('what `gym trace stats` prints'));
-    const byName = (a: { name: unknown }, b: { name: unknown }) => String(a.name).localeCompare(String(b.name));
+    const byName = (a: Record<string, unknown>, b: Record<string, unknown>) => String(a['name']).localeCompare(String(b['name']));
     assert.deepEqual(rows.sort(byName), expected.sort(byName));
     assert.ok(rows.some((r) => r['name'] === 'POST /verify' && r['errors'] === 1), 'the Python span is there, with its error');
     assert.ok(rows.some((r) => r['name'] === 'POST /v1/responses' && r['count'] === 5), 'the OTLP span is there');

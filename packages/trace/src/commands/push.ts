@@ -7,7 +7,6 @@
  */
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { TRACE_ERROR_CODES, TraceUserError } from '../errors.js';
-import { ReadableSpanConverter } from '../push/readable-spans.js';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { forEachSpan } from '../read/read-spans.js';
 import { resolvePaths } from './default-paths.js';
@@ -48,6 +47,8 @@ export async function push(options: PushOptions, out: CommandOutput): Promise<nu
     const url = endpointUrl(options.endpoint, protocol);
     const paths = await resolvePaths(options.paths, options.cwd);
     const exporter = await createExporter(protocol, url, options.headers ?? {}, options.timeoutMs ?? 30_000);
+    // the SDK's modules load only for this command (importing @gym/trace stays cheap)
+    const { ReadableSpanConverter } = await import('../push/readable-spans.js');
     const converter = new ReadableSpanConverter();
     const inFlight: Array<Promise<void>> = [];
     let batch: ReadableSpan[] = [];
