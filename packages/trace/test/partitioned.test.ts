@@ -139,6 +139,19 @@ describe('SpanLinks', () => {
   const trace = (n: number) => n.toString(16).padStart(32, '0');
 
   it('keeps small traces whole and splits a large one into the subtrees under its root', () => {
+    const small = links().route(64, 100);
+    assert.deepEqual(new Set(Array.from(small.partitionOf.subarray(0, 6))).size, 1, 'trace 1 stays whole');
+    assert.equal(small.splitRoots.size, 0);
+    const split = links().route(64, 3);
+    const p = Array.from(split.partitionOf);
+    assert.equal(p[0], p[2], 'a unit keeps its child');
+    assert.equal(p[1], p[3]);
+    assert.equal(p[4], p[5], 'the root and the orphan stay with the trace');
+    assert.deepEqual([...split.splitRoots], [id(1)]);
+    assert.equal(p[6], p[7], 'trace 2 (3 spans at most) is not split');
+  });
+
+  function links(): SpanLinks {
     const links = new SpanLinks();
     // trace 1: root 1 → units 2 and 3, each with a child, listed children first
     links.add(trace(1), id(20), id(2));
@@ -150,17 +163,8 @@ describe('SpanLinks', () => {
     links.add(trace(1), id(40), id(99));
     links.add(trace(2), id(50), null);
     links.add(trace(2), id(51), id(50));
-    const small = links.route(64, 100);
-    assert.deepEqual(new Set(Array.from(small.partitionOf.subarray(0, 6))).size, 1, 'trace 1 stays whole');
-    assert.equal(small.splitRoots.size, 0);
-    const split = links.route(64, 3);
-    const p = Array.from(split.partitionOf);
-    assert.equal(p[0], p[2], 'a unit keeps its child');
-    assert.equal(p[1], p[3]);
-    assert.equal(p[4], p[5], 'the root and the orphan stay with the trace');
-    assert.deepEqual([...split.splitRoots], [id(1)]);
-    assert.equal(p[6], p[7], 'trace 2 (3 spans at most) is not split');
-  });
+    return links;
+  }
 
   it('survives cycles and duplicate span ids', () => {
     const links = new SpanLinks();

@@ -10,7 +10,7 @@ export class Float64List {
   length = 0;
 
   push(v: number): void {
-    if (this.length === this.#buf.length) this.#buf = grow(this.#buf, new Float64Array(this.#buf.length * 2));
+    if (this.length === this.#buf.length) this.#buf = grow(this.#buf, new Float64Array(nextSize(this.#buf.length)));
     this.#buf[this.length++] = v;
   }
 
@@ -26,7 +26,7 @@ export class BigInt64List {
   length = 0;
 
   push(v: bigint): void {
-    if (this.length === this.#buf.length) this.#buf = grow(this.#buf, new BigInt64Array(this.#buf.length * 2));
+    if (this.length === this.#buf.length) this.#buf = grow(this.#buf, new BigInt64Array(nextSize(this.#buf.length)));
     this.#buf[this.length++] = v;
   }
 
@@ -34,6 +34,11 @@ export class BigInt64List {
   view(): BigInt64Array {
     return this.#buf.subarray(0, this.length);
   }
+}
+
+// doubling while small, then by a quarter: tens of millions of values waste little memory
+function nextSize(size: number): number {
+  return size < 1 << 20 ? size * 2 : Math.ceil(size * 1.25);
 }
 
 function grow<T extends Float64Array | BigInt64Array>(from: T, to: T): T {

@@ -21,6 +21,7 @@ import type { RecordHandlers, SpanFormat } from '../read/records.js';
 import { ResourceCache } from '../read/resource-cache.js';
 import { ATTR, SPAN } from '../span-record.js';
 import { SpanLinks } from './span-links.js';
+import type { SpanRouting } from './span-links.js';
 import { consoleSpanStart, keysOfConsoleSpan, toConsoleRecord } from './span-line.js';
 import type { SpanKeys } from './span-line.js';
 
@@ -82,9 +83,7 @@ export function rolloutShardOf(id: string): number {
  */
 export async function buildPartitions(files: readonly InputFile[], dir: string, layout: PartitionLayout): Promise<PartitionBuild> {
   const { partitions, largeTraceSpans } = layout;
-  const links = new SpanLinks();
-  await scanSpans(files, emptyReadStats(), (keys) => links.add(keys.traceId, keys.spanId, keys.parentSpanId), null);
-  const { partitionOf, splitRoots } = links.route(partitions, largeTraceSpans);
+  const { partitionOf, splitRoots, count } = await routeSpans(files, partitions, largeTraceSpans);
   const out = Array.from({ length: partitions }, (_, i) => new BufferedFile(join(dir, `${i}.part`)));
   const rollouts = Array.from({ length: ROLLOUT_SHARDS }, (_, i) => new BufferedFile(join(dir, `rollouts-${i}.idx`)));
   const metrics = new BufferedFile(join(dir, 'metrics.records'));
@@ -95,7 +94,7 @@ export async function buildPartitions(files: readonly InputFile[], dir: string, 
       files,
       stats,
       (keys, line) => {
-        if (i >= links.count) throw new InputChangedError();
+        if (i >= count) throw new InputChangedError();
         const p = partitionOf[i++]!;
         out[p]!.write(line());
         if (keys.rolloutId !== null) rollouts[rolloutShardOf(keys.rolloutId)]!.write(`${keys.rolloutId}\t${p}\n`);
@@ -105,11 +104,18 @@ export async function buildPartitions(files: readonly InputFile[], dir: string, 
   } finally {
     for (const f of [...out, ...rollouts, metrics]) f.close();
   }
-  if (i !== links.count) throw new InputChangedError();
+  if (i !== count) throw new InputChangedError();
   const roots = new BufferedFile(join(dir, 'split-roots.ids'));
   for (const id of splitRoots) roots.write(id + '\n');
   roots.close();
   return { partitionBytes: out.map((f) => f.bytes), stats };
+}
+
+// The first pass: ids only. Its arrays are dropped on return, before the second pass writes.
+async function routeSpans(files: readonly InputFile[], partitions: number, largeTraceSpans: number): Promise<SpanRouting & { count: number }> {
+  const links = new SpanLinks();
+  await scanSpans(files, emptyReadStats(), (keys) => links.add(keys.traceId, keys.spanId, keys.parentSpanId), null);
+  return { ...links.route(partitions, largeTraceSpans), count: links.count };
 }
 
 /**

@@ -41,11 +41,15 @@ export class SpanLinks {
 
   /**
    * Routes every span added to one of `partitions` partitions; a trace with more than
-   * `largeTraceSpans` spans is split into the subtrees under its root.
+   * `largeTraceSpans` spans is split into the subtrees under its root. Call once: it frees the
+   * parent ids as it goes.
    */
   route(partitions: number, largeTraceSpans: number): SpanRouting {
     const n = this.count;
     const parent = this.#linkParents();
+    // the parent ids are no longer needed (-1 marks a true root, -2 an orphan): free them first
+    this.#parentHi = new Uint32Array(0);
+    this.#parentLo = new Uint32Array(0);
     // the root (or topmost orphan) of each span, and the child of that root it descends from
     const root = new Int32Array(n).fill(-1);
     const top = new Int32Array(n).fill(-1);
@@ -78,9 +82,12 @@ export class SpanLinks {
     }
     const size = new Uint32Array(n);
     for (let i = 0; i < n; i++) size[root[i]!]!++;
-    // children of each root (the parent links are no longer needed: their array is reused)
-    const children = parent.fill(0);
+    // a true root with several children, in a large trace, is split from its subtrees
+    const splitAt = new Uint8Array(n);
+    for (let r = 0; r < n; r++) if (root[r] === r && parent[r] === -1 && size[r]! > largeTraceSpans) splitAt[r] = 1;
+    const children = size.fill(0); // the sizes are read: their array counts children now
     for (let i = 0; i < n; i++) if (top[i] === i) children[root[i]!]!++;
+    for (let r = 0; r < n; r++) if (splitAt[r] === 1 && children[r]! < 2) splitAt[r] = 0;
     const partitionOf = new Uint16Array(n);
     const splitRoots = new Set<string>();
     for (let i = 0; i < n; i++) {
@@ -88,7 +95,7 @@ export class SpanLinks {
       // A true root (no parent) of a large trace with several subtrees is split from them; orphans
       // are not. A root with one child (a rollout's own trace, the collector's call at its top)
       // keeps its trace whole: a rollout is never cut.
-      const split = size[r]! > largeTraceSpans && children[r]! > 1 && this.#parentHi[r] === 0 && this.#parentLo[r] === 0 && top[i] !== -1;
+      const split = splitAt[r] === 1 && top[i] !== -1;
       if (split) {
         const t = top[i]!;
         partitionOf[i] = mix(this.#spanHi[t]! ^ Math.imul(this.#spanLo[t]!, 0x9e3779b1)) % partitions;
@@ -98,11 +105,11 @@ export class SpanLinks {
     return { partitionOf, splitRoots };
   }
 
-  // parent index of each span, -1 for roots and orphans (open addressing over the 64-bit span id)
+  // parent index of each span, -1 for a root, -2 for an orphan (open addressing over the 64-bit span id)
   #linkParents(): Int32Array {
     const n = this.count;
     let cap = 16;
-    while (cap < n * 2) cap *= 2;
+    while (cap < n * 1.5) cap *= 2;
     const table = new Int32Array(cap).fill(-1);
     const mask = cap - 1;
     for (let i = 0; i < n; i++) {
@@ -123,12 +130,14 @@ export class SpanLinks {
       const hi = this.#parentHi[i]!;
       const lo = this.#parentLo[i]!;
       if (hi === 0 && lo === 0) continue;
+      parent[i] = -2; // an orphan unless the parent is found
       let h = mix(hi ^ Math.imul(lo, 0x9e3779b1)) & mask;
       for (;;) {
         const at = table[h]!;
         if (at === -1) break;
         if (this.#spanHi[at] === hi && this.#spanLo[at] === lo) {
-          if (at !== i) parent[i] = at;
+          // a span naming itself as its parent counts as a root, as assembly treats it
+          parent[i] = at !== i ? at : -1;
           break;
         }
         h = (h + 1) & mask;
@@ -137,10 +146,12 @@ export class SpanLinks {
     return parent;
   }
 
+  // doubling while small, then by a quarter: tens of millions of spans waste little memory
   #grow(): void {
+    const size = this.#spanHi.length < 1 << 20 ? this.#spanHi.length * 2 : Math.ceil(this.#spanHi.length * 1.25);
     const grow = (a: Uint32Array): Uint32Array<ArrayBuffer> => {
-      const b = new Uint32Array(a.length * 2);
-      b.set(a);
+      const b = new Uint32Array(size);
+      b.set(a.subarray(0, this.count));
       return b;
     };
     this.#spanHi = grow(this.#spanHi);
