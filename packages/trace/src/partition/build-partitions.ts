@@ -154,7 +154,9 @@ async function scanSpans(files: readonly InputFile[], stats: ReadStats, onSpan: 
         handleRecord(obj, { file, line }, resources, handlers);
       },
     });
-    const stream = createReadStream(file, { encoding: 'utf8', highWaterMark: 256 * 1024 });
+    if (files[fi]!.bytes === 0) continue;
+    // up to the size the file had when the build started (see `openIndex`)
+    const stream = createReadStream(file, { encoding: 'utf8', highWaterMark: 256 * 1024, end: files[fi]!.bytes - 1 });
     let lineNo = 0;
     await forEachLine(stream, (line) => {
       lineNo++;

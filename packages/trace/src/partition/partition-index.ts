@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
-import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { INDEX_DIR_NAME } from '../read/expand-paths.js';
@@ -82,28 +82,39 @@ export async function openIndex(files: readonly InputFile[], anchor: string, opt
   const dir = join(base, key);
   const existing = await readManifest(dir);
   if (existing !== null && sameInputs(existing.inputs, inputs)) return { dir, ...existing, built: false, temporary: false };
-  let target = dir;
+  // Built in a directory of its own and renamed into place: two commands indexing the same logs at
+  // once never read a half-written index.
+  let target = `${dir}.building-${process.pid}`;
   let temporary = false;
   try {
-    await rm(dir, { recursive: true, force: true });
-    await mkdir(dir, { recursive: true });
+    await rm(target, { recursive: true, force: true });
+    await mkdir(target, { recursive: true });
   } catch {
     target = mkdtempSync(join(tmpdir(), 'gym-trace-index-'));
     temporary = true;
   }
   const total = inputs.reduce((n, i) => n + i.bytes, 0);
   const partitions = Math.min(MAX_PARTITIONS, Math.max(1, Math.ceil(total / partitionTargetBytes)));
+  // Each file is read up to the size it had when the build started (logs are only appended to):
+  // both passes see the same spans even while a run writes on, and the next command rebuilds.
+  const sized = files.map((f, i) => ({ path: f.path, bytes: inputs[i]!.bytes }));
   for (let attempt = 1; ; attempt++) {
     try {
-      const built = await buildPartitions(files, target, { partitions, largeTraceSpans: options.largeTraceSpans ?? LARGE_TRACE_SPANS });
-      // logs still being written (a run in progress): the index describes them as they were read
-      const after = await Promise.all(inputs.map(async (i) => ({ ...i, ...(await stat(i.path).then((st) => ({ bytes: st.size, mtimeMs: st.mtimeMs }))) })));
-      const manifest: Manifest = { version: VERSION, inputs: after, ...built };
+      const built = await buildPartitions(sized, target, { partitions, largeTraceSpans: options.largeTraceSpans ?? LARGE_TRACE_SPANS });
+      const manifest: Manifest = { version: VERSION, inputs, ...built };
       // the manifest is written last: a build cut short leaves no manifest and is redone
       await writeFile(join(target, MANIFEST), JSON.stringify(manifest));
-      return { dir: target, ...manifest, built: true, temporary };
+      if (temporary) return { dir: target, ...manifest, built: true, temporary };
+      try {
+        await rm(dir, { recursive: true, force: true });
+        await rename(target, dir);
+        return { dir, ...manifest, built: true, temporary: false };
+      } catch {
+        // another command put its index in place first: read ours, then remove it
+        return { dir: target, ...manifest, built: true, temporary: true };
+      }
     } catch (err) {
-      // the two passes saw different spans: the logs grew in between; read them again
+      // a file shrank or was rewritten between the two passes: read it again
       if (attempt < BUILD_ATTEMPTS && err instanceof InputChangedError) continue;
       await rm(target, { recursive: true, force: true });
       throw err;
