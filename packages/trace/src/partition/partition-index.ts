@@ -49,6 +49,8 @@ export interface IndexedInput {
 export interface PartitionIndex {
   dir: string;
   inputs: IndexedInput[];
+  /** The inputs as this command was given them (relative paths stay relative in messages). */
+  givenPaths: string[];
   partitionBytes: number[];
   /** Counters of the split pass (lines, skipped, metrics, malformed); spans are counted on reading. */
   stats: ReadStats;
@@ -81,7 +83,8 @@ export async function openIndex(files: readonly InputFile[], anchor: string, opt
   const base = join(anchorStat.isDirectory() ? anchor : dirname(anchor), INDEX_DIR_NAME);
   const dir = join(base, key);
   const existing = await readManifest(dir);
-  if (existing !== null && sameInputs(existing.inputs, inputs)) return { dir, ...existing, built: false, temporary: false };
+  const givenPaths = files.map((f) => f.path);
+  if (existing !== null && sameInputs(existing.inputs, inputs)) return { dir, ...existing, givenPaths, built: false, temporary: false };
   // Built in a directory of its own and renamed into place: two commands indexing the same logs at
   // once never read a half-written index.
   let target = `${dir}.building-${process.pid}`;
@@ -104,14 +107,14 @@ export async function openIndex(files: readonly InputFile[], anchor: string, opt
       const manifest: Manifest = { version: VERSION, inputs, ...built };
       // the manifest is written last: a build cut short leaves no manifest and is redone
       await writeFile(join(target, MANIFEST), JSON.stringify(manifest));
-      if (temporary) return { dir: target, ...manifest, built: true, temporary };
+      if (temporary) return { dir: target, ...manifest, givenPaths, built: true, temporary };
       try {
         await rm(dir, { recursive: true, force: true });
         await rename(target, dir);
-        return { dir, ...manifest, built: true, temporary: false };
+        return { dir, ...manifest, givenPaths, built: true, temporary: false };
       } catch {
         // another command put its index in place first: read ours, then remove it
-        return { dir: target, ...manifest, built: true, temporary: true };
+        return { dir: target, ...manifest, givenPaths, built: true, temporary: true };
       }
     } catch (err) {
       // a file shrank or was rewritten between the two passes: read it again

@@ -25,7 +25,7 @@ export async function readPartitions(index: PartitionIndex, which: readonly numb
   for (const p of which) {
     await forEachRecord(join(index.dir, `${p}.part`), (obj, file, line, tag) => {
       const format = FORMAT_OF_TAG[tag];
-      const path = index.inputs[file]?.path ?? '?';
+      const path = index.givenPaths[file] ?? index.inputs[file]?.path ?? '?';
       const s = format === undefined ? 'invalid JSON' : fromConsoleSpan(obj, { file: path, line }, resources);
       if (typeof s === 'string') {
         stats.malformedLines++;
