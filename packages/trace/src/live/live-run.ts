@@ -42,7 +42,7 @@ export interface LiveSnapshot {
   inFlight: number;
   /** In-flight rollouts per last finished step (`null`: none yet besides their own start). */
   byStep: Record<RolloutStep, number>;
-  /** Rollouts finished per second over the last {@link RATE_WINDOW_NS} of span time. */
+  /** Rollouts finished per second over the last {@link RATE_WINDOW_NS} of span time (or the run so far, when shorter). */
   perSecond: number;
   slowest: SlowRollout[];
   processes: ProcessLoop[];
@@ -75,6 +75,7 @@ export class LiveRun {
   #slowest: SlowRollout[] = [];
   #loops = new Map<string, ProcessLoop>();
   #latest: bigint | null = null;
+  #firstEnd: bigint | null = null;
 
   span(s: SpanRecord): void {
     this.#spans++;
@@ -124,7 +125,8 @@ export class LiveRun {
       failed: this.#failed,
       inFlight: this.#inFlight.size,
       byStep,
-      perSecond: this.#ends.length / Number(RATE_WINDOW_NS / 1_000_000_000n),
+      // over the window, or over the run so far while it is shorter (at least a second)
+      perSecond: this.#ends.length / Math.max(1, Math.min(Number(RATE_WINDOW_NS), latest === undefined || this.#firstEnd === null ? 0 : Number(latest - this.#firstEnd)) / 1e9),
       slowest: [...this.#slowest],
       processes: [...this.#loops.values()].sort((a, b) => (b.elu ?? -1) - (a.elu ?? -1)),
       latestNs: this.#latest,
@@ -147,6 +149,7 @@ export class LiveRun {
     if (failed) this.#failed++;
     else this.#done++;
     this.#ends.push(s.endNs);
+    if (this.#firstEnd === null || s.endNs < this.#firstEnd) this.#firstEnd = s.endNs;
     if (this.#ends.length > 1 && s.endNs < this.#ends[this.#ends.length - 2]!) this.#ends.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     if (this.#slowest.length < SLOWEST || s.durationMs > this.#slowest.at(-1)!.durationMs) {
       this.#slowest.push({ rolloutId: rid, durationMs: s.durationMs, failed });
