@@ -1,74 +1,92 @@
-// Read + assemble throughput of @gym/trace on a large console log, and the peak RSS it needs.
-// Generates 1,000,000 console span lines (200k rollouts × 5 spans) in a temp file, reads them with
-// readSpans, assembles traces and finds rollouts, then removes the file.
-// Run: npm run bench -- trace-read   (TRACE_BENCH_SPANS=200000 for a quicker run)
-import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
+// `gym trace` over a large run: spans/s and peak RSS of each command, in a fresh process each.
+// Generates a default-preset run (one gym.job trace; per rollout the collector's call, the
+// agent's /run, gym.rollout, a model call and its server spans; console lines with log lines
+// between them), or reads TRACE_BENCH_DIR (e.g. an amplified real run: bench/support/amplify-run.ts).
+// The first command builds the partition index beside the logs; the others reuse it.
+// Run: npm run bench -- trace-read   (TRACE_BENCH_SPANS=20000000 for 20M; default 1M)
+import { spawnSync } from 'node:child_process';
+import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { assembleTraces, findRollouts, readSpans } from '@gym/trace';
+import { expandPaths, sql } from '@gym/trace';
 
 const SPANS = Number(process.env['TRACE_BENCH_SPANS'] ?? 1_000_000);
-const PER_ROLLOUT = 5;
+const PER_ROLLOUT = 7;
 const BASE = 1_767_225_600_000_000_000n;
+const RUNNER = new URL('./support/trace-command.ts', import.meta.url).pathname;
 
 const hex = (n: number, width: number) => n.toString(16).padStart(width, '0');
+const TRACE = hex(1, 32);
+const JOB = hex(1, 16);
 
-// The five spans of a rollout, as the agent writes them: POST /run > gym.rollout > HTTP POST > POST /v1/responses > gym.model.responses.
-function rolloutLines(i: number): string[] {
-  const traceId = hex(i + 1, 32);
-  const at = BASE + BigInt(i) * 1_000_000n;
-  const shape: Array<[string, string, string, number, number]> = [
-    ['POST /run', 'SERVER', 'nemo-gym/simple_agent', 0, 1000],
-    ['gym.rollout', 'INTERNAL', 'nemo-gym/simple_agent', 1, 999],
-    ['HTTP POST', 'CLIENT', 'nemo-gym/simple_agent', 5, 605],
-    ['POST /v1/responses', 'SERVER', 'nemo-gym/policy_model', 10, 600],
-    ['gym.model.responses', 'INTERNAL', 'nemo-gym/policy_model', 12, 598],
-  ];
-  return shape.map(([name, kind, service, s, e], j) => {
-    const start = at + BigInt(s) * 1_000_000n;
-    const end = at + BigInt(e) * 1_000_000n;
-    return JSON.stringify({
-      type: 'span', trace_id: traceId, span_id: hex(i * PER_ROLLOUT + j + 1, 16), parent_span_id: j === 0 ? null : hex(i * PER_ROLLOUT + j, 16),
-      name, kind, start_time_unix_nano: start.toString(), end_time_unix_nano: end.toString(), duration_ms: e - s,
-      status: { code: 'UNSET', message: null }, attributes: { 'nemo.gym.rollout.id': `${i}-0` }, events: [], links: [],
-      resource: { attributes: { 'service.name': service, 'nemo.run.id': 'bench' } }, scope: { name: 'nemo.gym', version: '0.1.0' },
-    });
+function line(spanId: string, parent: string | null, name: string, kind: string, service: string, start: bigint, end: bigint, attributes: object): string {
+  return JSON.stringify({
+    type: 'span', trace_id: TRACE, span_id: spanId, parent_span_id: parent, name, kind, start_time_unix_nano: start.toString(), end_time_unix_nano: end.toString(),
+    duration_ms: Number(end - start) / 1e6, status: { code: 'UNSET', message: null }, attributes, events: [], links: [],
+    resource: { attributes: { 'service.name': service, 'nemo.run.id': 'bench' } }, scope: { name: 'nemo.gym', version: '0.1.0' },
   });
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'gym-trace-bench-'));
-const file = join(dir, 'spans.log');
-try {
-  const out = createWriteStream(file);
-  for (let i = 0; i < SPANS / PER_ROLLOUT; i++) {
-    if (!out.write(rolloutLines(i).join('\n') + '\n')) await once(out, 'drain');
-  }
+// one rollout every 50 µs, 1 s long: about 20,000 in flight, as at high concurrency
+function rolloutLines(i: number): string[] {
+  const at = BASE + BigInt(i) * 50_000n;
+  const id = (j: number) => hex(i * PER_ROLLOUT + j + 2, 16);
+  const rid = { 'nemo.gym.rollout.id': `${i}-0` };
+  const ms = (n: number) => at + BigInt(n) * 1_000_000n;
+  return [
+    line(id(0), JOB, 'HTTP POST', 'CLIENT', 'nemo-gym/collector', ms(0), ms(1000), { 'url.full': 'http://127.0.0.1:9000/run', ...rid }),
+    line(id(1), id(0), 'POST /run', 'SERVER', 'nemo-gym/simple_agent', ms(1), ms(999), { 'http.route': '/run', ...rid }),
+    line(id(2), id(1), 'gym.rollout', 'INTERNAL', 'nemo-gym/simple_agent', ms(2), ms(998), rid),
+    line(id(3), id(2), 'HTTP POST', 'CLIENT', 'nemo-gym/simple_agent', ms(5), ms(605), { 'url.full': 'http://127.0.0.1:9001/v1/responses', ...rid }),
+    line(id(4), id(3), 'POST /v1/responses', 'SERVER', 'nemo-gym/policy_model', ms(10), ms(600), { 'http.route': '/v1/responses', ...rid }),
+    line(id(5), id(4), 'gym.model.responses', 'INTERNAL', 'nemo-gym/policy_model', ms(12), ms(598), { 'gen_ai.request.model': 'bench', ...rid }),
+    `{"level":30,"time":1767225600000,"pid":1,"msg":"request completed","reqId":"req-${i}","responseTime":0.9}`,
+    line(id(6), id(2), 'gym.verify', 'INTERNAL', 'nemo-gym/simple_agent', ms(700), ms(990), { 'gym.verify.reward': 1, ...rid }),
+  ];
+}
+
+let dir = process.env['TRACE_BENCH_DIR'];
+const generated = dir === undefined;
+if (dir === undefined) {
+  dir = mkdtempSync(join(tmpdir(), 'gym-trace-bench-'));
+  const out = createWriteStream(join(dir, 'run.log'));
+  const rollouts = Math.ceil((SPANS - 1) / PER_ROLLOUT);
+  out.write(line(JOB, null, 'gym.job', 'INTERNAL', 'nemo-gym/collector', BASE, BASE + BigInt(rollouts) * 50_000n + 1_000_000_000n, {}) + '\n');
+  for (let i = 0; i < rollouts; i++) if (!out.write(rolloutLines(i).join('\n') + '\n')) await once(out, 'drain');
   out.end();
   await once(out, 'finish');
-  const bytes = statSync(file).size;
-
-  globalThis.gc?.();
-  const rssBefore = process.memoryUsage().rss;
-  let peakRss = rssBefore;
-  const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 20);
-  const t0 = performance.now();
-  const { spans, stats } = await readSpans([file]);
-  const t1 = performance.now();
-  const set = assembleTraces(spans);
-  const rollouts = findRollouts(set);
-  const t2 = performance.now();
-  clearInterval(sampler);
-  peakRss = Math.max(peakRss, process.memoryUsage().rss);
-  const maxRssMiB = process.resourceUsage().maxRSS / 1024; // maxRSS is in KiB
-
-  if (stats.spans !== SPANS || rollouts.length !== SPANS / PER_ROLLOUT) throw new Error(`read ${stats.spans} spans, ${rollouts.length} rollouts`);
-  const mib = (b: number) => (b / 1048576).toFixed(0);
-  console.log('| spans | file MiB | read s | read+assemble s | spans/s (read+assemble) | MiB/s read | peak RSS MiB (sampled) | maxRSS MiB | RSS before MiB |');
-  console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
-  console.log(
-    `| ${SPANS} | ${mib(bytes)} | ${((t1 - t0) / 1000).toFixed(2)} | ${((t2 - t0) / 1000).toFixed(2)} | ${Math.round(SPANS / ((t2 - t0) / 1000))} | ${(bytes / 1048576 / ((t1 - t0) / 1000)).toFixed(0)} | ${mib(peakRss)} | ${maxRssMiB.toFixed(0)} | ${mib(rssBefore)} |`,
-  );
+}
+try {
+  const bytes = (await expandPaths([dir])).reduce((n, f) => n + f.bytes, 0);
+  console.log(`${(bytes / 1048576).toFixed(0)} MiB of console files in ${dir}`);
+  console.log('| command | spans | wall s | CPU s | spans/s (wall) | spans/s (CPU) | peak RSS MiB |');
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+  let counted = '';
+  await sql({ paths: [dir], query: 'SELECT count(*) AS n FROM spans', format: 'json' }, { write: (t) => void (counted += t), error: (t) => void process.stderr.write(t) });
+  const spans = (JSON.parse(counted) as Array<{ n: number }>)[0]!.n;
+  for (const [command, arg, label] of [
+    ['stats', undefined, 'stats (builds the index)'],
+    ['stats', undefined, 'stats'],
+    ['anomalies', undefined, 'anomalies'],
+    ['why-all', undefined, 'why --all'],
+    ['show', generated ? `${Math.floor(SPANS / PER_ROLLOUT / 2)}-0` : (process.env['TRACE_BENCH_ROLLOUT'] ?? '0-0'), 'show --rollout'],
+    ['sql', 'SELECT name, count(*), quantile_disc(duration_ms, 0.5), quantile_disc(duration_ms, 0.99) FROM spans GROUP BY name', 'sql (per-name p50/p99)'],
+  ] as const) {
+    if (label === 'stats (builds the index)') rmSync(join(dir, '.gym-trace-index'), { recursive: true, force: true });
+    const r = JSON.parse(run(command, arg).stdout.trim().split('\n').at(-1)!) as { code: number; wallMs: number; cpuMs: number; maxRssMiB: number };
+    if (r.code !== 0) throw new Error(`${label} exited ${r.code}`);
+    const perSpans = command === 'show' ? '' : String(spans);
+    const rate = (ms: number) => (command === 'show' ? '-' : String(Math.round(spans / (ms / 1000))));
+    console.log(`| ${label} | ${perSpans} | ${(r.wallMs / 1000).toFixed(2)} | ${(r.cpuMs / 1000).toFixed(2)} | ${rate(r.wallMs)} | ${rate(r.cpuMs)} | ${r.maxRssMiB.toFixed(0)} |`);
+  }
 } finally {
-  rmSync(dir, { recursive: true, force: true });
+  if (generated) rmSync(dir, { recursive: true, force: true });
+}
+
+function run(command: string, arg?: string) {
+  const args = ['--conditions=source', '--import', 'tsx', RUNNER, command, dir!, ...(arg === undefined ? [] : [arg])];
+  const r = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (r.status !== 0) throw new Error(`${command} failed: ${r.stderr}`);
+  return r;
 }

@@ -28,7 +28,8 @@ function setExit(code: number): void {
 const PATHS_HELP = 'telemetry files or directories (default: newest run under .gym/logs/)';
 
 /**
- * Adds `trace` with subcommands `show`, `why`, `stats`, `anomalies`, `convert`, `report`, `receive`
+ * Adds `trace` with subcommands `show`, `why`, `stats`, `anomalies`, `sql`, `top`, `convert`, `push`,
+ * `report`, `receive`
  * to `program`.
  * @example
  * const program = new Command('gym');
@@ -99,6 +100,42 @@ export function registerTraceCommands<A extends unknown[], O extends OptionValue
     });
 
   trace
+    .command('sql')
+    .description('answer a SQL query over the spans and metrics of a run (DuckDB; tables spans, metrics)')
+    .argument('<query>', 'the query, e.g. "SELECT name, count(*) FROM spans GROUP BY name"')
+    .argument('[paths...]', PATHS_HELP)
+    .option('--memory-limit <size>', 'DuckDB memory limit; it spills to disk beyond it', '1GB')
+    .option('--threads <n>', 'DuckDB threads (default: one per core)', (v) => Number(v))
+    .option('--max-rows <n>', 'rows printed at most (all with --json)', (v) => Number(v), 1000)
+    .option('--json', 'JSON output')
+    .option('--markdown', 'Markdown output')
+    .action(async (query, paths, o) => {
+      const { sql } = await import('./commands/sql.js');
+      setExit(await sql({ query, paths, format: formatOf(o), memoryLimit: o.memoryLimit, maxRows: o.maxRows, ...(o.threads === undefined ? {} : { threads: o.threads }) }, processOutput()));
+    });
+
+  trace
+    .command('top')
+    .description('follow a run\'s log files as they grow: rollouts done, failed and in flight, the slowest, each process\'s event loop')
+    .argument('[paths...]', PATHS_HELP)
+    .option('--interval <ms>', 'milliseconds between redraws', (v) => Number(v), 1000)
+    .option('--once', 'read what is there, print one frame and exit')
+    .action(async (paths, o) => {
+      const { top } = await import('./commands/top.js');
+      // Ctrl-C ends the view, not the process: the loop stops, the cursor comes back, exit 0
+      const stop = new AbortController();
+      const onSignal = (): void => stop.abort();
+      process.once('SIGINT', onSignal);
+      process.once('SIGTERM', onSignal);
+      try {
+        setExit(await top({ paths, intervalMs: o.interval, once: o.once === true, tty: process.stdout.isTTY === true, signal: stop.signal }, processOutput()));
+      } finally {
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
+      }
+    });
+
+  trace
     .command('convert')
     .description('rewrite the input as OTLP/JSON lines (Collector file-exporter format)')
     .argument('[paths...]', PATHS_HELP)
@@ -107,6 +144,20 @@ export function registerTraceCommands<A extends unknown[], O extends OptionValue
     .action(async (paths, o) => {
       const { convert } = await import('./commands/convert.js');
       setExit(await convert({ paths, to: o.to, ...(o.out === undefined ? {} : { out: o.out }) }, processOutput()));
+    });
+
+  trace
+    .command('push')
+    .description('replay the spans to an OTLP collector (Jaeger, Tempo, the OpenTelemetry Collector…) with their ids and times')
+    .argument('[paths...]', PATHS_HELP)
+    .requiredOption('--endpoint <url>', 'collector URL, e.g. http://127.0.0.1:4318 (HTTP) or :4317 (gRPC)')
+    .addOption(new Option('--protocol <protocol>', 'OTLP protocol').choices(['http/protobuf', 'http/json', 'grpc'] as const).default('http/protobuf' as const))
+    .option('--header <key=value>', 'request header or gRPC metadata (repeatable)', (v: string, prev: string[] | undefined) => [...(prev ?? []), v])
+    .option('--batch-size <n>', 'spans per export request', (v) => Number(v), 512)
+    .action(async (paths, o) => {
+      const { push } = await import('./commands/push.js');
+      const headers = Object.fromEntries((o.header ?? []).map((h) => [h.slice(0, Math.max(0, h.indexOf('='))), h.slice(h.indexOf('=') + 1)]).filter(([k]) => k !== ''));
+      setExit(await push({ paths, endpoint: o.endpoint, protocol: o.protocol, headers, batchSize: o.batchSize }, processOutput()));
     });
 
   trace

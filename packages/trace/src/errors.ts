@@ -14,6 +14,8 @@ export const TRACE_ERROR_CODES = {
   traceNotFound: 'GYM_TRACE_TRACE_NOT_FOUND',
   ambiguousTrace: 'GYM_TRACE_AMBIGUOUS_TRACE',
   badOption: 'GYM_TRACE_BAD_OPTION',
+  sqlError: 'GYM_TRACE_SQL_ERROR',
+  pushFailed: 'GYM_TRACE_PUSH_FAILED',
 } as const;
 
 /** Base class of trace errors. */

@@ -24,11 +24,11 @@ function gym(...args: string[]) {
 }
 
 describe('registerTraceCommands', () => {
-  it('adds trace with show, why, stats, anomalies, convert, report and receive', () => {
+  it('adds trace with show, why, stats, anomalies, sql, top, convert, push, report and receive', () => {
     const program = new Command('gym');
     registerTraceCommands(program);
     const trace = program.commands.find((c) => c.name() === 'trace')!;
-    assert.deepEqual(trace.commands.map((c) => c.name()), ['show', 'why', 'stats', 'anomalies', 'convert', 'report', 'receive']);
+    assert.deepEqual(trace.commands.map((c) => c.name()), ['show', 'why', 'stats', 'anomalies', 'sql', 'top', 'convert', 'push', 'report', 'receive']);
   });
 
   it('runs show and why end to end', () => {

@@ -4,7 +4,7 @@
  * @module
  */
 import type { Rollout } from '../assemble/rollouts.js';
-import { findMissingServerSpans } from './missing-servers.js';
+import { MissingServerAccumulator } from './missing-servers.js';
 import { verdictOf } from './verdict.js';
 import type { TraceSet } from '../assemble/trace-model.js';
 import { isTruncated } from '../span-record.js';
@@ -53,37 +53,72 @@ export interface AnomalyOptions {
 
 /** Scans the traces and rollouts for anomalies. */
 export function findAnomalies(set: TraceSet, rollouts: readonly Rollout[], options: AnomalyOptions = {}): AnomalyReport {
-  const max = options.maxPerKind ?? 1000;
-  const counts = Object.fromEntries(ANOMALY_KINDS.map((k) => [k, 0])) as Record<AnomalyKind, number>;
-  const findings: Anomaly[] = [];
-  const add = (a: Anomaly): void => {
-    if (++counts[a.kind] <= max) findings.push(a);
-  };
-  for (const d of set.duplicates) add({ kind: 'duplicate_span', ...d });
-  // Only examples of duplicates are kept by assembly; the count is exact.
-  counts.duplicate_span = set.duplicateCount;
-  for (const trace of set.traces.values()) {
-    if (trace.roots.length > 0 && trace.roots.every((r) => r.orphan)) add({ kind: 'root_missing', traceId: trace.traceId, spanCount: trace.nodes.size });
-    for (const node of trace.nodes.values()) {
-      const s = node.span;
-      const ref = { traceId: s.traceId, spanId: s.spanId, name: s.name, service: s.service, source: s.source };
-      if (!s.ended) add({ kind: 'unclosed_span', spanKind: s.kind, ...ref });
-      if (isTruncated(s)) add({ kind: 'truncated_span', ...ref });
-      if (node.orphan) add({ kind: 'orphan_span', parentSpanId: s.parentSpanId ?? '', ...ref });
-      if (s.status.code === 'ERROR') add({ kind: 'error_span', message: s.status.message ?? null, ...ref });
-      if (s.kind === 'CLIENT') {
-        const retries = retryCount(s);
-        const url = s.attributes['url.full'];
-        if (retries > 0) add({ kind: 'retry', retries, url: typeof url === 'string' ? url : null, ...ref });
+  const acc = new AnomalyAccumulator(options);
+  acc.add(set, rollouts);
+  return acc.finish();
+}
+
+/**
+ * {@link findAnomalies} over trace sets read one after the other (a run read in partitions, where
+ * one trace may be split over several sets: a trace without its root is reported once).
+ */
+export class AnomalyAccumulator {
+  #max: number;
+  #counts = Object.fromEntries(ANOMALY_KINDS.map((k) => [k, 0])) as Record<AnomalyKind, number>;
+  #findings: Anomaly[] = [];
+  #duplicateCount = 0;
+  #rootMissing = new Map<string, { kind: 'root_missing'; traceId: string; spanCount: number }>();
+  #missingServers = new MissingServerAccumulator();
+
+  constructor(options: AnomalyOptions = {}) {
+    this.#max = options.maxPerKind ?? 1000;
+  }
+
+  #add(a: Anomaly): void {
+    if (++this.#counts[a.kind] <= this.#max) this.#findings.push(a);
+  }
+
+  add(set: TraceSet, rollouts: readonly Rollout[]): void {
+    for (const d of set.duplicates) this.#add({ kind: 'duplicate_span', ...d });
+    // Only examples of duplicates are kept by assembly; the count is exact.
+    this.#duplicateCount += set.duplicateCount;
+    for (const trace of set.traces.values()) {
+      if (trace.roots.length > 0 && trace.roots.every((r) => r.orphan)) {
+        const seen = this.#rootMissing.get(trace.traceId);
+        if (seen !== undefined) seen.spanCount += trace.nodes.size;
+        else {
+          const a = { kind: 'root_missing' as const, traceId: trace.traceId, spanCount: trace.nodes.size };
+          this.#rootMissing.set(trace.traceId, a);
+          this.#add(a);
+        }
+      }
+      for (const node of trace.nodes.values()) {
+        const s = node.span;
+        const ref = { traceId: s.traceId, spanId: s.spanId, name: s.name, service: s.service, source: s.source };
+        if (!s.ended) this.#add({ kind: 'unclosed_span', spanKind: s.kind, ...ref });
+        if (isTruncated(s)) this.#add({ kind: 'truncated_span', ...ref });
+        if (node.orphan) this.#add({ kind: 'orphan_span', parentSpanId: s.parentSpanId ?? '', ...ref });
+        if (s.status.code === 'ERROR') this.#add({ kind: 'error_span', message: s.status.message ?? null, ...ref });
+        if (s.kind === 'CLIENT') {
+          const retries = retryCount(s);
+          const url = s.attributes['url.full'];
+          if (retries > 0) this.#add({ kind: 'retry', retries, url: typeof url === 'string' ? url : null, ...ref });
+        }
       }
     }
+    for (const r of rollouts) if (!verdictOf(r).verified) this.#add({ kind: 'missing_verify', traceId: r.traceId, rolloutId: r.rolloutId });
+    this.#missingServers.add(set);
   }
-  for (const r of rollouts) if (!verdictOf(r).verified) add({ kind: 'missing_verify', traceId: r.traceId, rolloutId: r.rolloutId });
-  // One finding per callee; the count is the number of SERVER spans missing.
-  for (const m of findMissingServerSpans(set)) {
-    if (counts.missing_server_spans < max) findings.push({ kind: 'missing_server_spans', ...m });
-    counts.missing_server_spans += m.count;
+
+  finish(): AnomalyReport {
+    const counts = { ...this.#counts, duplicate_span: this.#duplicateCount };
+    const findings = [...this.#findings];
+    // One finding per callee; the count is the number of SERVER spans missing.
+    for (const m of this.#missingServers.finish()) {
+      if (counts.missing_server_spans < this.#max) findings.push({ kind: 'missing_server_spans', ...m });
+      counts.missing_server_spans += m.count;
+    }
+    const total = Object.values(counts).reduce((a, b) => a + b, 0);
+    return { type: 'anomalies', counts, findings, total };
   }
-  const total = Object.values(counts).reduce((a, b) => a + b, 0);
-  return { type: 'anomalies', counts, findings, total };
 }

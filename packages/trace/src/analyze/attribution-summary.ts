@@ -19,20 +19,39 @@ export interface AttributionSummary {
 
 /** Sums the attributions; a rollout with zero wall time contributes nothing to the mean shares. */
 export function summarizeAttributions(items: readonly Attribution[]): AttributionSummary {
-  const categories = Object.fromEntries(TIME_CATEGORIES.map((c) => [c, { totalMs: 0, meanShare: 0 }])) as AttributionSummary['categories'];
-  let totalWallMs = 0;
-  let counted = 0;
-  const network = { beforeMs: 0, afterMs: 0 };
-  for (const a of items) {
-    totalWallMs += a.wallMs;
-    network.beforeMs += a.network.beforeMs;
-    network.afterMs += a.network.afterMs;
-    if (a.wallMs > 0) counted++;
+  const totals = new AttributionTotals();
+  for (const a of items) totals.add(a);
+  return totals.finish();
+}
+
+/** {@link summarizeAttributions} one attribution at a time, keeping sums only. */
+export class AttributionTotals {
+  #categories = Object.fromEntries(TIME_CATEGORIES.map((c) => [c, { totalMs: 0, meanShare: 0 }])) as AttributionSummary['categories'];
+  #totalWallMs = 0;
+  #counted = 0;
+  #items = 0;
+  #network = { beforeMs: 0, afterMs: 0 };
+
+  add(a: Attribution): void {
+    this.#items++;
+    this.#totalWallMs += a.wallMs;
+    this.#network.beforeMs += a.network.beforeMs;
+    this.#network.afterMs += a.network.afterMs;
+    if (a.wallMs > 0) this.#counted++;
     for (const c of TIME_CATEGORIES) {
-      categories[c].totalMs += a.categories[c];
-      if (a.wallMs > 0) categories[c].meanShare += a.categories[c] / a.wallMs;
+      this.#categories[c].totalMs += a.categories[c];
+      if (a.wallMs > 0) this.#categories[c].meanShare += a.categories[c] / a.wallMs;
     }
   }
-  if (counted > 0) for (const c of TIME_CATEGORIES) categories[c].meanShare /= counted;
-  return { type: 'attribution_summary', rollouts: items.length, totalWallMs, meanWallMs: items.length === 0 ? 0 : totalWallMs / items.length, categories, network };
+
+  /** Number of attributions added. */
+  get count(): number {
+    return this.#items;
+  }
+
+  finish(): AttributionSummary {
+    const categories = Object.fromEntries(TIME_CATEGORIES.map((c) => [c, { totalMs: this.#categories[c].totalMs, meanShare: this.#counted > 0 ? this.#categories[c].meanShare / this.#counted : this.#categories[c].meanShare }])) as AttributionSummary['categories'];
+    const n = this.#items;
+    return { type: 'attribution_summary', rollouts: n, totalWallMs: this.#totalWallMs, meanWallMs: n === 0 ? 0 : this.#totalWallMs / n, categories, network: { ...this.#network } };
+  }
 }

@@ -58,56 +58,72 @@ const CATEGORY_CAUSES: readonly TimeCategory[] = ['model', 'tools', 'verify', 's
 
 /** Finds the bottleneck of `items` over their common window. */
 export function findBottleneck(items: readonly Attribution[], saturation: SaturationData): Bottleneck {
-  const causes = new Map<string, Cause>();
-  const add = (c: Omit<Cause, 'ms'>, ms: number): void => {
-    if (ms <= 0) return;
-    const key = `${c.kind}|${c.from}|${c.to}|${c.collector}`;
-    const prev = causes.get(key);
-    if (prev === undefined) causes.set(key, { ...c, ms });
-    else prev.ms += ms;
-  };
+  const acc = new BottleneckAccumulator();
+  for (const a of items) acc.add(a);
+  return acc.finish(saturation);
+}
+
+/** {@link findBottleneck} one attribution at a time, keeping sums per cause only. */
+export class BottleneckAccumulator {
+  #causes = new Map<string, Cause>();
   // per caller, its caller queue + connect + return over all its calls: on a busy caller, all three
   // wait for its event loop
-  const loopWait = new Map<string, number>();
-  let wallMs = 0;
-  let start: bigint | null = null;
-  let end: bigint | null = null;
-  for (const a of items) {
-    wallMs += a.wallMs;
-    if (start === null || a.startNs < start) start = a.startNs;
-    if (end === null || a.endNs > end) end = a.endNs;
+  #loopWait = new Map<string, number>();
+  #wallMs = 0;
+  #items = 0;
+  #start: bigint | null = null;
+  #end: bigint | null = null;
+
+  #cause(c: Omit<Cause, 'ms'>, ms: number): void {
+    if (ms <= 0) return;
+    const key = `${c.kind}|${c.from}|${c.to}|${c.collector}`;
+    const prev = this.#causes.get(key);
+    if (prev === undefined) this.#causes.set(key, { ...c, ms });
+    else prev.ms += ms;
+  }
+
+  add(a: Attribution): void {
+    this.#items++;
+    this.#wallMs += a.wallMs;
+    if (this.#start === null || a.startNs < this.#start) this.#start = a.startNs;
+    if (this.#end === null || a.endNs > this.#end) this.#end = a.endNs;
     for (const cat of CATEGORY_CAUSES) {
       const top = a.criticalSpans.find((s) => s.category === cat);
-      add({ kind: cat as CauseKind, from: top?.service ?? (cat === 'agent' ? a.agentService : null), to: null, spanName: top?.name ?? null, collector: false }, a.categories[cat]);
+      this.#cause({ kind: cat as CauseKind, from: top?.service ?? (cat === 'agent' ? a.agentService : null), to: null, spanName: top?.name ?? null, collector: false }, a.categories[cat]);
     }
     for (const h of a.hops) {
       for (const [phase, ms] of Object.entries(h.critical) as Array<[HopPhase, number]>) {
         const kind = phaseCause(phase);
         if (kind === null) continue;
-        add({ kind, from: h.fromService, to: h.toService, spanName: h.name, collector: h.collector }, ms);
+        this.#cause({ kind, from: h.fromService, to: h.toService, spanName: h.name, collector: h.collector }, ms);
         // a busy caller delays every call it makes: its queue is also counted over all its calls
-        if (kind === 'caller_queue' && !h.collector) add({ kind, from: h.fromService, to: null, spanName: null, collector: false }, ms);
-        if ((kind === 'caller_queue' || kind === 'connect' || kind === 'return') && !h.collector) loopWait.set(h.fromService, (loopWait.get(h.fromService) ?? 0) + ms);
+        if (kind === 'caller_queue' && !h.collector) this.#cause({ kind, from: h.fromService, to: null, spanName: null, collector: false }, ms);
+        if ((kind === 'caller_queue' || kind === 'connect' || kind === 'return') && !h.collector) this.#loopWait.set(h.fromService, (this.#loopWait.get(h.fromService) ?? 0) + ms);
       }
     }
   }
-  const window = { startNs: start ?? 0n, endNs: end ?? 0n };
-  const loadMap = loadInWindow(saturation, window.startNs, window.endNs);
-  // A busy loop holds back the sends (undici writes on a reused socket on a later turn of the loop,
-  // a new socket's connect callback waits for it too) and the reading of the answers alike:
-  // measured over real processes, the queue alone held about a third of the wait and the return,
-  // counted per callee, named an idle callee.
-  for (const [from, ms] of loopWait) if (isBusy(loadMap.get(from))) add({ kind: 'caller_loop', from, to: null, spanName: null, collector: false }, ms);
-  const sorted = [...causes.values()].sort((a, b) => b.ms - a.ms);
-  const loads = [...loadMap.values()].sort((a, b) => (b.elu ?? -1) - (a.elu ?? -1));
-  let cause = sorted[0] ?? null;
-  // The queue over all of a caller's calls means its event loop only when that loop was busy;
-  // otherwise each upstream has its own pool, and the fullest one is the answer.
-  if (cause !== null && cause.kind === 'caller_queue' && cause.to === null && !isBusy(loadMap.get(cause.from ?? ''))) {
-    const from = cause.from;
-    cause = sorted.find((c) => c.kind === 'caller_queue' && c.from === from && c.to !== null) ?? cause;
+
+  finish(saturation: SaturationData): Bottleneck {
+    const causes = this.#causes;
+    const add = (c: Omit<Cause, 'ms'>, ms: number): void => this.#cause(c, ms);
+    const window = { startNs: this.#start ?? 0n, endNs: this.#end ?? 0n };
+    const loadMap = loadInWindow(saturation, window.startNs, window.endNs);
+    // A busy loop holds back the sends (undici writes on a reused socket on a later turn of the loop,
+    // a new socket's connect callback waits for it too) and the reading of the answers alike:
+    // measured over real processes, the queue alone held about a third of the wait and the return,
+    // counted per callee, named an idle callee.
+    for (const [from, ms] of this.#loopWait) if (isBusy(loadMap.get(from))) add({ kind: 'caller_loop', from, to: null, spanName: null, collector: false }, ms);
+    const sorted = [...causes.values()].map((c) => ({ ...c })).sort((a, b) => b.ms - a.ms);
+    const loads = [...loadMap.values()].sort((a, b) => (b.elu ?? -1) - (a.elu ?? -1));
+    let cause = sorted[0] ?? null;
+    // The queue over all of a caller's calls means its event loop only when that loop was busy;
+    // otherwise each upstream has its own pool, and the fullest one is the answer.
+    if (cause !== null && cause.kind === 'caller_queue' && cause.to === null && !isBusy(loadMap.get(cause.from ?? ''))) {
+      const from = cause.from;
+      cause = sorted.find((c) => c.kind === 'caller_queue' && c.from === from && c.to !== null) ?? cause;
+    }
+    return { type: 'bottleneck', rollouts: this.#items, wallMs: this.#wallMs, cause, causes: sorted.slice(0, 10), loads, saturationRecorded: saturation.recorded, window };
   }
-  return { type: 'bottleneck', rollouts: items.length, wallMs, cause, causes: sorted.slice(0, 10), loads, saturationRecorded: saturation.recorded, window };
 }
 
 function phaseCause(p: HopPhase): CauseKind | null {

@@ -24,32 +24,68 @@ export interface MissingServerSpans {
 
 /** Counts, per callee, the CLIENT spans to gym servers that have no SERVER child. */
 export function findMissingServerSpans(set: TraceSet): MissingServerSpans[] {
+  const acc = new MissingServerAccumulator();
+  acc.add(set);
+  return acc.finish();
+}
+
+interface LonelyCalls {
+  count: number;
+  from: string[];
+  examples: MissingServerSpans['examples'];
+}
+
+/**
+ * {@link findMissingServerSpans} over trace sets read one after the other (a run read in
+ * partitions): what each set teaches about addresses and its lonely calls are kept as counts.
+ */
+export class MissingServerAccumulator {
   // Which service answers at which address, learnt from the calls that did reach a SERVER span.
-  const serviceAt = new Map<string, string>();
-  const lonely: SpanNode[] = [];
-  for (const trace of set.traces.values()) {
-    for (const node of trace.nodes.values()) {
-      if (node.span.kind !== 'CLIENT') continue;
-      const server = node.children.find((c) => c.span.kind === 'SERVER');
-      if (server !== undefined) serviceAt.set(calleeOf(node.span), server.span.service);
-      else if (expectsServer(node)) lonely.push(node);
+  #serviceAt = new Map<string, string>();
+  // Lonely calls per address: all of them, and those made by the rollout itself (the collector or the agent).
+  #all = new Map<string, LonelyCalls>();
+  #fromRollout = new Map<string, LonelyCalls>();
+
+  add(set: TraceSet): void {
+    for (const trace of set.traces.values()) {
+      for (const node of trace.nodes.values()) {
+        if (node.span.kind !== 'CLIENT') continue;
+        const server = node.children.find((c) => c.span.kind === 'SERVER');
+        if (server !== undefined) this.#serviceAt.set(calleeOf(node.span), server.span.service);
+        else if (expectsServer(node)) {
+          const address = calleeOf(node.span);
+          note(this.#all, address, node);
+          if (fromRolloutItself(node)) note(this.#fromRollout, address, node);
+        }
+      }
     }
   }
-  const byCallee = new Map<string, MissingServerSpans>();
-  for (const node of lonely) {
-    const address = calleeOf(node.span);
-    const service = serviceAt.get(address);
-    // A call from inside a model or a tool to an address never seen answering is an external
-    // upstream (vLLM, a web API), not a gym server.
-    if (service === undefined && !fromRolloutItself(node)) continue;
-    const key = service ?? address;
-    let m = byCallee.get(key);
-    if (m === undefined) byCallee.set(key, (m = { callee: key, calleeSeen: service !== undefined, count: 0, from: [], examples: [] }));
-    m.count++;
-    if (!m.from.includes(node.span.service)) m.from.push(node.span.service);
-    if (m.examples.length < 5) m.examples.push({ traceId: node.span.traceId, spanId: node.span.spanId, source: node.span.source });
+
+  finish(): MissingServerSpans[] {
+    const byCallee = new Map<string, MissingServerSpans>();
+    for (const [address, all] of this.#all) {
+      const service = this.#serviceAt.get(address);
+      // A call from inside a model or a tool to an address never seen answering is an external
+      // upstream (vLLM, a web API), not a gym server.
+      const calls = service === undefined ? this.#fromRollout.get(address) : all;
+      if (calls === undefined) continue;
+      const key = service ?? address;
+      let m = byCallee.get(key);
+      if (m === undefined) byCallee.set(key, (m = { callee: key, calleeSeen: service !== undefined, count: 0, from: [], examples: [] }));
+      m.count += calls.count;
+      for (const f of calls.from) if (!m.from.includes(f)) m.from.push(f);
+      for (const e of calls.examples) if (m.examples.length < 5) m.examples.push(e);
+    }
+    return [...byCallee.values()].sort((a, b) => b.count - a.count);
   }
-  return [...byCallee.values()].sort((a, b) => b.count - a.count);
+}
+
+function note(map: Map<string, LonelyCalls>, address: string, node: SpanNode): void {
+  let c = map.get(address);
+  if (c === undefined) map.set(address, (c = { count: 0, from: [], examples: [] }));
+  c.count++;
+  if (!c.from.includes(node.span.service)) c.from.push(node.span.service);
+  if (c.examples.length < 5) c.examples.push({ traceId: node.span.traceId, spanId: node.span.spanId, source: node.span.source });
 }
 
 // A request that got an answer must have been seen by a server; one that failed to connect, or

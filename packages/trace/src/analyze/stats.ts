@@ -10,6 +10,7 @@ import { TRACE_ERROR_CODES, TraceUserError } from '../errors.js';
 import { isTruncated, nsToMs } from '../span-record.js';
 import type { SpanRecord } from '../span-record.js';
 import { summarizeDurations } from './percentiles.js';
+import { BigInt64List, Float64List } from './number-lists.js';
 import { selfTimeNs } from './self-time.js';
 
 /** How spans are grouped: by name, by service, or by the value of one attribute. */
@@ -56,51 +57,129 @@ export function parseGrouping(spec: string): StatsGrouping {
 
 /** Computes per-group statistics over every span of `set`. */
 export function computeStats(set: TraceSet, rollouts: readonly Rollout[], by: StatsGrouping = { type: 'name' }): SpanStats {
-  const acc = new Map<string, { durations: number[]; errors: number; totalMs: number; selfNs: bigint }>();
-  let truncatedExcluded = 0;
-  let ungrouped = 0;
-  for (const trace of set.traces.values()) {
-    for (const node of trace.nodes.values()) {
-      const s = node.span;
-      if (isTruncated(s)) {
-        truncatedExcluded++;
-        continue;
+  const acc = new StatsAccumulator(by);
+  acc.add(set, rollouts);
+  return acc.finish();
+}
+
+interface GroupAcc {
+  durations: Float64List;
+  errors: number;
+  totalMs: number;
+  selfNs: bigint;
+}
+
+/** A span outside rollouts whose children may be read with another set: its self time waits for them. */
+interface PendingSelf {
+  group: GroupAcc;
+  startNs: bigint;
+  endNs: bigint;
+  /** Start and end of each child, flat. */
+  children: bigint[];
+}
+
+/**
+ * {@link computeStats} over trace sets read one after the other (a run read in partitions).
+ * `shared` names the spans outside rollouts: a rollout's outermost span may sit in another set
+ * than its parent (`gym.job`), so those parents' self time is computed once every set is in.
+ */
+export class StatsAccumulator {
+  #by: StatsGrouping;
+  #acc = new Map<string, GroupAcc>();
+  #truncatedExcluded = 0;
+  #ungrouped = 0;
+  #rolloutCount = 0;
+  #rolloutWallMs = 0;
+  #pending = new Map<string, PendingSelf>();
+  #boundary = new Map<string, BigInt64List>();
+
+  constructor(by: StatsGrouping = { type: 'name' }) {
+    this.#by = by;
+  }
+
+  add(set: TraceSet, rollouts: readonly Rollout[], shared: ReadonlySet<string> | null = null): void {
+    for (const trace of set.traces.values()) {
+      for (const node of trace.nodes.values()) {
+        const s = node.span;
+        // a child of a span of another set: its interval counts against that span's self time
+        if (shared !== null && node.parent === null && s.parentSpanId !== null && shared.has(s.parentSpanId)) {
+          let b = this.#boundary.get(s.parentSpanId);
+          if (b === undefined) this.#boundary.set(s.parentSpanId, (b = new BigInt64List()));
+          b.push(s.startNs);
+          b.push(s.endNs);
+        }
+        if (isTruncated(s)) {
+          this.#truncatedExcluded++;
+          continue;
+        }
+        const key = keyOf(s, this.#by);
+        if (key === null) {
+          this.#ungrouped++;
+          continue;
+        }
+        let a = this.#acc.get(key);
+        if (a === undefined) this.#acc.set(key, (a = { durations: new Float64List(), errors: 0, totalMs: 0, selfNs: 0n }));
+        a.durations.push(s.durationMs);
+        if (s.status.code === 'ERROR') a.errors++;
+        a.totalMs += s.durationMs;
+        if (shared !== null && shared.has(s.spanId)) this.#pending.set(s.spanId, { group: a, startNs: s.startNs, endNs: s.endNs, children: node.children.flatMap((c) => [c.span.startNs, c.span.endNs]) });
+        else a.selfNs += selfTimeNs(node);
       }
-      const key = keyOf(s, by);
-      if (key === null) {
-        ungrouped++;
-        continue;
-      }
-      let a = acc.get(key);
-      if (a === undefined) acc.set(key, (a = { durations: [], errors: 0, totalMs: 0, selfNs: 0n }));
-      a.durations.push(s.durationMs);
-      if (s.status.code === 'ERROR') a.errors++;
-      a.totalMs += s.durationMs;
-      a.selfNs += selfTimeNs(node);
+    }
+    this.#rolloutCount += rollouts.length;
+    this.#rolloutWallMs += rollouts.reduce((n, r) => n + r.node.span.durationMs, 0);
+  }
+
+  finish(): SpanStats {
+    for (const [spanId, p] of this.#pending) p.group.selfNs += selfOfIntervals(p.startNs, p.endNs, p.children, this.#boundary.get(spanId)?.view());
+    this.#pending.clear();
+    const rolloutWallMs = this.#rolloutWallMs;
+    const groups: StatsGroup[] = [];
+    for (const [key, a] of this.#acc) {
+      const d = summarizeDurations(a.durations.view());
+      const totalSelfMs = nsToMs(a.selfNs);
+      groups.push({
+        key,
+        count: d.count,
+        errorCount: a.errors,
+        errorRate: a.errors / d.count,
+        p50: d.p50,
+        p90: d.p90,
+        p95: d.p95,
+        p99: d.p99,
+        max: d.max,
+        totalMs: a.totalMs,
+        totalSelfMs,
+        shareOfRolloutWall: rolloutWallMs > 0 ? totalSelfMs / rolloutWallMs : null,
+      });
+    }
+    groups.sort((x, y) => y.totalSelfMs - x.totalSelfMs || (x.key < y.key ? -1 : 1));
+    return { type: 'span_stats', by: this.#by, groups, rolloutCount: this.#rolloutCount, rolloutWallMs, truncatedExcluded: this.#truncatedExcluded, ungrouped: this.#ungrouped };
+  }
+}
+
+// Self time from flat [start, end, start, end, …] child intervals, as `selfTimeNs` computes it
+// (typed arrays: a run's gym.job has one child per rollout).
+function selfOfIntervals(startNs: bigint, endNs: bigint, own: readonly bigint[], more: BigInt64Array | undefined): bigint {
+  if (endNs <= startNs) return 0n;
+  const flat = new BigInt64Array(own.length + (more?.length ?? 0));
+  flat.set(own);
+  if (more !== undefined) flat.set(more, own.length);
+  const order = new Uint32Array(flat.length / 2).map((_, i) => i);
+  order.sort((x, y) => (flat[2 * x]! < flat[2 * y]! ? -1 : flat[2 * x]! > flat[2 * y]! ? 1 : 0));
+  let covered = 0n;
+  let cursor = startNs;
+  for (const i of order) {
+    const cs = flat[2 * i]!;
+    const ce = flat[2 * i + 1]!;
+    const s = cs > cursor ? cs : cursor;
+    const e = ce < endNs ? ce : endNs;
+    if (e > s) {
+      covered += e - s;
+      cursor = e;
     }
   }
-  const rolloutWallMs = rollouts.reduce((n, r) => n + r.node.span.durationMs, 0);
-  const groups: StatsGroup[] = [];
-  for (const [key, a] of acc) {
-    const d = summarizeDurations(a.durations);
-    const totalSelfMs = nsToMs(a.selfNs);
-    groups.push({
-      key,
-      count: d.count,
-      errorCount: a.errors,
-      errorRate: a.errors / d.count,
-      p50: d.p50,
-      p90: d.p90,
-      p95: d.p95,
-      p99: d.p99,
-      max: d.max,
-      totalMs: a.totalMs,
-      totalSelfMs,
-      shareOfRolloutWall: rolloutWallMs > 0 ? totalSelfMs / rolloutWallMs : null,
-    });
-  }
-  groups.sort((x, y) => y.totalSelfMs - x.totalSelfMs || (x.key < y.key ? -1 : 1));
-  return { type: 'span_stats', by, groups, rolloutCount: rollouts.length, rolloutWallMs, truncatedExcluded, ungrouped };
+  return endNs - startNs - covered;
 }
 
 function keyOf(s: SpanRecord, by: StatsGrouping): string | null {

@@ -8,12 +8,20 @@ import type { DuplicateSpan, SpanNode, Trace, TraceSet } from './trace-model.js'
 
 const MAX_DUPLICATE_EXAMPLES = 20;
 
+/** Options of {@link assembleTraces}. */
+export interface AssembleOptions {
+  /** Span ids known to exist outside these spans (a run read in partitions). */
+  externalParents?: ReadonlySet<string> | null;
+}
+
 /**
  * Builds the trace trees. Duplicate span ids (the same span exported twice, or a file read twice)
  * are de-duplicated — the copy that ended and was not truncated wins, else the first — and counted.
- * Spans whose parent is missing are kept as orphans and listed among the roots.
+ * Spans whose parent is missing are kept as orphans and listed among the roots, unless the parent
+ * is one of `options.externalParents` (read with another part of the run): then they are roots, not
+ * orphans.
  */
-export function assembleTraces(spans: Iterable<SpanRecord>): TraceSet {
+export function assembleTraces(spans: Iterable<SpanRecord>, options: AssembleOptions = {}): TraceSet {
   const byTrace = new Map<string, Map<string, SpanNode>>();
   const duplicates: DuplicateSpan[] = [];
   let duplicateCount = 0;
@@ -37,7 +45,7 @@ export function assembleTraces(spans: Iterable<SpanRecord>): TraceSet {
   const traces = new Map<string, Trace>();
   let orphanCount = 0;
   for (const [traceId, nodes] of byTrace) {
-    const trace = link(traceId, nodes);
+    const trace = link(traceId, nodes, options.externalParents ?? null);
     orphanCount += trace.orphans.length;
     traces.set(traceId, trace);
   }
@@ -48,7 +56,7 @@ function score(s: SpanRecord): number {
   return (s.ended ? 2 : 0) + (isTruncated(s) ? 0 : 1);
 }
 
-function link(traceId: string, nodes: Map<string, SpanNode>): Trace {
+function link(traceId: string, nodes: Map<string, SpanNode>, external: ReadonlySet<string> | null): Trace {
   const roots: SpanNode[] = [];
   const orphans: SpanNode[] = [];
   const services = new Set<string>();
@@ -65,7 +73,7 @@ function link(traceId: string, nodes: Map<string, SpanNode>): Trace {
       node.parent = parent;
       parent.children.push(node);
     } else {
-      node.orphan = pid !== null;
+      node.orphan = pid !== null && (external === null || !external.has(pid));
       if (node.orphan) orphans.push(node);
       roots.push(node);
     }

@@ -3,10 +3,10 @@
  * root, rollouts without verification, retried requests.
  * @module
  */
-import { findAnomalies } from '../analyze/anomalies.js';
+import { AnomalyAccumulator } from '../analyze/anomalies.js';
 import { toJson } from '../render/format.js';
 import { renderAnomalies } from '../render/anomalies.js';
-import { loadTelemetry } from './load.js';
+import { readInBatches } from './load-batches.js';
 import type { InputOptions } from './load.js';
 import { runCommand } from './output.js';
 import type { CommandOutput, OutputFormat } from './output.js';
@@ -19,8 +19,9 @@ export interface AnomaliesOptions extends InputOptions {
 /** Runs `anomalies`; returns 0 whether or not anomalies were found (2 for bad input). */
 export async function anomalies(options: AnomaliesOptions, out: CommandOutput): Promise<number> {
   return runCommand(out, async () => {
-    const { set, rollouts, stats } = await loadTelemetry(options, out);
-    const report = findAnomalies(set, rollouts);
+    const acc = new AnomalyAccumulator();
+    const { stats } = await readInBatches(options, out, ({ set, rollouts }) => acc.add(set, rollouts));
+    const report = acc.finish();
     if (options.format === 'json') out.write(toJson({ ...report, read: stats }));
     else out.write(renderAnomalies(report, options.format === 'markdown' ? 'markdown' : 'text'));
     return 0;

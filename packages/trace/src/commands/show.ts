@@ -16,6 +16,7 @@ import { displayService, formatMs, markdownTable, textTable, toJson, wrapProse }
 import { renderTreeMarkdown, renderTreeText, treeToJson } from '../render/tree.js';
 import { findEvidence, readEvidence } from '../evidence/rollout-evidence.js';
 import { renderEvidence } from '../render/evidence.js';
+import { loadRolloutPartition } from './load-rollout.js';
 import { loadTelemetry } from './load.js';
 import type { InputOptions } from './load.js';
 import { runCommand } from './output.js';
@@ -52,7 +53,8 @@ export async function show(options: ShowOptions, out: CommandOutput): Promise<nu
   return runCommand(out, async () => {
     const selectors = [options.rollout, options.trace, options.slowest, options.failed || undefined].filter((v) => v !== undefined);
     if (selectors.length > 1) throw new TraceUserError(TRACE_ERROR_CODES.badOption, 'Pass at most one of --rollout, --trace, --slowest, --failed.');
-    const { set, rollouts, stats } = await loadTelemetry(options, out);
+    const part = options.rollout === undefined ? null : await loadRolloutPartition(options, options.rollout, out);
+    const { set, rollouts, stats } = part === null ? await loadTelemetry(options, out) : { ...part, stats: null };
     const format = options.format ?? 'text';
     let views: View[];
     if (options.rollout !== undefined) {
@@ -75,7 +77,7 @@ export async function show(options: ShowOptions, out: CommandOutput): Promise<nu
     } else if (rollouts.length === 1) views = [rolloutView(rollouts[0]!)];
     else if (rollouts.length === 0 && set.traces.size === 1) views = [traceView([...set.traces.values()][0]!)];
     else {
-      out.write(renderList(rollouts, [...set.traces.values()], format, stats.spans, options.width));
+      out.write(renderList(rollouts, [...set.traces.values()], format, stats?.spans ?? set.spanCount, options.width));
       return 0;
     }
     const maxRows = options.maxSpans ?? 500;

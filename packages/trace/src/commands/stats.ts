@@ -4,13 +4,14 @@
  * @module
  */
 import { attributeRollout } from '../analyze/attribution.js';
-import { summarizeAttributions } from '../analyze/attribution-summary.js';
+import { AttributionTotals } from '../analyze/attribution-summary.js';
 import { compareStats } from '../analyze/compare.js';
-import { computeStats, parseGrouping } from '../analyze/stats.js';
+import { computeStats, parseGrouping, StatsAccumulator } from '../analyze/stats.js';
 import { TRACE_ERROR_CODES, TraceUserError } from '../errors.js';
 import { toJson } from '../render/format.js';
 import { renderComparison, renderStats } from '../render/stats.js';
 import { renderCategoryShares } from '../render/why.js';
+import { readInBatches } from './load-batches.js';
 import { loadTelemetry } from './load.js';
 import type { InputOptions } from './load.js';
 import { runCommand } from './output.js';
@@ -44,10 +45,15 @@ export async function stats(options: StatsOptions, out: CommandOutput): Promise<
       out.write(format === 'json' ? toJson(result) : renderComparison(result, md, options.width));
       return 0;
     }
-    const { set, rollouts } = await loadTelemetry(options, out);
-    const result = computeStats(set, rollouts, by);
+    const acc = new StatsAccumulator(by);
     // the per-span numbers count parallel work; the critical-path split says what held rollouts up
-    const split = rollouts.length > 0 ? summarizeAttributions(rollouts.map(attributeRollout)) : null;
+    const totals = new AttributionTotals();
+    await readInBatches(options, out, ({ set, rollouts, shared }) => {
+      acc.add(set, rollouts, shared);
+      for (const r of rollouts) totals.add(attributeRollout(r));
+    });
+    const result = acc.finish();
+    const split = totals.count > 0 ? totals.finish() : null;
     if (format === 'json') out.write(toJson({ ...result, timeSplit: split }));
     else out.write(renderStats(result, md, options.width) + (split === null ? '' : `\n${renderCategoryShares(split, md, options.width)}`));
     return 0;

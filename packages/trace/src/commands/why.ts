@@ -5,8 +5,8 @@
  */
 import { attributeRollout, attributeTime } from '../analyze/attribution.js';
 import type { Attribution } from '../analyze/attribution.js';
-import { summarizeAttributions } from '../analyze/attribution-summary.js';
-import { findBottleneck } from '../analyze/bottleneck.js';
+import { AttributionTotals } from '../analyze/attribution-summary.js';
+import { BottleneckAccumulator, findBottleneck } from '../analyze/bottleneck.js';
 import { verdictOf } from '../analyze/verdict.js';
 import type { RolloutVerdict } from '../analyze/verdict.js';
 import { diagnosisSentence } from '../render/diagnosis.js';
@@ -14,6 +14,7 @@ import { lookupId } from '../assemble/find.js';
 import { TRACE_ERROR_CODES, TraceUserError } from '../errors.js';
 import { toJson } from '../render/format.js';
 import { renderAttribution, renderAttributionSummary } from '../render/why.js';
+import { readInBatches } from './load-batches.js';
 import { loadTelemetry } from './load.js';
 import type { InputOptions } from './load.js';
 import { runCommand } from './output.js';
@@ -34,18 +35,29 @@ export async function why(options: WhyOptions, out: CommandOutput): Promise<numb
     if (options.all !== true && options.id === undefined) {
       throw new TraceUserError(TRACE_ERROR_CODES.badOption, 'Pass a rollout id or trace id (see `gym trace show`), or --all for every rollout.');
     }
-    const { set, rollouts, saturation } = await loadTelemetry(options, out);
     const format = options.format ?? 'text';
     if (options.all === true) {
+      const byRollout = { totals: new AttributionTotals(), bottleneck: new BottleneckAccumulator() };
       // Without rollout spans, fall back to every trace root, so plain traces still get an answer.
-      const items: Attribution[] = rollouts.length > 0
-        ? rollouts.map(attributeRollout)
-        : [...set.traces.values()].flatMap((t) => t.roots.map((root) => attributeTime(root)));
-      const summary = summarizeAttributions(items);
-      const bottleneck = findBottleneck(items, saturation);
+      const byRoot = { totals: new AttributionTotals(), bottleneck: new BottleneckAccumulator() };
+      const { saturation } = await readInBatches(options, out, ({ set, rollouts, shared }) => {
+        const into = rollouts.length > 0 ? byRollout : byRoot;
+        const items: Attribution[] = rollouts.length > 0
+          ? rollouts.map(attributeRollout)
+          // a root whose parent was read in another batch is inside a rollout there, not a trace root
+          : [...set.traces.values()].flatMap((t) => t.roots.filter((r) => shared === null || r.span.parentSpanId === null || !shared.has(r.span.parentSpanId)).map((root) => attributeTime(root)));
+        for (const a of items) {
+          into.totals.add(a);
+          into.bottleneck.add(a);
+        }
+      });
+      const use = byRollout.totals.count > 0 ? byRollout : byRoot;
+      const summary = use.totals.finish();
+      const bottleneck = use.bottleneck.finish(saturation);
       out.write(format === 'json' ? toJson({ ...summary, diagnosis: diagnosisSentence(bottleneck), bottleneck }) : renderAttributionSummary(summary, format === 'markdown' ? 'markdown' : 'text', bottleneck, options.width));
       return 0;
     }
+    const { set, rollouts, saturation } = await loadTelemetry(options, out);
     const hit = lookupId(set, rollouts, options.id!);
     let result: Attribution;
     let verdict: RolloutVerdict | null = null;

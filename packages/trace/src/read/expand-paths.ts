@@ -6,6 +6,9 @@ import { readdir, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { TRACE_ERROR_CODES, TraceUserError } from '../errors.js';
 
+/** Directory of the partition index beside the logs (see `partition/partition-index.ts`). */
+export const INDEX_DIR_NAME = '.gym-trace-index';
+
 /** File extensions read when a directory is given. */
 export const TELEMETRY_EXTENSIONS: readonly string[] = ['.log', '.jsonl', '.json', '.ndjson'];
 
@@ -35,7 +38,10 @@ async function walk(dir: string, out: Map<string, number>): Promise<void> {
   const entries = await readdir(dir, { withFileTypes: true });
   for (const e of entries) {
     const full = join(dir, e.name);
-    if (e.isDirectory()) await walk(full, out);
+    // the partition index gym trace keeps beside the logs is not telemetry to read
+    if (e.isDirectory()) {
+      if (e.name !== INDEX_DIR_NAME) await walk(full, out);
+    }
     else if (e.isFile() && TELEMETRY_EXTENSIONS.includes(extname(e.name))) {
       const st = await stat(full);
       out.set(full, st.size);

@@ -6,16 +6,14 @@
  */
 import { createReadStream } from 'node:fs';
 import type { SpanRecord } from '../span-record.js';
-import { fromConsoleSpan, isConsoleSpan } from './console-span.js';
 import { expandPaths } from './expand-paths.js';
-import { fromOtlpRequest, isOtlpRequest } from './otlp-spans.js';
-import { fromPythonSpan, isPythonSpan } from './python-span.js';
 import { emptyReadStats, MAX_MALFORMED_EXAMPLES } from './read-stats.js';
 import type { ReadStats } from './read-stats.js';
 import { forEachLine } from './lines.js';
-import { fromConsoleMetric, isConsoleMetric } from './metric-points.js';
 import type { MetricPoint } from './metric-points.js';
 import { RecordScanner } from './record-scanner.js';
+import { handleRecord } from './records.js';
+import type { RecordHandlers } from './records.js';
 import { ResourceCache } from './resource-cache.js';
 
 /** Progress of a read, in bytes over every file. */
@@ -31,6 +29,8 @@ export interface ReadOptions {
   onProgress?: (progress: ReadProgress) => void;
   /** Receives the saturation metric points (see `metric-points.ts`); without it metric lines are skipped. */
   onMetric?: (point: MetricPoint) => void;
+  /** Called after each line; when it returns a promise, reading waits for it (backpressure). */
+  pause?: () => Promise<void> | undefined;
 }
 
 /** Spans, saturation metric points and counters of one read. */
@@ -65,7 +65,7 @@ export async function forEachSpan(paths: readonly string[], onSpan: (span: SpanR
   let doneBytes = 0;
   for (const file of files) {
     stats.files++;
-    const bytes = await readFile(file.path, stats, resources, onSpan, options.onMetric, (b) => options.onProgress?.({ bytesRead: doneBytes + b, totalBytes, file: file.path }));
+    const bytes = await readFile(file.path, stats, resources, onSpan, options, (b) => options.onProgress?.({ bytesRead: doneBytes + b, totalBytes, file: file.path }));
     doneBytes += bytes;
     stats.bytes += bytes;
     options.onProgress?.({ bytesRead: doneBytes, totalBytes, file: file.path });
@@ -73,36 +73,49 @@ export async function forEachSpan(paths: readonly string[], onSpan: (span: SpanR
   return stats;
 }
 
-async function readFile(file: string, stats: ReadStats, resources: ResourceCache, onSpan: (s: SpanRecord) => void, onMetric: ((p: MetricPoint) => void) | undefined, progress: (bytes: number) => void): Promise<number> {
+// Log lines (pino's JSON among them) far outnumber spans in a server's output: a substring test
+// rules most of them out before JSON.parse. Every span shape names a span id or is an OTLP request.
+// Only text that opens like a JSON object (`{"`) is ruled out, so broken records still parse, fail
+// and are reported as malformed.
+function mayHoldSpan(text: string): boolean {
+  return !text.startsWith('{"') || text.includes('"span_id"') || text.includes('"resourceSpans"');
+}
+
+function mayHoldSpanOrMetric(text: string): boolean {
+  return mayHoldSpan(text) || text.includes('"metric"');
+}
+
+async function readFile(file: string, stats: ReadStats, resources: ResourceCache, onSpan: (s: SpanRecord) => void, options: ReadOptions, progress: (bytes: number) => void): Promise<number> {
+  const { onMetric, pause } = options;
   const malformed = (line: number, reason: string): void => {
     stats.malformedLines++;
     if (stats.malformedExamples.length < MAX_MALFORMED_EXAMPLES) stats.malformedExamples.push({ file, line, reason });
   };
-  const emit = (s: SpanRecord | string, line: number, format: 'console' | 'python'): void => {
-    if (typeof s === 'string') return malformed(line, s);
-    stats.spans++;
-    stats.formats[format]++;
-    onSpan(s);
+  let recordLine = 0;
+  const handlers: RecordHandlers = {
+    span(s, format) {
+      stats.spans++;
+      stats.formats[format]++;
+      onSpan(s);
+    },
+    malformed: (reason) => malformed(recordLine, reason),
+    skipped: () => void stats.skippedLines++,
+    ...(onMetric === undefined
+      ? {}
+      : {
+          metric(points: MetricPoint[]) {
+            stats.metricRecords++;
+            for (const p of points) onMetric(p);
+          },
+        }),
   };
   const scanner = new RecordScanner({
     skipped: () => void stats.skippedLines++,
     malformed,
+    mayBeRecord: onMetric === undefined ? mayHoldSpan : mayHoldSpanOrMetric,
     record(obj, line) {
-      const source = { file, line };
-      if (isConsoleSpan(obj)) emit(fromConsoleSpan(obj, source, resources), line, 'console');
-      else if (isOtlpRequest(obj)) {
-        const { spans, rejected } = fromOtlpRequest(obj, source, resources);
-        for (const s of spans) {
-          stats.spans++;
-          stats.formats.otlp++;
-          onSpan(s);
-        }
-        for (const r of rejected) malformed(line, r);
-      } else if (isPythonSpan(obj)) emit(fromPythonSpan(obj, source, resources), line, 'python');
-      else if (onMetric !== undefined && isConsoleMetric(obj)) {
-        stats.metricRecords++;
-        for (const p of fromConsoleMetric(obj, resources)) onMetric(p);
-      } else stats.skippedLines++;
+      recordLine = line;
+      handleRecord(obj, { file, line }, resources, handlers);
     },
   });
   const stream = createReadStream(file, { encoding: 'utf8', highWaterMark: 256 * 1024 });
@@ -116,6 +129,7 @@ async function readFile(file: string, stats: ReadStats, resources: ResourceCache
       nextProgress = stream.bytesRead + PROGRESS_EVERY_BYTES;
       progress(stream.bytesRead);
     }
+    return pause?.();
   });
   scanner.end();
   return stream.bytesRead;

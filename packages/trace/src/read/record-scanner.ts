@@ -14,6 +14,11 @@ export interface ScanSink {
   /** A line that is not JSON (log text, blank) or is JSON but not an object. */
   skipped(line: number): void;
   malformed(line: number, reason: string): void;
+  /**
+   * Optional cheap test on the text of a one-line object before it is parsed: false means the line
+   * cannot be a record the caller wants, and it is counted as skipped without `JSON.parse`.
+   */
+  mayBeRecord?(text: string): boolean;
 }
 
 /** Incremental scanner: call {@link RecordScanner.push} per line, then {@link RecordScanner.end}. */
@@ -45,6 +50,11 @@ export class RecordScanner {
     this.#fresh(line, lineNo);
   }
 
+  /** True while a multi-line object is being gathered: the next line belongs to it. */
+  get inRecord(): boolean {
+    return this.#depth > 0;
+  }
+
   /** Flushes an unterminated trailing object as malformed. */
   end(): void {
     if (this.#depth > 0) this.#sink.malformed(this.#bufStart, 'unterminated JSON object at end of file');
@@ -58,13 +68,16 @@ export class RecordScanner {
       // A prefixed record (`[agent] {"type":"span",…}`) is accepted when it parses on its own line.
       const at = line.indexOf('{"', start);
       if (at < 0) return this.#sink.skipped(lineNo);
-      const obj = tryParse(line.slice(at));
+      const rest = line.slice(at);
+      if (this.#sink.mayBeRecord?.(rest) === false) return this.#sink.skipped(lineNo);
+      const obj = tryParse(rest);
       if (obj !== undefined && isObject(obj)) this.#sink.record(obj, lineNo);
       else this.#sink.skipped(lineNo);
       return;
     }
     const text = start === 0 ? line : line.slice(start);
     if (text.charCodeAt(text.length - 1) === 125 /* } */ || text.trimEnd().endsWith('}')) {
+      if (this.#sink.mayBeRecord?.(text) === false) return this.#sink.skipped(lineNo);
       const obj = tryParse(text);
       if (obj !== undefined) {
         if (isObject(obj)) this.#sink.record(obj, lineNo);

@@ -1,0 +1,47 @@
+/**
+ * Append-only lists over typed arrays: tens of millions of durations or instants cost 8 bytes
+ * each, where a JS array of bigints costs several times that.
+ * @module
+ */
+
+/** Growing list of float64 values. */
+export class Float64List {
+  #buf = new Float64Array(16);
+  length = 0;
+
+  push(v: number): void {
+    if (this.length === this.#buf.length) this.#buf = grow(this.#buf, new Float64Array(nextSize(this.#buf.length)));
+    this.#buf[this.length++] = v;
+  }
+
+  /** The values, as a view over the list's storage (valid until the next push). */
+  view(): Float64Array {
+    return this.#buf.subarray(0, this.length);
+  }
+}
+
+/** Growing list of int64 values (unix nanoseconds). */
+export class BigInt64List {
+  #buf = new BigInt64Array(16);
+  length = 0;
+
+  push(v: bigint): void {
+    if (this.length === this.#buf.length) this.#buf = grow(this.#buf, new BigInt64Array(nextSize(this.#buf.length)));
+    this.#buf[this.length++] = v;
+  }
+
+  /** The values, as a view over the list's storage (valid until the next push). */
+  view(): BigInt64Array {
+    return this.#buf.subarray(0, this.length);
+  }
+}
+
+// doubling while small, then by a quarter: tens of millions of values waste little memory
+function nextSize(size: number): number {
+  return size < 1 << 20 ? size * 2 : Math.ceil(size * 1.25);
+}
+
+function grow<T extends Float64Array | BigInt64Array>(from: T, to: T): T {
+  (to as Float64Array).set(from as Float64Array);
+  return to;
+}

@@ -1,0 +1,121 @@
+/**
+ * The read → assemble stage for commands that aggregate (`stats`, `anomalies`, `why --all`): a
+ * small input is read whole, as one batch; a large one goes through the partition index beside
+ * the logs and is handed over in batches of whole rollouts, so memory stays bounded whatever the
+ * size of the run.
+ * @module
+ */
+import { buildSaturation } from '../analyze/saturation.js';
+import type { SaturationData } from '../analyze/saturation.js';
+import { assembleTraces } from '../assemble/assemble-traces.js';
+import { findRollouts } from '../assemble/rollouts.js';
+import type { Rollout } from '../assemble/rollouts.js';
+import type { TraceSet } from '../assemble/trace-model.js';
+import { TRACE_ERROR_CODES, TraceUserError } from '../errors.js';
+import { closeIndex, LARGE_TRACE_SPANS, openIndex, PARTITION_TARGET_BYTES } from '../partition/partition-index.js';
+import type { PartitionIndex } from '../partition/partition-index.js';
+import { readIndexMetrics, readPartitions, readSplitRoots } from '../partition/read-partitions.js';
+import { expandPaths } from '../read/expand-paths.js';
+import type { ReadStats } from '../read/read-stats.js';
+import type { SpanRecord } from '../span-record.js';
+import { resolvePaths } from './default-paths.js';
+import { describeRead, loadTelemetry } from './load.js';
+import type { InputOptions } from './load.js';
+import type { CommandOutput } from './output.js';
+
+/** Environment variable: inputs above this many MiB are read through the index, in batches of about this size. */
+export const BATCH_ENV = 'GYM_TRACE_BATCH_MIB';
+
+/** Default of {@link BATCH_ENV}: a batch of span lines this size assembles in about 2× its size of memory. */
+export const DEFAULT_BATCH_MIB = 64;
+
+/** One batch: whole rollouts (and whole traces outside rollouts), assembled. */
+export interface Batch {
+  set: TraceSet;
+  rollouts: Rollout[];
+  /**
+   * When the run is read in several batches: the ids of the roots of traces split over batches
+   * (a `gym.job` whose rollouts sit in other batches); null when the batch is the whole input.
+   */
+  shared: ReadonlySet<string> | null;
+}
+
+/** What the batched read saw. */
+export interface BatchedRead {
+  paths: string[];
+  stats: ReadStats;
+  saturation: SaturationData;
+  /** Number of batches handed over (1 for an input read whole). */
+  batches: number;
+}
+
+/** The batch size in bytes: `GYM_TRACE_BATCH_MIB`, else {@link DEFAULT_BATCH_MIB}. */
+export function batchBytes(env: NodeJS.ProcessEnv = process.env): number {
+  const mib = Number(env[BATCH_ENV]);
+  return (Number.isFinite(mib) && mib > 0 ? mib : DEFAULT_BATCH_MIB) * 1024 * 1024;
+}
+
+/**
+ * Calls `onBatch` for each batch of the input, in order; returns the counters of the whole read.
+ * @throws TraceUserError `GYM_TRACE_PATH_NOT_FOUND`, `GYM_TRACE_NO_PATHS`, `GYM_TRACE_NO_SPANS`.
+ */
+export async function readInBatches(options: InputOptions, out: CommandOutput, onBatch: (batch: Batch) => void): Promise<BatchedRead> {
+  const paths = await resolvePaths(options.paths, options.cwd);
+  const files = await expandPaths(paths);
+  const limit = batchBytes();
+  if (files.reduce((n, f) => n + f.bytes, 0) <= limit) {
+    const whole = await loadTelemetry({ ...options, paths }, out);
+    onBatch({ set: whole.set, rollouts: whole.rollouts, shared: null });
+    return { paths, stats: whole.stats, saturation: whole.saturation, batches: 1 };
+  }
+  const index = await openLogged(files, paths[0]!, out);
+  try {
+    const stats: ReadStats = { ...index.stats, malformedExamples: [...index.stats.malformedExamples], formats: { ...index.stats.formats } };
+    const shared = await readSplitRoots(index);
+    const saturation = buildSaturation(await readIndexMetrics(index));
+    let batches = 0;
+    for (const which of groupPartitions(index.partitionBytes, limit)) {
+      const spans: SpanRecord[] = [];
+      await readPartitions(index, which, stats, (s) => void spans.push(s));
+      const set = assembleTraces(spans, { externalParents: shared });
+      spans.length = 0;
+      batches++;
+      onBatch({ set, rollouts: findRollouts(set), shared });
+    }
+    if (stats.spans === 0) throw new TraceUserError(TRACE_ERROR_CODES.noSpans, `No spans found in ${paths.join(', ')}: ${describeRead(stats)}. Telemetry must be on with the console or OTLP/JSON file exporter (NEMO_GYM_OTEL_ENABLED=1).`);
+    if (stats.malformedLines > 0) out.error(`warning: ${describeRead(stats)}\n`);
+    return { paths, stats, saturation, batches };
+  } finally {
+    await closeIndex(index);
+  }
+}
+
+/** Opens (or builds, saying so on a terminal) the partition index of `files`. */
+export async function openLogged(files: Parameters<typeof openIndex>[0], anchor: string, out: CommandOutput): Promise<PartitionIndex> {
+  const mib = (files.reduce((n, f) => n + f.bytes, 0) / 1048576).toFixed(0);
+  const started = Date.now();
+  // A batch holds several partitions, and a trace much smaller than a batch is never split (at
+  // about 1 KiB a span): a small batch size (tests) still exercises both.
+  const batch = batchBytes();
+  const index = await openIndex(files, anchor, { partitionTargetBytes: Math.min(PARTITION_TARGET_BYTES, Math.max(1, Math.floor(batch / 4))), largeTraceSpans: Math.min(LARGE_TRACE_SPANS, Math.floor(batch / 8 / 1024)) });
+  if (index.built && out.errorIsTTY === true) out.error(`indexed ${mib} MiB of telemetry in ${((Date.now() - started) / 1000).toFixed(1)}s (kept in ${index.temporary ? 'a temporary directory' : index.dir}; rebuilt when the logs change)\n`);
+  return index;
+}
+
+/** Consecutive partitions grouped so that each group holds at most `limit` bytes (at least one partition). */
+export function groupPartitions(partitionBytes: readonly number[], limit: number): number[][] {
+  const groups: number[][] = [];
+  let current: number[] = [];
+  let size = 0;
+  partitionBytes.forEach((bytes, i) => {
+    if (current.length > 0 && size + bytes > limit) {
+      groups.push(current);
+      current = [];
+      size = 0;
+    }
+    current.push(i);
+    size += bytes;
+  });
+  if (current.length > 0) groups.push(current);
+  return groups;
+}

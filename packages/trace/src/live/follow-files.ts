@@ -1,0 +1,84 @@
+/**
+ * Follows telemetry files as they grow: each poll reads what was appended since the last one
+ * (whole lines only; a line still being written waits for the next poll) and picks up files that
+ * appeared. A file that shrank (rewritten) is read again from its start.
+ * @module
+ */
+import { open } from 'node:fs/promises';
+import { StringDecoder } from 'node:string_decoder';
+import { expandPaths } from '../read/expand-paths.js';
+
+const CHUNK_BYTES = 1024 * 1024;
+
+interface Followed {
+  offset: number;
+  partial: string;
+  lineNo: number;
+  decoder: StringDecoder;
+}
+
+/** Reads the new lines of `paths` (files or directories, searched as the other commands do) on each {@link FileFollower.poll}. */
+export class FileFollower {
+  #paths: readonly string[];
+  #files = new Map<string, Followed>();
+  #onLine: (file: string, line: string, lineNo: number) => void;
+  #behind = 0;
+
+  constructor(paths: readonly string[], onLine: (file: string, line: string, lineNo: number) => void) {
+    this.#paths = paths;
+    this.#onLine = onLine;
+  }
+
+  /** Number of files followed. */
+  get files(): number {
+    return this.#files.size;
+  }
+
+  /** Bytes appended but not read yet, as of the last poll. */
+  get behindBytes(): number {
+    return this.#behind;
+  }
+
+  /** Reads what was appended since the last poll (at most `maxBytes` per file); returns the bytes read. */
+  async poll(maxBytes = Number.POSITIVE_INFINITY): Promise<number> {
+    let read = 0;
+    let behind = 0;
+    for (const { path, bytes } of await expandPaths(this.#paths)) {
+      let f = this.#files.get(path);
+      if (f === undefined || bytes < f.offset) this.#files.set(path, (f = { offset: 0, partial: '', lineNo: 0, decoder: new StringDecoder('utf8') }));
+      if (bytes === f.offset) continue;
+      read += await this.#readNew(path, f, Math.min(bytes, f.offset + maxBytes));
+      behind += Math.max(0, bytes - f.offset);
+    }
+    this.#behind = behind;
+    return read;
+  }
+
+  async #readNew(path: string, f: Followed, upTo: number): Promise<number> {
+    const handle = await open(path, 'r');
+    const start = f.offset;
+    try {
+      const buf = Buffer.allocUnsafe(CHUNK_BYTES);
+      while (f.offset < upTo) {
+        const { bytesRead } = await handle.read(buf, 0, Math.min(CHUNK_BYTES, upTo - f.offset), f.offset);
+        if (bytesRead === 0) break;
+        f.offset += bytesRead;
+        this.#split(path, f, f.decoder.write(buf.subarray(0, bytesRead)));
+      }
+    } finally {
+      await handle.close();
+    }
+    return f.offset - start;
+  }
+
+  #split(path: string, f: Followed, chunk: string): void {
+    const text = f.partial + chunk;
+    let start = 0;
+    for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
+      f.lineNo++;
+      this.#onLine(path, text.charCodeAt(nl - 1) === 13 ? text.slice(start, nl - 1) : text.slice(start, nl), f.lineNo);
+      start = nl + 1;
+    }
+    f.partial = text.slice(start);
+  }
+}

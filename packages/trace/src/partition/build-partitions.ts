@@ -1,0 +1,211 @@
+/**
+ * Splits a run's spans into partition files that each read and assemble on their own, in
+ * bounded memory: a first pass reads only the ids of every span and routes them (`span-links.ts`:
+ * whole traces, or each rollout's subtree of a large `gym.job` trace); a second pass writes each
+ * span to its partition. Also written: the run's metric records, the ids of split traces' roots,
+ * and where each rollout is (`rollouts-<n>.idx`, so `show <rollout>` reads one partition).
+ *
+ * Our console span lines are routed without being parsed (their ids found by substring search);
+ * other records (the Python SDK's shape, OTLP/JSON) are parsed and re-written as console records.
+ * @module
+ */
+import { closeSync, createReadStream, openSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { forEachLine } from '../read/lines.js';
+import type { InputFile } from '../read/expand-paths.js';
+import { emptyReadStats, MAX_MALFORMED_EXAMPLES } from '../read/read-stats.js';
+import type { ReadStats } from '../read/read-stats.js';
+import { RecordScanner } from '../read/record-scanner.js';
+import { handleRecord } from '../read/records.js';
+import type { RecordHandlers, SpanFormat } from '../read/records.js';
+import { ResourceCache } from '../read/resource-cache.js';
+import { ATTR, SPAN } from '../span-record.js';
+import { SpanLinks } from './span-links.js';
+import type { SpanRouting } from './span-links.js';
+import { consoleSpanStart, keysOfConsoleSpan, toConsoleRecord } from './span-line.js';
+import type { SpanKeys } from './span-line.js';
+
+/** Format tags of partition lines (see {@link partitionLine}). */
+export const FORMAT_TAG: Record<SpanFormat | 'metric', string> = { console: 'c', python: 'p', otlp: 'o', metric: 'm' };
+
+/** Key of the source of a record in a partition line: `[file index, line, format tag]`. */
+export const SOURCE_KEY = '_gym_source';
+
+/**
+ * One line of a partition file: the record's JSON with its source added as a first key, so the
+ * files stay JSON lines that DuckDB reads directly (`gym trace sql`).
+ */
+export function partitionLine(file: number, line: number, tag: string, recordJson: string): string {
+  return `{"${SOURCE_KEY}":[${file},${line},"${tag}"],${recordJson.slice(1)}\n`;
+}
+
+/** Shards of the rollout index. */
+export const ROLLOUT_SHARDS = 64;
+
+/** How a run is split. */
+export interface PartitionLayout {
+  partitions: number;
+  /** A trace with more spans than this is split into the subtrees under its root. */
+  largeTraceSpans: number;
+}
+
+/** What the split wrote and saw. */
+export interface PartitionBuild {
+  /** Bytes written per partition file (`<i>.part`). */
+  partitionBytes: number[];
+  /** Lines, skipped lines, metric records and malformed records seen (spans are counted on reading). */
+  stats: ReadStats;
+}
+
+const FLUSH_CHARS = 64 * 1024;
+
+/** The two passes of a build saw different spans (the logs were being written). */
+export class InputChangedError extends Error {
+  constructor() {
+    super('the telemetry files changed while they were indexed');
+    this.name = new.target.name;
+  }
+}
+
+/** Shard of the rollout index holding rollout `id` (FNV-1a: the same on every run and machine). */
+export function rolloutShardOf(id: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < id.length; i++) {
+    h ^= id.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0) % ROLLOUT_SHARDS;
+}
+
+/**
+ * Writes `<dir>/<i>.part` for i < `partitions`, `metrics.records`, `split-roots.ids` and the rollout
+ * index. Throws when the input changed between the two passes (the caller builds again).
+ */
+export async function buildPartitions(files: readonly InputFile[], dir: string, layout: PartitionLayout): Promise<PartitionBuild> {
+  const { partitions, largeTraceSpans } = layout;
+  const { partitionOf, splitRoots, count } = await routeSpans(files, partitions, largeTraceSpans);
+  const out = Array.from({ length: partitions }, (_, i) => new BufferedFile(join(dir, `${i}.part`)));
+  const rollouts = Array.from({ length: ROLLOUT_SHARDS }, (_, i) => new BufferedFile(join(dir, `rollouts-${i}.idx`)));
+  const metrics = new BufferedFile(join(dir, 'metrics.records'));
+  const stats = emptyReadStats();
+  let i = 0;
+  try {
+    await scanSpans(
+      files,
+      stats,
+      (keys, line) => {
+        if (i >= count) throw new InputChangedError();
+        const p = partitionOf[i++]!;
+        out[p]!.write(line());
+        if (keys.rolloutId !== null) rollouts[rolloutShardOf(keys.rolloutId)]!.write(`${keys.rolloutId}\t${p}\n`);
+      },
+      (line) => metrics.write(line),
+    );
+  } finally {
+    for (const f of [...out, ...rollouts, metrics]) f.close();
+  }
+  if (i !== count) throw new InputChangedError();
+  const roots = new BufferedFile(join(dir, 'split-roots.ids'));
+  for (const id of splitRoots) roots.write(id + '\n');
+  roots.close();
+  return { partitionBytes: out.map((f) => f.bytes), stats };
+}
+
+// The first pass: ids only. Its arrays are dropped on return, before the second pass writes.
+async function routeSpans(files: readonly InputFile[], partitions: number, largeTraceSpans: number): Promise<SpanRouting & { count: number }> {
+  const links = new SpanLinks();
+  await scanSpans(files, emptyReadStats(), (keys) => links.add(keys.traceId, keys.spanId, keys.parentSpanId), null);
+  return { ...links.route(partitions, largeTraceSpans), count: links.count };
+}
+
+/**
+ * Calls `onSpan` for every span of `files` in a fixed order, with its keys and (lazily) its
+ * partition line; metric records go to `onMetric` (skipped when null). Counts into `stats`.
+ */
+async function scanSpans(files: readonly InputFile[], stats: ReadStats, onSpan: (keys: SpanKeys, line: () => string) => void, onMetric: ((line: string) => void) | null): Promise<void> {
+  const resources = new ResourceCache();
+  for (let fi = 0; fi < files.length; fi++) {
+    const file = files[fi]!.path;
+    stats.files++;
+    let recordLine = 0;
+    const malformed = (line: number, reason: string): void => {
+      stats.malformedLines++;
+      if (stats.malformedExamples.length < MAX_MALFORMED_EXAMPLES) stats.malformedExamples.push({ file, line, reason });
+    };
+    const handlers: RecordHandlers = {
+      span(s, format) {
+        const rollout = s.name === SPAN.rollout ? s.attributes[ATTR.rolloutId] : undefined;
+        const keys = { traceId: s.traceId, spanId: s.spanId, parentSpanId: s.parentSpanId, rolloutId: typeof rollout === 'string' ? rollout : null };
+        onSpan(keys, () => partitionLine(fi, recordLine, FORMAT_TAG[format], JSON.stringify(toConsoleRecord(s))));
+      },
+      malformed: (reason) => malformed(recordLine, reason),
+      skipped: () => void stats.skippedLines++,
+      metric(_points, obj) {
+        stats.metricRecords++;
+        onMetric?.(partitionLine(fi, recordLine, FORMAT_TAG.metric, JSON.stringify(obj)));
+      },
+    };
+    const scanner = new RecordScanner({
+      skipped: () => void stats.skippedLines++,
+      malformed,
+      mayBeRecord: (t) => !t.startsWith('{"') || t.includes('"span_id"') || t.includes('"resourceSpans"') || t.includes('"metric"'),
+      record(obj, line) {
+        recordLine = line;
+        handleRecord(obj, { file, line }, resources, handlers);
+      },
+    });
+    if (files[fi]!.bytes === 0) continue;
+    // up to the size the file had when the build started (see `openIndex`)
+    const stream = createReadStream(file, { encoding: 'utf8', highWaterMark: 256 * 1024, end: files[fi]!.bytes - 1 });
+    let lineNo = 0;
+    await forEachLine(stream, (line) => {
+      lineNo++;
+      stats.linesRead++;
+      if (!scanner.inRecord) {
+        const at = consoleSpanStart(line);
+        const text = at < 0 ? null : at === 0 ? line : line.slice(at);
+        const keys = text === null ? null : keysOfConsoleSpan(text);
+        if (keys !== null) {
+          const n = lineNo;
+          const record = text!;
+          return onSpan(keys, () => partitionLine(fi, n, FORMAT_TAG.console, record));
+        }
+      }
+      scanner.push(line, lineNo);
+    });
+    scanner.end();
+    stats.bytes += stream.bytesRead;
+  }
+}
+
+// Hundreds of partitions are written at once: each keeps a small buffer and writes it whole.
+class BufferedFile {
+  #fd: number;
+  #parts: string[] = [];
+  #chars = 0;
+  bytes = 0;
+
+  constructor(path: string) {
+    this.#fd = openSync(path, 'w');
+  }
+
+  write(text: string): void {
+    this.#parts.push(text);
+    this.#chars += text.length;
+    if (this.#chars >= FLUSH_CHARS) this.flush();
+  }
+
+  flush(): void {
+    if (this.#parts.length === 0) return;
+    this.bytes += writeSync(this.#fd, this.#parts.join(''));
+    this.#parts = [];
+    this.#chars = 0;
+  }
+
+  close(): void {
+    if (this.#fd < 0) return;
+    this.flush();
+    closeSync(this.#fd);
+    this.#fd = -1;
+  }
+}

@@ -1,0 +1,179 @@
+// A run too large to read whole goes through the partition index beside its logs, in batches.
+// `GYM_TRACE_BATCH_MIB` set tiny makes small runs take that path (with every multi-span trace
+// split under its root), so each command's output can be compared with the one-read answer.
+import { after, afterEach, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { appendFileSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { anomalies } from '../src/commands/anomalies.js';
+import { BATCH_ENV } from '../src/commands/load-batches.js';
+import { show } from '../src/commands/show.js';
+import { stats } from '../src/commands/stats.js';
+import { why } from '../src/commands/why.js';
+import { openIndex } from '../src/partition/partition-index.js';
+import { SpanLinks } from '../src/partition/span-links.js';
+import { expandPaths } from '../src/read/expand-paths.js';
+import { capture } from './support/capture.js';
+import { AGENT, bare, consoleLine, defaultPresetSpans, MODEL, RESOURCES, rolloutSpans, writeRunLogs } from './support/fixtures.js';
+import { COLLECTOR } from './support/phased-rollouts.js';
+import { writeSaturatedRun } from './support/saturated-run.js';
+
+const cleanups: Array<() => void> = [];
+after(() => cleanups.forEach((c) => c()));
+afterEach(() => {
+  delete process.env[BATCH_ENV];
+});
+
+const TINY_BATCH_MIB = '0.002';
+
+type Command = (dir: string, format: 'text' | 'json') => Promise<string>;
+
+const COMMANDS: Record<string, Command> = {
+  stats: async (dir, format) => run((c) => stats({ paths: [dir], format }, c)),
+  'stats --by service': async (dir, format) => run((c) => stats({ paths: [dir], by: 'service', format }, c)),
+  anomalies: async (dir, format) => run((c) => anomalies({ paths: [dir], format }, c)),
+  'why --all': async (dir, format) => run((c) => why({ paths: [dir], all: true, format }, c)),
+};
+
+async function run(cmd: (c: ReturnType<typeof capture>) => Promise<number>): Promise<string> {
+  const c = capture();
+  assert.equal(await cmd(c), 0, c.err);
+  return c.out;
+}
+
+async function batched<T>(body: () => Promise<T>): Promise<T> {
+  process.env[BATCH_ENV] = TINY_BATCH_MIB;
+  try {
+    return await body();
+  } finally {
+    delete process.env[BATCH_ENV];
+  }
+}
+
+// What depends on the order spans are met in: sums differ in the last bits, findings are listed
+// batch by batch, and a cause (a hop between two services) is labelled with the first span seen.
+function rounded(json: string): unknown {
+  const doc = JSON.parse(json, (k, v: unknown) => (k === 'spanName' ? undefined : typeof v === 'number' && !Number.isInteger(v) ? Number(v.toPrecision(9)) : v)) as { findings?: unknown[] };
+  if (Array.isArray(doc.findings)) doc.findings = doc.findings.map((f) => JSON.stringify(f)).sort();
+  return doc;
+}
+
+// A default-preset run (one gym.job trace; the collector's calls carry no rollout id, as in older
+// runs), a per-rollout trace without verification, an orphan, an error, a truncated span, a
+// Python SDK span, an OTLP/JSON request, log lines and a malformed record.
+function mixedRun() {
+  const spans = [
+    ...defaultPresetSpans(['0-0', '1-0', '2-0', '3-0', '4-0', '5-0']),
+    ...rolloutSpans({ rolloutId: 'solo', atMs: 200, noVerify: true }).map((s) => (s.name === 'gym.model.responses' ? { ...s, status: { code: 'ERROR', message: 'overloaded' } } : s)),
+    bare('lost child', 'aaaaaaaaaaaaaaaa', 'bbbbbbbbbbbbbbbb', 10, 20, { service: MODEL }),
+    bare('gym.sandbox.exec', 'cccccccccccccccc', null, 5, 900, { service: RESOURCES, attributes: { 'nemo.span.truncated': true } }),
+  ];
+  const d = writeRunLogs(spans);
+  cleanups.push(d.cleanup);
+  const python = JSON.stringify({ name: 'POST /verify', context: { trace_id: '0x4bf92f3577b34da6a3ce929d0e0e4736', span_id: '0x00f067aa0ba902b7' }, kind: 'SpanKind.SERVER', parent_id: null, start_time: '2026-01-01T00:00:00.100000Z', end_time: '2026-01-01T00:00:00.350500Z', status: { status_code: 'OK' }, attributes: { 'http.route': '/verify' }, events: [], links: [], resource: { attributes: { 'service.name': 'nemo-gym/py_tool' } } }, null, 4);
+  writeFileSync(d.path('py_tool.log'), `INFO: started\n${python}\n`);
+  const otlp = { resourceSpans: [{ resource: { attributes: [{ key: 'service.name', value: { stringValue: 'nemo-gym/otlp_model' } }] }, scopeSpans: [{ scope: { name: 'x' }, spans: [{ traceId: '5b8efff798038103d269b633813fc60c', spanId: 'eee19b7ec3c1b175', name: 'POST /v1/responses', kind: 2, startTimeUnixNano: '1767225600010000000', endTimeUnixNano: '1767225600600000000', status: { code: 2, message: 'bad' } }] }] }] };
+  writeFileSync(d.path('otlp.jsonl'), JSON.stringify(otlp) + '\n' + '{"type":"span","trace_id":"zz","span_id":"0000000000000001","name":"x"}\n');
+  return d;
+}
+
+const IDLE = { elu: 0.08, delayP99Ms: 11 };
+
+describe('reading a large run in batches', () => {
+  for (const [name, cmd] of Object.entries(COMMANDS)) {
+    it(`${name}: the same answer in batches as read whole (text and JSON)`, async () => {
+      const d = mixedRun();
+      const wholeText = await cmd(d.dir, 'text');
+      const wholeJson = await cmd(d.dir, 'json');
+      const parts = await batched(async () => [await cmd(d.dir, 'text'), await cmd(d.dir, 'json')] as const);
+      // anomalies list their examples in the order they are met: batch by batch
+      if (name === 'anomalies') assert.deepEqual(parts[0].split('\n').sort(), wholeText.split('\n').sort());
+      else assert.equal(parts[0], wholeText);
+      assert.deepEqual(rounded(parts[1]), rounded(wholeJson));
+      assert.ok(existsSync(join(d.dir, '.gym-trace-index')), 'the index is kept beside the logs');
+    });
+  }
+
+  it('why --all on a saturated run: the same bottleneck, window and loads in batches', async () => {
+    const d = writeSaturatedRun({ rollouts: 12, spacingMs: 5, shape: () => ({ tool: { serverMs: 2, transitMs: 150 } }), loads: { [AGENT]: { elu: 0.2, delayP99Ms: 12 }, [MODEL]: IDLE, [RESOURCES]: { elu: 0.97, delayP99Ms: 240 }, [COLLECTOR]: IDLE } });
+    cleanups.push(d.cleanup);
+    const whole = await COMMANDS['why --all']!(d.dir, 'json');
+    const parts = await batched(() => COMMANDS['why --all']!(d.dir, 'json'));
+    assert.deepEqual(rounded(parts), rounded(whole));
+    assert.match((JSON.parse(parts) as { diagnosis: string }).diagnosis, /^weather event loop 97% busy/);
+  });
+
+  it('show --rollout reads the rollout\'s partition and draws the same tree', async () => {
+    const d = mixedRun();
+    for (const id of ['3-0', 'solo']) {
+      const whole = await run((c) => show({ paths: [d.dir], rollout: id }, c));
+      const part = await batched(() => run((c) => show({ paths: [d.dir], rollout: id }, c)));
+      assert.equal(part, whole);
+      assert.match(part, new RegExp(`^rollout ${id} `));
+    }
+    // a trace id is not in the rollout index: the whole input is read, as before
+    const traceId = /trace ([0-9a-f]{32})/.exec(await run((c) => show({ paths: [d.dir], rollout: 'solo' }, c)))![1]!;
+    assert.equal(await batched(() => run((c) => show({ paths: [d.dir], rollout: traceId }, c))), await run((c) => show({ paths: [d.dir], rollout: traceId }, c)));
+  });
+
+  it('keeps the index while the logs are unchanged and rebuilds it when they change', async () => {
+    const d = mixedRun();
+    const files = await expandPaths([d.dir]);
+    const first = await openIndex(files, d.dir, { partitionTargetBytes: 512 });
+    assert.equal(first.built, true);
+    assert.ok(first.partitionBytes.length > 4, `${first.partitionBytes.length} partitions`);
+    assert.equal((await openIndex(await expandPaths([d.dir]), d.dir)).built, false);
+    // the index directory is not read as telemetry
+    assert.deepEqual((await expandPaths([d.dir])).map((f) => f.path), files.map((f) => f.path));
+    const before = JSON.parse(await batched(() => COMMANDS['stats']!(d.dir, 'json'))) as { groups: Array<{ key: string; count: number }> };
+    appendFileSync(d.path(readdirSync(d.dir).find((f) => f.startsWith('agent'))!), consoleLine(bare('late span', 'dddddddddddddddd', null, 0, 1, { service: AGENT })) + '\n');
+    assert.equal((await openIndex(await expandPaths([d.dir]), d.dir)).built, true);
+    const afterAppend = JSON.parse(await batched(() => COMMANDS['stats']!(d.dir, 'json'))) as typeof before;
+    assert.equal(before.groups.find((g) => g.key === 'late span'), undefined);
+    assert.equal(afterAppend.groups.find((g) => g.key === 'late span')?.count, 1);
+  });
+});
+
+describe('SpanLinks', () => {
+  const id = (n: number) => n.toString(16).padStart(16, '0');
+  const trace = (n: number) => n.toString(16).padStart(32, '0');
+
+  it('keeps small traces whole and splits a large one into the subtrees under its root', () => {
+    const small = links().route(64, 100);
+    assert.deepEqual(new Set(Array.from(small.partitionOf.subarray(0, 6))).size, 1, 'trace 1 stays whole');
+    assert.equal(small.splitRoots.size, 0);
+    const split = links().route(64, 3);
+    const p = Array.from(split.partitionOf);
+    assert.equal(p[0], p[2], 'a unit keeps its child');
+    assert.equal(p[1], p[3]);
+    assert.equal(p[4], p[5], 'the root and the orphan stay with the trace');
+    assert.deepEqual([...split.splitRoots], [id(1)]);
+    assert.equal(p[6], p[7], 'trace 2 (3 spans at most) is not split');
+  });
+
+  function links(): SpanLinks {
+    const links = new SpanLinks();
+    // trace 1: root 1 → units 2 and 3, each with a child, listed children first
+    links.add(trace(1), id(20), id(2));
+    links.add(trace(1), id(30), id(3));
+    links.add(trace(1), id(2), id(1));
+    links.add(trace(1), id(3), id(1));
+    links.add(trace(1), id(1), null);
+    // an orphan of trace 1, and trace 2 (small)
+    links.add(trace(1), id(40), id(99));
+    links.add(trace(2), id(50), null);
+    links.add(trace(2), id(51), id(50));
+    return links;
+  }
+
+  it('survives cycles and duplicate span ids', () => {
+    const links = new SpanLinks();
+    links.add(trace(3), id(7), id(8));
+    links.add(trace(3), id(8), id(7));
+    links.add(trace(3), id(9), id(9));
+    links.add(trace(3), id(7), id(8));
+    const r = links.route(8, 0);
+    assert.equal(r.partitionOf.length, 4);
+    assert.equal(new Set(Array.from(r.partitionOf)).size, 1, 'all with their trace');
+  });
+});

@@ -1,0 +1,112 @@
+// `gym trace top` follows a run's files while they are written: rollouts done, failed and in
+// flight, the slowest, each process's event loop; in a real terminal (tmux) it redraws in place
+// within 80 columns and Ctrl-C ends it with exit code 0.
+import { after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { top } from '../src/commands/top.js';
+import { capture } from './support/capture.js';
+import type { FixtureSpan } from './support/fixtures.js';
+import { AGENT, consoleLine, MODEL, RESOURCES, rolloutSpans, tempDir } from './support/fixtures.js';
+import { saturationLines } from './support/metric-lines.js';
+
+const MAIN = fileURLToPath(new URL('./support/cli-main.ts', import.meta.url));
+const cleanups: Array<() => void> = [];
+after(() => cleanups.forEach((c) => c()));
+
+const FILES: Record<string, string> = { [AGENT]: 'agent.log', [MODEL]: 'model.log', [RESOURCES]: 'resources.log' };
+
+// A run written as it goes: each append adds the spans that ended by then.
+function growingRun() {
+  const d = tempDir({ 'agent.log': 'INFO: started\n', 'model.log': '', 'resources.log': '' });
+  cleanups.push(d.cleanup);
+  const write = (spans: FixtureSpan[]) => {
+    for (const s of spans) appendFileSync(d.path(FILES[s.service]!), consoleLine(s) + '\n');
+  };
+  return { dir: d.dir, path: d.path, write };
+}
+
+// rollout `id`, split at the end of its model call: the first part is what is written while it runs
+function rollout(id: string, atMs: number, failed = false): { running: FixtureSpan[]; rest: FixtureSpan[] } {
+  const spans = rolloutSpans({ rolloutId: id, atMs }).map((s) => (failed && s.name === 'gym.model.responses' ? { ...s, status: { code: 'ERROR', message: 'overloaded' } } : s));
+  const cut = atMs + 600;
+  return { running: spans.filter((s) => s.endMs <= cut), rest: spans.filter((s) => s.endMs > cut) };
+}
+
+function counts(frame: string): { done: number; failed: number; inFlight: number } {
+  const m = /rollouts {2}done (\d+) {2}failed (\d+) {2}in flight (\d+)/.exec(frame);
+  assert.ok(m !== null, frame);
+  return { done: Number(m[1]), failed: Number(m[2]), inFlight: Number(m[3]) };
+}
+
+describe('gym trace top', () => {
+  it('--once: done, failed, in flight with their last step, the slowest, the event loops', async () => {
+    const run = growingRun();
+    const a = rollout('a-0', 0);
+    const b = rollout('b-0', 100, true);
+    const c = rollout('c-0', 200);
+    run.write([...a.running, ...a.rest, ...b.running, ...b.rest, ...c.running]);
+    appendFileSync(run.path('agent.log'), saturationLines({ service: AGENT, pid: 1 }, { elu: 0.83, delayP99Ms: 42 }, 0, 2000).join('\n') + '\n');
+    const out = capture();
+    assert.equal(await top({ paths: [run.dir], once: true }, out), 0, out.err);
+    assert.deepEqual(counts(out.out), { done: 1, failed: 1, inFlight: 1 });
+    assert.match(out.out, /in flight, last step done: seed 0 {2}model 1 {2}tool 0/);
+    assert.match(out.out, /^ {2}b-0 +998ms {2}failed$/m);
+    assert.match(out.out, /^ {2}simple_agent +83% +42ms$/m);
+    assert.ok(out.out.split('\n').every((l) => l.length <= 80), out.out);
+  });
+
+  it('follows the files as they grow, and stops when told', async () => {
+    const run = growingRun();
+    const a = rollout('a-0', 0);
+    const b = rollout('b-0', 50);
+    run.write([...a.running, ...b.running]);
+    const frames: string[] = [];
+    const stop = new AbortController();
+    const done = top({ paths: [run.dir], intervalMs: 50, signal: stop.signal }, { write: (t) => void frames.push(t), error: (t) => assert.fail(t) });
+    const waitFor = async (ok: (frame: string) => boolean) => {
+      for (let i = 0; i < 200 && !ok(frames.at(-1) ?? ''); i++) await sleep(20);
+      assert.ok(ok(frames.at(-1)!), frames.at(-1));
+    };
+    await waitFor((f) => /in flight 2 /.test(f));
+    run.write(a.rest);
+    await waitFor((f) => /done 1 {2}failed 0 {2}in flight 1 /.test(f));
+    run.write(b.rest);
+    await waitFor((f) => /done 2 {2}failed 0 {2}in flight 0 /.test(f));
+    stop.abort();
+    assert.equal(await done, 0);
+  });
+
+  const tmux = spawnSync('tmux', ['-V']).status === 0;
+  it('redraws in place in a real terminal (tmux, 80 columns) and exits 0 on Ctrl-C', { skip: tmux ? false : 'tmux is not installed' }, async () => {
+    const run = growingRun();
+    const session = `gym-top-test-${process.pid}`;
+    const status = run.path('exit-status');
+    const command = [process.execPath, '--conditions=source', '--import', 'tsx', MAIN, 'trace', 'top', '--interval', '100', run.dir].map((a) => `'${a}'`).join(' ');
+    execFileSync('tmux', ['new-session', '-d', '-s', session, '-x', '80', '-y', '30', `${command}; echo $? > '${status}'`]);
+    cleanups.push(() => void spawnSync('tmux', ['kill-session', '-t', session]));
+    const screen = () => execFileSync('tmux', ['capture-pane', '-p', '-t', session], { encoding: 'utf8' });
+    const waitFor = async (ok: (s: string) => boolean) => {
+      let s = '';
+      for (let i = 0; i < 600 && !ok((s = screen())); i++) await sleep(50);
+      assert.ok(ok(s), s);
+      return s;
+    };
+    const rollouts = Array.from({ length: 6 }, (_, i) => rollout(`r${i}`, i * 30, i === 5));
+    run.write(rollouts.flatMap((r) => r.running));
+    await waitFor((s) => /in flight 6 /.test(s));
+    run.write(rollouts.slice(0, 4).flatMap((r) => r.rest));
+    const s1 = await waitFor((s) => /done 4 {2}failed 0 {2}in flight 2 /.test(s));
+    // one frame on the screen, not one per redraw
+    assert.equal(s1.match(/^gym trace top/gm)?.length, 1, s1);
+    assert.match(s1, /Ctrl-C to quit/);
+    run.write(rollouts.slice(4).flatMap((r) => r.rest));
+    await waitFor((s) => /done 5 {2}failed 1 {2}in flight 0 /.test(s));
+    execFileSync('tmux', ['send-keys', '-t', session, 'C-c']);
+    for (let i = 0; i < 200 && !existsSync(status); i++) await sleep(50);
+    assert.equal(readFileSync(status, 'utf8').trim(), '0');
+  });
+});
