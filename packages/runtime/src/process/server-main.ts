@@ -16,7 +16,7 @@ import { GymUserError } from '../errors.js';
 import { createHttpClient } from '../http/client.js';
 import { createModelCallCapture } from '../evidence/model-call-capture.js';
 import { readEvidenceSettings } from '../evidence/settings.js';
-import { UPSTREAM_PIPELINING, upstreamConnections } from './upstream-connections.js';
+import { upstreamConnections } from './upstream-connections.js';
 import { installShutdownHandlers, listen } from '../server/lifecycle.js';
 import type { AllowedHosts } from '../server/host-check.js';
 import { closeTelemetryFile, openTelemetryFile } from '../telemetry/console-file.js';
@@ -50,7 +50,7 @@ async function main(entrypoint: string | undefined): Promise<void> {
   const loggerOptions = scrub === undefined ? seams.loggerOptions : { ...seams.loggerOptions, hooks: { ...seams.loggerOptions.hooks, streamWrite: scrub } };
   const logger = pino({ base: worker === undefined ? { server: name } : { server: name, worker, pid: process.pid }, ...loggerOptions });
   // as the original divides its connection limits by num_workers: the workers together keep one server's budget
-  const http = createHttpClient({ instrument: seams.client, connections: upstreamConnections(tree, numWorkers), pipelining: UPSTREAM_PIPELINING });
+  const http = createHttpClient({ instrument: seams.client, ...upstreamConnections(tree, numWorkers) });
   const context = createServerContext(tree, name, http);
   const module = (await import(pathToFileURL(entrypoint).href)) as { default?: ServerFactory };
   if (typeof module.default !== 'function') {

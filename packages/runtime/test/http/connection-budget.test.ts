@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHttpClient } from '../../src/http/client.js';
 import { defaultConnections, MAX_DEFAULT_CONNECTIONS, openFileLimit, socketsFor } from '../../src/http/connection-budget.js';
-import { upstreamConnections } from '../../src/process/upstream-connections.js';
+import { UPSTREAM_PIPELINING, upstreamConnections } from '../../src/process/upstream-connections.js';
 import { startTestServer } from './test-server.js';
 
 describe('the socket budget', () => {
@@ -31,10 +31,11 @@ describe('the socket budget', () => {
   });
 
   it("honours the original's global_aiohttp_connector_limit_per_host, divided among workers", () => {
-    assert.equal(upstreamConnections({ global_aiohttp_connector_limit_per_host: 2048 }, 1), 2048);
-    assert.equal(upstreamConnections({ global_aiohttp_connector_limit_per_host: 2048 }, 4), 512);
-    assert.equal(upstreamConnections({}, 2), Math.floor(defaultConnections() / 2));
-    assert.equal(upstreamConnections({ global_aiohttp_connector_limit_per_host: 'lots' }, 1), defaultConnections());
+    // a configured limit caps what reaches the upstream: beyond it requests wait, never pipelined
+    assert.deepEqual(upstreamConnections({ global_aiohttp_connector_limit_per_host: 2048 }, 1), { connections: 2048, pipelining: 1 });
+    assert.deepEqual(upstreamConnections({ global_aiohttp_connector_limit_per_host: 2048 }, 4), { connections: 512, pipelining: 1 });
+    assert.deepEqual(upstreamConnections({}, 2), { connections: Math.floor(defaultConnections() / 2), pipelining: UPSTREAM_PIPELINING });
+    assert.deepEqual(upstreamConnections({ global_aiohttp_connector_limit_per_host: 'lots' }, 1), { connections: defaultConnections(), pipelining: UPSTREAM_PIPELINING });
   });
 });
 
