@@ -17,6 +17,7 @@ export {
   defineResourcesServer,
   installShutdownHandlers,
   listen,
+  RESPONSES_REQUEST_FIELDS,
 } from './server/index.js';
 export type {
   AgentServerDefinition,
