@@ -42,10 +42,12 @@ export function buildProgram(io: CliIo): Command {
     .option('--no-serve', 'use servers that already run (found through --head-url) instead of starting them')
     .option('--head-url <url>', 'the head server with --no-serve (default: as gym env status finds it)')
     .option('-a, --agent <name>', 'agent instance for rows without agent_ref (default: the only agent)')
-    .option('-i, --input <path>', "input JSONL (default: the agent's dataset of type example)")
+    .option('-i, --input <path>', "input JSONL (default: the agents' datasets of type --split)")
     .option('-o, --output <path>', 'output rollouts JSONL (default results/<agent>_<timestamp>.jsonl)')
     .option('--limit <n>', 'use only the first n input rows')
-    .option('--num-repeats <n>', 'rollouts per input row (default 1)')
+    .option('--num-repeats <n>', "rollouts per input row (default 1), or per agent: '{my_agent: 4, _default: 1}'")
+    .option('--prompt-config <file>', "prompt YAML (user, optional system) that builds each row's input from its fields")
+    .option('--split <type>', 'without --input, use the datasets of this type: example (default), train, validation, benchmark')
     .option('--concurrency <n>', 'most /run calls in flight (default unbounded)')
     .option('--resume', 'continue the run in --output: skip done rollouts, retry failed ones')
     .option('--strict-input', 'fail on malformed input lines instead of skipping them')
@@ -69,7 +71,7 @@ export function buildProgram(io: CliIo): Command {
   evalCmd
     .command('aggregate')
     .description('merge rollout shards into one file and recompute the aggregate metrics')
-    .requiredOption('--input-glob <patterns...>', 'shard files or globs (comma-separated lists allowed)')
+    .requiredOption('-i, --input-glob <patterns...>', 'shard files or globs (comma-separated lists allowed)')
     .requiredOption('-o, --output <file>', 'merged rollouts JSONL; metrics go to <stem>_aggregate_metrics.json')
     .action(async (flags) => (await import('./commands/eval-aggregate.js')).evalAggregate(flags, io));
   registerTraceCommands(program);

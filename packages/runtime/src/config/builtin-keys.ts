@@ -24,6 +24,8 @@ export const BUILTIN_KEYS: ReadonlySet<string> = new Set([
   'limit',
   'num_repeats',
   'num_repeats_add_seed',
+  'prompt_config',
+  'split',
   'num_samples_in_parallel',
   'resume_from_cache',
   'disable_aggregation',

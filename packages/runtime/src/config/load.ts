@@ -5,6 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { applyDirectives } from './directives.js';
 import { applyAgentDefaults, readGlobalSettings } from './globals.js';
 import { CONFIG_PATHS_KEY, includePaths, loadConfigFiles } from './includes.js';
 import { resolveInterpolations, resolveValueAt } from './interpolation.js';
@@ -17,6 +18,7 @@ import { checkServerRefs } from './references.js';
 import { searchRoots } from './search-roots.js';
 import { configPathsFromSelectors } from './selectors.js';
 import { findServerBlocks } from './servers.js';
+import { unimplementedSettingWarnings } from './unimplemented-settings.js';
 import { isMap, mergeConfigs } from './tree.js';
 import { readConfigFile } from './yaml-file.js';
 import type { ConfigOverride } from './override-parse.js';
@@ -28,7 +30,7 @@ type Env = Readonly<Record<string, string | undefined>>;
  * Loads and resolves a gym config. Merge order, later wins: the files of `config_paths` (each
  * after its includes), then `env.yaml`, then CLI overrides. `config_paths` comes from the
  * selectors plus every `config_paths` override, or, when those name none, from `env.yaml`.
- * Then: interpolation, the `???` check, server blocks, references, hosts and ports.
+ * Then: the directives (`inherit_from`, `copy`, `_delete_key`), interpolation, the `???` check, server blocks, references, hosts and ports.
  * @throws the config errors of `./errors.js` (all `GymUserError`s with `GYM_CONFIG_*` codes).
  * @example
  * const config = await loadConfig({
@@ -62,6 +64,8 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
   tree = applyOverrides(tree, overrides.filter((o) => !isPathsOverride(o)), provenance);
   if (loaded.entries.length > 0) tree[CONFIG_PATHS_KEY] = loaded.entries;
 
+  // as in the original: directives see every layer, and run before `${…}` and the `???` check
+  tree = applyDirectives(tree);
   tree = resolveInterpolations(tree, { env, provenance });
   assertNoMissingValues(tree, provenance);
 
@@ -92,7 +96,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
     head: settings.head,
     telemetry: settings.telemetry,
     sources: [...loaded.layers.map((l) => l.file), ...(envFile === undefined ? [] : [envFile])],
-    warnings: [...loaded.warnings, ...found.warnings],
+    warnings: [...loaded.warnings, ...found.warnings, ...unimplementedSettingWarnings(tree)],
   };
 }
 

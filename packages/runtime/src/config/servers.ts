@@ -30,25 +30,40 @@ export interface FoundServerBlocks {
 }
 
 /**
- * Returns every server block in `tree`, in key order. A top-level key is a server when it is not
- * reserved and its value is a map holding a server-type key; such a block that fails validation
- * (an "almost-server") is an error, unless `error_on_almost_servers: false`, which skips it with
- * a warning. Other keys (global knobs such as `policy_base_url`) are ignored.
+ * Returns every server block in `tree`, in key order. As in the original, a top-level key is a
+ * server only when it is not reserved, its value is a map holding a server-type key, and an
+ * implementation under it has an `entrypoint`. A server-shaped block without any `entrypoint`
+ * (the original's recipe `env.yaml` files are full of them: settings merged over a benchmark's
+ * servers) is not started, and a warning names it. A block with an `entrypoint` that fails
+ * validation (an "almost-server") is an error, unless `error_on_almost_servers: false`, which
+ * skips it with a warning. Other keys (global knobs such as `policy_base_url`) are ignored.
  * @throws {ConfigInvalidError} listing every problem, each with key path, file and expectation.
  */
 export function findServerBlocks(tree: ConfigMap, provenance?: Provenance): FoundServerBlocks {
   const servers: ServerBlock[] = [];
   const problems: string[] = [];
+  const withoutEntrypoint: string[] = [];
   for (const [name, value] of Object.entries(tree)) {
     if (isReservedKey(name) || !isMap(value)) continue;
     if (!Object.keys(value).some((k) => (SERVER_TYPES as readonly string[]).includes(k))) continue;
+    if (!hasEntrypoint(value)) {
+      withoutEntrypoint.push(name);
+      continue;
+    }
     const issues: string[] = [];
     const block = parseBlock(name, value, (path, msg) => issues.push(`${formatPath(path)}${provenance?.describe(path) ?? ''}: ${msg}`));
     if (block !== undefined && issues.length === 0) servers.push(block);
     problems.push(...issues);
   }
+  const notStarted =
+    withoutEntrypoint.length === 0
+      ? []
+      : [
+          `Not starting ${withoutEntrypoint.join(', ')}: server-shaped block(s) without an entrypoint are settings, not servers (as in NeMo Gym). ` +
+            'Add an entrypoint to start one.',
+        ];
   if (problems.length > 0 && tree['error_on_almost_servers'] === false) {
-    return { servers, warnings: problems.map((p) => `Skipping invalid server block: ${p}`) };
+    return { servers, warnings: [...notStarted, ...problems.map((p) => `Skipping invalid server block: ${p}`)] };
   }
   if (problems.length > 0) {
     throw new ConfigInvalidError(
@@ -57,7 +72,15 @@ export function findServerBlocks(tree: ConfigMap, provenance?: Provenance): Foun
         'Set error_on_almost_servers: false to skip invalid blocks instead.',
     );
   }
-  return { servers, warnings: [] };
+  return { servers, warnings: notStarted };
+}
+
+/** The original's test for "looks like a server": some implementation under a server type has an `entrypoint`. */
+function hasEntrypoint(block: ConfigMap): boolean {
+  return SERVER_TYPES.some((type) => {
+    const impls = block[type];
+    return isMap(impls) && Object.values(impls).some((fields) => isMap(fields) && Object.hasOwn(fields, 'entrypoint'));
+  });
 }
 
 function parseBlock(name: string, value: ConfigMap, report: (path: KeyPath, msg: string) => void): ServerBlock | undefined {

@@ -4,6 +4,7 @@
  * live in their own modules; this file only wires them.
  * @module
  */
+import { existsSync } from 'node:fs';
 import { createHttpClient } from '../http/client.js';
 import { socketsFor } from '../http/connection-budget.js';
 import { createAbortFanout } from './abort-fanout.js';
@@ -12,14 +13,16 @@ import { CaptureStore } from '../evidence/capture-store.js';
 import { readEvidenceSettings } from '../evidence/settings.js';
 import { declaredRolloutId } from '../telemetry/rollout-context.js';
 import { dispatchAll } from './dispatch.js';
-import { agentUrls, chooseAgent, exampleDataset } from './environment.js';
-import { RolloutAgentError, ROLLOUT_WARNINGS } from './errors.js';
+import { collateDatasets } from './datasets.js';
+import { agentUrls, chooseAgent } from './environment.js';
+import { RolloutAgentError, RolloutFlagError, ROLLOUT_WARNINGS } from './errors.js';
+import { loadPromptConfig } from './prompt-config.js';
 import { inputLineFailure } from './input-rows.js';
 import { describeMalformed } from './jsonl.js';
 import { prepareRun } from './prepare-run.js';
 import { createProgress } from './progress.js';
 import { maxRolloutAttempts } from './resume.js';
-import { openJsonlAppender, readJsonlFile } from './rollout-files.js';
+import { openJsonlAppender, readJsonlFile, rolloutPaths } from './rollout-files.js';
 import { runRollout } from './run-rollout.js';
 import { writeRunMetrics } from './run-metrics.js';
 import { rolloutKey } from './types.js';
@@ -36,8 +39,12 @@ export interface CollectOptions extends Omit<MaterializeOptions, 'defaultAgent'>
   environment: CollectionEnvironment;
   /** Output rollouts JSONL; the other files are named after its stem. */
   output: string;
-  /** Input JSONL; default the agent's `example` dataset, looked up with `resolvePath`. */
+  /** Input JSONL; default the agents' datasets of type `split`, looked up with `resolvePath`. */
   input?: string;
+  /** Dataset type to collate when there is no `input` (`example`, `train`, `validation`, `benchmark`). Default `example`. */
+  split?: string;
+  /** Path of a prompt config (resolved with `resolvePath`) that builds every row's input. */
+  promptConfig?: string;
   /** Agent for rows without `agent_ref`; default the only agent instance. */
   agent?: string;
   /** Most `/run` calls in flight; default unbounded. */
@@ -92,11 +99,37 @@ export async function collectRollouts(options: CollectOptions): Promise<CollectR
   const info = options.onInfo ?? (() => undefined);
   const warn = options.onWarning ?? (() => undefined);
   const agents = agentUrls(options.environment.instances);
-  const defaultAgent = chooseAgent(agents, options.agent, options.input === undefined);
-  const datasetPath = defaultAgent === undefined ? undefined : exampleDataset(options.environment.config, defaultAgent);
-  const input = options.input ?? (datasetPath === undefined ? undefined : (options.resolvePath ?? ((p) => p))(datasetPath));
-  const prepared = prepareRun({ ...options, input, defaultAgent, maxAttempts: options.maxAttempts ?? maxRolloutAttempts() });
-  for (const m of prepared.malformed) warn(`${m.file === input ? ROLLOUT_WARNINGS.malformedInput : ROLLOUT_WARNINGS.malformedOutput}: skipped ${m.lines.length} malformed line(s) of ${m.file}: ${describeMalformed(m.lines)}`);
+  const defaultAgent = chooseAgent(agents, options.agent, false);
+  const resolvePath = options.resolvePath ?? ((p: string) => p);
+  const input = options.input;
+  if (input !== undefined && options.split !== undefined) {
+    throw new RolloutFlagError(`--split ${options.split} and --input both choose the input rows: pass one of them.`);
+  }
+  // a resumed run reuses its materialized rows, which already carry the prompt
+  const resuming = options.resume === true && existsSync(rolloutPaths(options.output).materializedInputs);
+  const prompt = options.promptConfig === undefined || resuming ? undefined : loadPromptConfig(resolvePath(options.promptConfig), options.promptConfig);
+  const readInput = () => {
+    // the datasets of every agent, or only those of the agent asked for
+    const collated = collateDatasets(options.environment.config, {
+      split: options.split ?? 'example',
+      agents: options.agent === undefined ? [...agents.keys()] : [options.agent],
+      resolvePath,
+      promptInput: prompt !== undefined,
+      strict: options.strictInput === true,
+    });
+    info(`input: ${collated.used.map((d) => `${d.agent}/${d.name} (${d.type}${d.numRepeats > 1 ? `, ×${d.numRepeats}` : ''})`).join(', ')}`);
+    return collated;
+  };
+  const prepared = prepareRun({
+    ...options,
+    input,
+    readInput,
+    defaultAgent,
+    ...(prompt === undefined ? {} : { prompt }),
+    onWarning: warn,
+    maxAttempts: options.maxAttempts ?? maxRolloutAttempts(),
+  });
+  for (const m of prepared.malformed) warn(`${m.input ? ROLLOUT_WARNINGS.malformedInput : ROLLOUT_WARNINGS.malformedOutput}: skipped ${m.lines.length} malformed line(s) of ${m.file}: ${describeMalformed(m.lines)}`);
   const unknown = [...new Set(prepared.plan.pending.map((r) => r.agent_ref.name).filter((n) => !agents.has(n)))];
   if (unknown.length > 0) {
     throw new RolloutAgentError('GYM_ROLLOUT_AGENT_UNKNOWN', `Rows name agent(s) ${unknown.join(', ')} that no server runs. Agent instances: ${[...agents.keys()].join(', ') || '(none)'}.`);
@@ -114,7 +147,7 @@ export async function collectRollouts(options: CollectOptions): Promise<CollectR
   const http = createHttpClient({ ...socketsFor(concurrency ?? Math.max(plan.pending.length, 1)), instrument: options.instrument });
   const outputs = openJsonlAppender(paths.output, { replace: !prepared.resumed });
   const failures = openJsonlAppender(paths.failures, { replace: !prepared.resumed });
-  for (const m of prepared.malformed) if (!prepared.resumed && m.file === input) for (const line of m.lines) failures.append(inputLineFailure(m.file, line));
+  for (const m of prepared.malformed) if (!prepared.resumed && m.input) for (const line of m.lines) failures.append(inputLineFailure(m.file, line));
   const progress = createProgress({ sink: options.progress ?? { write: () => undefined, isTty: false }, total: plan.pending.length });
   const inFlight = new AbortController();
   // one signal per rollout: the shared one would collect a listener per request in flight

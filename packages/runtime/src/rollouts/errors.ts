@@ -6,9 +6,13 @@
 import { GymUserError } from '../errors.js';
 import type { GymErrorOptions } from '../errors.js';
 
-/** The input JSONL is missing, unreadable, or (with `--strict-input`) has malformed lines. */
+/** The input JSONL or a dataset is missing, unreadable, or (with `--strict-input`) has malformed lines; or the prompt config cannot be used. */
 export class RolloutInputError extends GymUserError {
-  constructor(code: 'GYM_ROLLOUT_INPUT_NOT_FOUND' | 'GYM_ROLLOUT_INPUT_MALFORMED' | 'GYM_ROLLOUT_NO_INPUT' | 'GYM_ROLLOUT_NO_AGENT_REF', message: string, options?: GymErrorOptions) {
+  constructor(
+    code: 'GYM_ROLLOUT_INPUT_NOT_FOUND' | 'GYM_ROLLOUT_INPUT_MALFORMED' | 'GYM_ROLLOUT_NO_INPUT' | 'GYM_ROLLOUT_NO_AGENT_REF' | 'GYM_ROLLOUT_PROMPT_CONFIG',
+    message: string,
+    options?: GymErrorOptions,
+  ) {
     super(code, message, options);
   }
 }

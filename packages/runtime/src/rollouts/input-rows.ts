@@ -19,15 +19,19 @@ export interface InputRows {
 }
 
 /**
- * Parses input JSONL text. With `strict`, any malformed line throws `GYM_ROLLOUT_INPUT_MALFORMED`
+ * Parses input JSONL text. With `promptInput` (a prompt config will build the input), a row
+ * may lack `responses_create_params`. With `strict`, any malformed line throws `GYM_ROLLOUT_INPUT_MALFORMED`
  * listing the line numbers; otherwise malformed lines are returned for the caller to warn about.
  */
-export function parseInputRows(text: string, source: string, strict = false): InputRows {
+export function parseInputRows(text: string, source: string, strict = false, options: { promptInput?: boolean } = {}): InputRows {
   const parsed = parseJsonlObjects(text);
   const rows: JsonlLine[] = [];
   const malformed = [...parsed.malformed];
   for (const line of parsed.lines) {
-    if (!isJsonObject(line.value['responses_create_params'])) {
+    const params = line.value['responses_create_params'];
+    // with a prompt config the prompt builds the params: a raw row may have none
+    const paramsOptional = options.promptInput === true && params === undefined;
+    if (!paramsOptional && !isJsonObject(params)) {
       malformed.push({ lineNumber: line.lineNumber, reason: 'no "responses_create_params" object' });
       continue;
     }
@@ -50,14 +54,14 @@ export function parseInputRows(text: string, source: string, strict = false): In
 }
 
 /** Reads and parses an input JSONL file; throws `GYM_ROLLOUT_INPUT_NOT_FOUND` when it cannot be read. */
-export function readInputRows(path: string, strict = false): InputRows {
+export function readInputRows(path: string, strict = false, options: { promptInput?: boolean } = {}): InputRows {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
     throw new RolloutInputError('GYM_ROLLOUT_INPUT_NOT_FOUND', `Cannot read the input file '${path}' (${(error as Error).message}). Check --input.`, { cause: error });
   }
-  return parseInputRows(text, path, strict);
+  return parseInputRows(text, path, strict, options);
 }
 
 /**

@@ -4,14 +4,23 @@
  * `responses_create_params` overrides. Pure: no I/O.
  * @module
  */
-import { RolloutInputError } from './errors.js';
+import { RolloutFlagError, RolloutInputError } from './errors.js';
+import { applyPrompt, checkPromptCompatible } from './prompt-config.js';
+import type { PromptConfig } from './prompt-config.js';
 import type { JsonlLine } from './jsonl.js';
 import type { JsonObject, MaterializedRow } from './types.js';
 
 /** Options of {@link materializeRows}. */
 export interface MaterializeOptions {
-  /** Rollouts per input row. Default 1. */
-  numRepeats?: number;
+  /**
+   * Rollouts per input row. Default 1. The original's dict form maps agent names to counts,
+   * with `_default` for agents it does not list.
+   */
+  numRepeats?: number | Readonly<Record<string, number>>;
+  /** Builds each row's `responses_create_params.input` (rows must not have one). */
+  prompt?: PromptConfig;
+  /** Told about `numRepeats` entries naming agents no row uses. */
+  onWarning?: (line: string) => void;
   /** Keep only the first `limit` valid input rows. Default all. */
   limit?: number;
   /** Agent instance name filled into rows that carry no `agent_ref`. */
@@ -31,19 +40,29 @@ export interface MaterializeOptions {
  * materializeRows(parseInputRows(text, 'in.jsonl').rows, { numRepeats: 4, defaultAgent: 'my_agent' });
  */
 export function materializeRows(lines: readonly JsonlLine[], options: MaterializeOptions = {}): MaterializedRow[] {
-  const numRepeats = options.numRepeats ?? 1;
+  const repeatsFor = repeatsLookup(options.numRepeats ?? 1);
   const selected = options.limit === undefined ? lines : lines.slice(0, options.limit);
+  const prompt = options.prompt;
+  if (prompt !== undefined) checkPromptCompatible(selected.map((l) => l.value), prompt);
+  const agentsSeen = new Set<string>();
+  const unlisted = new Set<string>();
   const taskByText = new Map<string, number>();
   const nextRollout = new Map<number, number>();
   const missingAgent: number[] = [];
   const out: MaterializedRow[] = [];
   for (const line of selected) {
-    const row = line.value;
+    const row = prompt === undefined ? line.value : applyPrompt(line.value, prompt);
     const agentRef = (row['agent_ref'] ?? (options.defaultAgent === undefined ? undefined : { type: 'responses_api_agents', name: options.defaultAgent })) as
       | MaterializedRow['agent_ref']
       | undefined;
     if (agentRef === undefined || typeof agentRef.name !== 'string') {
       missingAgent.push(line.lineNumber);
+      continue;
+    }
+    agentsSeen.add(agentRef.name);
+    const numRepeats = repeatsFor(agentRef.name);
+    if (numRepeats === undefined) {
+      unlisted.add(agentRef.name);
       continue;
     }
     const supplied = row['_ng_task_index'];
@@ -65,7 +84,26 @@ export function materializeRows(lines: readonly JsonlLine[], options: Materializ
       `No agent for the rows on input line(s) ${missingAgent.slice(0, 20).join(', ')}${missingAgent.length > 20 ? ', …' : ''}: they carry no agent_ref. Pass --agent, or add agent_ref to the rows.`,
     );
   }
+  if (unlisted.size > 0 && isRepeatsMap(options.numRepeats)) {
+    throw new RolloutFlagError(
+      `num_repeats has no entry for agent(s) ${[...unlisted].sort().join(', ')} and no '_default'. Listed agents: ${Object.keys(options.numRepeats).filter((k) => k !== '_default').sort().join(', ') || '(none)'}.`,
+    );
+  }
+  if (isRepeatsMap(options.numRepeats)) {
+    const unused = Object.keys(options.numRepeats).filter((k) => k !== '_default' && !agentsSeen.has(k));
+    if (unused.length > 0) options.onWarning?.(`num_repeats names agent(s) no input row uses (a typo?): ${unused.sort().join(', ')}`);
+  }
   return out;
+}
+
+function isRepeatsMap(value: MaterializeOptions['numRepeats']): value is Readonly<Record<string, number>> {
+  return typeof value === 'object' && value !== null;
+}
+
+/** Rollouts for an agent: the int form for all, else its entry, else `_default`, else undefined. */
+function repeatsLookup(value: number | Readonly<Record<string, number>>): (agent: string) => number | undefined {
+  if (typeof value === 'number') return () => value;
+  return (agent) => (Object.hasOwn(value, agent) ? value[agent] : value['_default']);
 }
 
 function taskIndexFor(taskByText: Map<string, number>, text: string): number {

@@ -9,7 +9,7 @@ import { readInputRows } from './input-rows.js';
 import { materializeRows } from './materialize.js';
 import { planRollouts, rolloutHistory } from './resume.js';
 import { readJsonlFile, rolloutPaths, writeJsonlFile } from './rollout-files.js';
-import type { MalformedLine } from './jsonl.js';
+import type { JsonlLine, MalformedLine } from './jsonl.js';
 import type { MaterializeOptions } from './materialize.js';
 import type { RolloutHistory, RolloutPlan } from './resume.js';
 import type { RolloutPaths } from './rollout-files.js';
@@ -18,8 +18,10 @@ import type { MaterializedRow } from './types.js';
 /** Options of {@link prepareRun}. */
 export interface PrepareOptions extends MaterializeOptions {
   output: string;
-  /** Input JSONL path (absolute, or relative to the cwd); required unless resuming. */
+  /** Input JSONL path (absolute, or relative to the cwd); this or `readInput` is required unless resuming. */
   input?: string;
+  /** Reads the input rows another way (the collated datasets of a split); used when `input` is unset. */
+  readInput?: () => { rows: JsonlLine[]; malformed: { file: string; lines: MalformedLine[] }[] };
   resume?: boolean;
   strictInput?: boolean;
   maxAttempts: number;
@@ -35,7 +37,7 @@ export interface PreparedRun {
   /** True when the files of an earlier run are continued (append, not replace). */
   resumed: boolean;
   /** Skipped input lines (fresh run) or unreadable lines of the files being resumed. */
-  malformed: { file: string; lines: MalformedLine[] }[];
+  malformed: { file: string; lines: MalformedLine[]; input: boolean }[];
 }
 
 /** Prepares a run. Writes `<stem>_materialized_inputs.jsonl` on a fresh run; never touches the output files. */
@@ -47,18 +49,25 @@ export function prepareRun(options: PrepareOptions): PreparedRun {
     const outputs = readJsonlFile(paths.output);
     const failures = readJsonlFile(paths.failures);
     for (const [file, lines] of [[paths.materializedInputs, parsed.malformed], [paths.output, outputs.malformed], [paths.failures, failures.malformed]] as const) {
-      if (lines.length > 0) malformed.push({ file, lines });
+      if (lines.length > 0) malformed.push({ file, lines, input: false });
     }
     const rows = parsed.lines.map((l) => l.value as MaterializedRow);
     const history = rolloutHistory(outputs.lines.map((l) => l.value), failures.lines.map((l) => l.value));
     return { paths, rows, history, plan: planRollouts(rows, history, options.maxAttempts), resumed: true, malformed };
   }
-  if (options.input === undefined) {
+  let inputRows: JsonlLine[];
+  if (options.input !== undefined) {
+    const input = readInputRows(options.input, options.strictInput === true, { promptInput: options.prompt !== undefined });
+    if (input.malformed.length > 0) malformed.push({ file: options.input, lines: input.malformed, input: true });
+    inputRows = input.rows;
+  } else if (options.readInput !== undefined) {
+    const input = options.readInput();
+    for (const m of input.malformed) malformed.push({ ...m, input: true });
+    inputRows = input.rows;
+  } else {
     throw new RolloutInputError('GYM_ROLLOUT_NO_INPUT', 'No input file: pass --input, or give the agent a dataset of type "example" in its config.');
   }
-  const input = readInputRows(options.input, options.strictInput === true);
-  if (input.malformed.length > 0) malformed.push({ file: options.input, lines: input.malformed });
-  const rows = materializeRows(input.rows, options);
+  const rows = materializeRows(inputRows, options);
   writeJsonlFile(paths.materializedInputs, rows);
   const history = rolloutHistory([], []);
   return { paths, rows, history, plan: planRollouts(rows, history, options.maxAttempts), resumed: false, malformed };

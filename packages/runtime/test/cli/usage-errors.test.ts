@@ -10,7 +10,7 @@ describe('gym usage errors', () => {
   const cases: { args: string[]; error: RegExp; pointer: string }[] = [
     { args: ['bogus'], error: /^error: unknown command 'bogus'/, pointer: "(run 'gym --help' for usage)" },
     { args: ['eval', 'run', '--bogus'], error: /^error: unknown option '--bogus'/, pointer: "(run 'gym eval run --help' for usage)" },
-    { args: ['eval', 'aggregate'], error: /^error: required option '--input-glob/, pointer: "(run 'gym eval aggregate --help' for usage)" },
+    { args: ['eval', 'aggregate'], error: /^error: required option '-i, --input-glob/, pointer: "(run 'gym eval aggregate --help' for usage)" },
     { args: ['trace', 'show', '--slowest'], error: /^error: option '--slowest <n>' argument missing/, pointer: "(run 'gym trace show --help' for usage)" },
   ];
   for (const c of cases) {

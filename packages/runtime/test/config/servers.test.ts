@@ -57,26 +57,36 @@ describe('findServerBlocks', () => {
     );
   });
 
-  it('reports every problem of every almost-server at once', () => {
+  it('reports every problem of every almost-server (a block with an entrypoint) at once', () => {
     rejectsInvalid(
       () =>
         findServerBlocks({
-          two_types: { resources_servers: {}, responses_api_models: {} },
+          two_types: { resources_servers: { r: { entrypoint: 'app.ts' } }, responses_api_models: {} },
           two_impls: { responses_api_models: { a: { entrypoint: 'x' }, b: { entrypoint: 'y' } } },
-          no_entry: { responses_api_agents: { simple_agent: { port: 'eighty' } } },
-          not_map: { responses_api_agents: { simple_agent: 'oops' } },
+          bad_port: { responses_api_agents: { simple_agent: { entrypoint: 'app.ts', port: 'eighty' } } },
+          empty_entry: { responses_api_agents: { simple_agent: { entrypoint: '' } } },
         }),
       /two_types: expected exactly one server-type key/,
       /two_impls\.responses_api_models: expected a map with exactly one implementation name/,
-      /no_entry\.responses_api_agents\.simple_agent\.entrypoint: expected the entrypoint file/,
-      /no_entry\.responses_api_agents\.simple_agent\.port: /,
-      /not_map\.responses_api_agents\.simple_agent: expected the implementation's field map, found a string/,
+      /bad_port\.responses_api_agents\.simple_agent\.port: /,
+      /empty_entry\.responses_api_agents\.simple_agent\.entrypoint: expected the entrypoint file/,
     );
   });
 
   it('skips almost-servers with warnings when error_on_almost_servers is false', () => {
-    const found = findServerBlocks({ error_on_almost_servers: false, bad: { responses_api_models: { m: {} } }, weather: resources });
+    const found = findServerBlocks({ error_on_almost_servers: false, bad: { responses_api_models: { m: { entrypoint: 'app.ts', port: 'x' } } }, weather: resources });
     assert.deepEqual(found.servers.map((s) => s.instanceName), ['weather']);
-    assert.match(found.warnings[0]!, /Skipping invalid server block: bad\.responses_api_models\.m\.entrypoint/);
+    assert.match(found.warnings[0]!, /Skipping invalid server block: bad\.responses_api_models\.m\.port/);
+  });
+
+  it('does not start a server-shaped block without an entrypoint, as the original, and names it in one warning', () => {
+    const found = findServerBlocks({
+      judge_model: { responses_api_models: { openai_model: { openai_base_url: 'http://judge/v1', openai_model: 'gpt-4o' } } },
+      odd: { responses_api_agents: { simple_agent: 'oops' }, resources_servers: {} },
+      weather: resources,
+    });
+    assert.deepEqual(found.servers.map((s) => s.instanceName), ['weather']);
+    assert.equal(found.warnings.length, 1);
+    assert.match(found.warnings[0]!, /^Not starting judge_model, odd: .*without an entrypoint/);
   });
 });

@@ -6,7 +6,7 @@ import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -130,5 +130,43 @@ describe('gym eval run (end to end)', () => {
     await envExit;
     assert.equal(code, 0);
     assert.deepEqual(keysOf(readRows(output)), ['0:0', '1:0']);
+  });
+
+  it('--prompt-config builds the inputs from raw rows, --num-repeats takes the per-agent dict, and gym eval aggregate -i merges the shard', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gym-eval-'));
+    dirs.push(dir);
+    writeFileSync(join(dir, 'prompt.yaml'), 'system: "Answer briefly."\nuser: "What is the weather in {city}?"\n');
+    writeFileSync(join(dir, 'raw.jsonl'), '{"city":"Paris"}\n{"city":"Oslo"}\n');
+    const out = join(dir, 'shard.jsonl');
+    const run = await gym(['--prompt-config', join(dir, 'prompt.yaml'), '-i', join(dir, 'raw.jsonl'), '--num-repeats', '{_default: 2}', '--disable-aggregation', '-o', out], dir);
+    assert.equal(await run.exit, 0, run.stderr());
+    const inputs = readRows(join(dir, 'shard_materialized_inputs.jsonl'));
+    assert.deepEqual(keysOf(inputs), ['0:0', '0:1', '1:0', '1:1']);
+    assert.deepEqual((inputs.find((r) => r['city'] === 'Oslo')!['responses_create_params'] as Record<string, unknown>)['input'], [
+      { role: 'system', content: 'Answer briefly.' },
+      { role: 'user', content: 'What is the weather in Oslo?' },
+    ]);
+    assert.equal(readRows(out).length, 4);
+    assert.equal(existsSync(join(dir, 'shard_aggregate_metrics.json')), false);
+
+    const aggregate = spawn(process.execPath, [GYM, 'eval', 'aggregate', '-i', join(dir, 'shard*.jsonl'), '-o', join(dir, 'all.jsonl')], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(aggregate);
+    let stdout = '';
+    aggregate.stdout?.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    aggregate.stderr?.resume();
+    const [code] = await once(aggregate, 'exit');
+    assert.equal(code, 0);
+    assert.match(stdout, /merged 4 rollouts from 1 file\(s\)/);
+    assert.equal(readRows(join(dir, 'all.jsonl')).length, 4);
+  });
+
+  it('fails before starting any server when the prompt config is missing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gym-eval-'));
+    dirs.push(dir);
+    const run = await gym(['--prompt-config', join(dir, 'absent.yaml'), '-o', join(dir, 'out.jsonl')], dir);
+    assert.equal(await run.exit, 2);
+    assert.match(run.stderr(), /Cannot read the prompt config '.*absent\.yaml'/);
+    assert.doesNotMatch(run.stderr(), /starting|ready/i);
+    assert.equal(existsSync(join(dir, 'out_materialized_inputs.jsonl')), false);
   });
 });

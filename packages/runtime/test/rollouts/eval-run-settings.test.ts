@@ -17,6 +17,18 @@ describe('evalRunSettings', () => {
     assert.throws(() => evalRunSettings({ numRepeats: '1.5' }, {}), { code: 'GYM_ROLLOUT_BAD_FLAG' });
   });
 
+  it("reads the original's num_repeats dict from the flag or the key, and +prompt_config / +split", () => {
+    assert.deepEqual(evalRunSettings({ numRepeats: '{a:4,_default: 1}' }, {}).numRepeats, { a: 4, _default: 1 });
+    assert.deepEqual(evalRunSettings({}, { num_repeats: { b: 2 } }).numRepeats, { b: 2 });
+    assert.throws(() => evalRunSettings({}, { num_repeats: { b: 0 } }), (e: Error & { code: string }) => e.code === 'GYM_ROLLOUT_BAD_FLAG' && /entry 'b'/.test(e.message));
+    assert.throws(() => evalRunSettings({ numRepeats: '{a: [' }, {}), { code: 'GYM_ROLLOUT_BAD_FLAG' });
+    const s = evalRunSettings({}, { prompt_config: 'prompts/p.yaml', split: 'benchmark' });
+    assert.equal(s.promptConfig, 'prompts/p.yaml');
+    assert.equal(s.split, 'benchmark');
+    assert.equal(evalRunSettings({ split: 'train', promptConfig: 'x.yaml' }, { split: 'benchmark' }).split, 'train');
+    assert.throws(() => evalRunSettings({ split: 'test' }, {}), (e: Error & { code: string }) => e.code === 'GYM_ROLLOUT_BAD_FLAG' && /example, train, validation, benchmark/.test(e.message));
+  });
+
   it('names the default output after the agent and a UTC timestamp', () => {
     assert.equal(defaultOutputPath('ag', new Date('2026-01-02T03:04:05.678Z')), 'results/ag_20260102T030405Z.jsonl');
   });

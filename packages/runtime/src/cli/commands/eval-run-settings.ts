@@ -4,6 +4,8 @@
  * NeMo Gym); numbers are validated here and nowhere else; nothing is guessed from value shapes.
  * @module
  */
+import { parseOverrideValue } from '../../config/override-parse.js';
+import { DATASET_TYPES } from '../../rollouts/datasets.js';
 import { RolloutFlagError } from '../../rollouts/errors.js';
 import { isJsonObject } from '../../rollouts/types.js';
 import type { ConfigMap } from '../../config/types.js';
@@ -19,6 +21,8 @@ export interface EvalRunFlags extends ConfigFlags {
   output?: string;
   limit?: string;
   numRepeats?: string;
+  promptConfig?: string;
+  split?: string;
   concurrency?: string;
   resume?: boolean;
   strictInput?: boolean;
@@ -40,7 +44,10 @@ export interface EvalRunSettings {
   input?: string;
   output?: string;
   limit?: number;
-  numRepeats: number;
+  /** An int for every row, or the original's dict form: agent name → count, `_default` for the rest. */
+  numRepeats: number | Record<string, number>;
+  promptConfig?: string;
+  split?: string;
   concurrency?: number;
   resume: boolean;
   strictInput: boolean;
@@ -63,7 +70,9 @@ export function evalRunSettings(flags: EvalRunFlags, raw: ConfigMap): EvalRunSet
     input: flags.input ?? str(raw['input_jsonl_fpath']),
     output: flags.output ?? str(raw['output_jsonl_fpath']),
     limit: number(flags.limit ?? raw['limit'], '--limit', { min: 0, integer: true }),
-    numRepeats: number(flags.numRepeats ?? raw['num_repeats'], '--num-repeats', { min: 1, integer: true }) ?? 1,
+    numRepeats: numRepeats(flags.numRepeats ?? raw['num_repeats']),
+    promptConfig: flags.promptConfig ?? str(raw['prompt_config']),
+    split: split(flags.split ?? raw['split']),
     concurrency: number(flags.concurrency ?? raw['num_samples_in_parallel'], '--concurrency', { min: 1, integer: true }),
     resume: flags.resume ?? raw['resume_from_cache'] === true,
     strictInput: flags.strictInput ?? false,
@@ -77,6 +86,30 @@ export function evalRunSettings(flags: EvalRunFlags, raw: ConfigMap): EvalRunSet
 export function defaultOutputPath(agent: string | undefined, now: Date = new Date()): string {
   const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
   return `results/${agent ?? 'rollouts'}_${stamp}.jsonl`;
+}
+
+/** `--num-repeats 4`, `+num_repeats=4`, or the dict form `--num-repeats '{simple_agent: 4, _default: 1}'`. */
+function numRepeats(value: unknown): number | Record<string, number> {
+  const parsed = typeof value === 'string' && value.trim().startsWith('{') ? parseDict(value) : value;
+  if (!isJsonObject(parsed)) return number(parsed, '--num-repeats', { min: 1, integer: true }) ?? 1;
+  const out: Record<string, number> = {};
+  for (const [agent, n] of Object.entries(parsed)) out[agent] = number(n, `--num-repeats entry '${agent}'`, { min: 1, integer: true }) ?? 1;
+  return out;
+}
+
+function parseDict(text: string): unknown {
+  try {
+    return parseOverrideValue(text);
+  } catch {
+    throw new RolloutFlagError(`--num-repeats must be an integer or a map of agent name to integer (e.g. '{my_agent: 4, _default: 1}'), got '${text}'.`);
+  }
+}
+
+function split(value: unknown): string | undefined {
+  const s = str(value);
+  if (s === undefined) return undefined;
+  if (!(DATASET_TYPES as readonly string[]).includes(s)) throw new RolloutFlagError(`--split must be one of ${DATASET_TYPES.join(', ')}, got '${s}'.`);
+  return s;
 }
 
 function str(value: unknown): string | undefined {

@@ -14,6 +14,7 @@ import { createRunLogDir } from '../../orchestrator/log-dir.js';
 import { isBroken } from '../../process/stdio-guard.js';
 import { collectRollouts } from '../../rollouts/collect.js';
 import { agentUrls, chooseAgent, fetchEnvironment } from '../../rollouts/environment.js';
+import { loadPromptConfig } from '../../rollouts/prompt-config.js';
 import { formatSummary } from '../../rollouts/summary.js';
 import { setUpCliTelemetry } from '../../telemetry/cli-telemetry.js';
 import { withJobSpan } from '../../telemetry/job-span.js';
@@ -67,6 +68,9 @@ export async function evalRun(flags: EvalRunFlags, overrides: string[], io: CliI
       const config = await loadConfig(options);
       for (const warning of [...argvSecretWarnings(flags, overrides), ...config.warnings]) io.err(`gym: warning: ${warning}`);
       const roots = searchRoots(options.rootDir, options.selectors?.searchDirs, process.env);
+      // a prompt config that cannot be used fails before any server starts
+      const promptConfig = evalRunSettings(flags, config.raw).promptConfig;
+      if (promptConfig !== undefined && flags.resume !== true) loadPromptConfig(lookupPath(promptConfig, [cwd, ...roots]).found ?? promptConfig, promptConfig);
       const { env, cli, close } = await startCliEnvironment(
         { config, roots, cwd, startedAt, role: 'collector', showTelemetry: flags.showTelemetry ?? false, verbose: flags.verbose ?? false, stopSignal: requests.stop, ...(flags.logDir === undefined ? {} : { logDir: flags.logDir }) },
         io,
