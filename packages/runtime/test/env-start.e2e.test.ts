@@ -77,6 +77,20 @@ describe('gym env start with example_single_tool_call and simulated_model', () =
     assert.ok(rows.every((r) => r.healthy));
   });
 
+  it('lists the servers within an 80-column terminal (two lines a server when one is too wide), every field kept', async () => {
+    const status = await runGym(['env', 'status', '--head-url', env.headUrl], { env: { ...process.env, COLUMNS: '80' } });
+    assert.equal(status.code, 0, status.stderr);
+    const lines = status.stdout.trimEnd().split('\n');
+    assert.ok(lines.every((l) => l.length <= 80), status.stdout);
+    for (const s of env.servers) {
+      const at = lines.findIndex((l) => l === `ok    ${s.process_name}`);
+      assert.ok(at > 0, `${s.process_name} has a line of its own:\n${status.stdout}`);
+      assert.match(lines[at + 1]!, new RegExp(`^ {8}${s.server_type} +${s.url.replace(/[.]/g, '\\.')} {2}pid ${s.pid}$`));
+    }
+    const wide = await runGym(['env', 'status', '--head-url', env.headUrl], { env: { ...process.env, COLUMNS: '200' } });
+    assert.match(wide.stdout, new RegExp(`^ok {4}${AGENT} +responses_api_agents +http://\\S+ {2}pid \\d+$`, 'm'));
+  });
+
   it('stops every server on SIGTERM, exits 143 saying so and leaves one log file per server', async () => {
     const code = await env.stop();
     assert.equal(code, 143, env.output());

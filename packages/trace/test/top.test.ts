@@ -4,7 +4,7 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { top } from '../src/commands/top.js';
@@ -57,6 +57,18 @@ describe('gym trace top', () => {
     assert.match(out.out, /^ {2}b-0 +998ms {2}failed$/m);
     assert.match(out.out, /^ {2}simple_agent +83% +42ms$/m);
     assert.ok(out.out.split('\n').every((l) => l.length <= 80), out.out);
+  });
+
+  it('names a long run directory by its end, where the run id is', async () => {
+    const run = growingRun();
+    const dir = `${run.dir}/a-project-with-a-long-name/.gym/logs/20261130T174730Z`;
+    mkdirSync(dir, { recursive: true });
+    for (const s of rollout('a-0', 0).running) appendFileSync(`${dir}/${FILES[s.service]!}`, consoleLine(s) + '\n');
+    const out = capture();
+    assert.equal(await top({ paths: [dir], once: true }, out), 0, out.err);
+    const header = out.out.split('\n')[0]!;
+    assert.match(header, /^gym trace top {2}…[^ ]*logs\/20261130T174730Z {2}\d+ files/, header);
+    assert.ok(header.length <= 80, header);
   });
 
   it('follows the files as they grow, and stops when told', async () => {

@@ -29,6 +29,8 @@ export interface HealthCheckResult {
   counts: { checked: number; healthy: number; unhealthy: number; unobserved: number };
   /** `Rollout health: N checked, …`. */
   line: string;
+  /** Why every verdict is `unobserved`, when no row carries evidence at all (the run had it off). */
+  hint?: string;
 }
 
 /** The files a health check of `rolloutsFile` writes. */
@@ -76,12 +78,17 @@ export function runHealthCheck(options: HealthCheckOptions): HealthCheckResult {
   const summary = qualitySummary(rows.map((r) => r.value), verdicts, ignore, parsed.malformed.length);
   writeTextFile(paths.summary, `${JSON.stringify(summary, null, 2)}\n`);
   const counts = summary.run;
-  return {
+  const result: HealthCheckResult = {
     verdictsPath: paths.verdicts,
     summaryPath: paths.summary,
     counts,
     line: `Rollout health: ${counts.checked} checked, ${counts.healthy} healthy, ${counts.unhealthy} unhealthy, ${counts.unobserved} unobserved`,
   };
+  // a run collected with evidence off is all `unobserved`: say so rather than leave it a mystery
+  if (rows.length > 0 && summary.artifacts.with_trajectory === 0) {
+    result.hint = `No row of ${file} carries rollout evidence (ng_trajectory): the run had it off. Collect with ++observability_enabled=true ++model_call_capture_dir=<absolute dir> to get verdicts.`;
+  }
+  return result;
 }
 
 function qualitySummary(rows: Record<string, unknown>[], verdicts: RolloutVerdict[], ignore: ReadonlySet<string>, unreadable: number) {

@@ -45,7 +45,7 @@ export function parseJsonlObjects(text: string): JsonlParse {
       continue;
     }
     if (!isJsonObject(value)) {
-      malformed.push({ lineNumber: i + 1, reason: `not a JSON object (${Array.isArray(value) ? 'array' : typeof value})` });
+      malformed.push({ lineNumber: i + 1, reason: `not a JSON object (${value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value})` });
       continue;
     }
     lines.push({ lineNumber: i + 1, text: line, value });

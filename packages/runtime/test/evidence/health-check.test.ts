@@ -123,4 +123,15 @@ describe('gym eval health-check', () => {
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /Unknown check id\(s\) no_such_check/);
   });
+
+  it('a file without any evidence (collected with it off) says why every rollout is unobserved', async () => {
+    const file = writeRun([{ _ng_task_index: 0, _ng_rollout_index: 0, reward: 1, response: { output: [] } }]);
+    const run = await runGym(['eval', 'health-check', file]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /1 checked, 0 healthy, 0 unhealthy, 1 unobserved/);
+    assert.match(run.stdout, /carries rollout evidence.*\+\+observability_enabled=true \+\+model_call_capture_dir=/);
+    const withEvidence = writeRun([row(0, 0, [{ id: 'a' }])]);
+    const healthy = await runGym(['eval', 'health-check', withEvidence]);
+    assert.doesNotMatch(healthy.stdout, /carries rollout evidence/);
+  });
 });

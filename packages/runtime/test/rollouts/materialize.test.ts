@@ -62,6 +62,11 @@ describe('parseInputRows', () => {
     assert.match(parsed.malformed[2]!.reason, /responses_create_params/);
   });
 
+  it('names what a line holds when it is JSON but not an object (a literal null is "null")', () => {
+    const parsed = parseInputRows(['null', '[1]', '7', line('a')].join('\n'), 'in.jsonl');
+    assert.deepEqual(parsed.malformed.map((m) => m.reason), ['not a JSON object (null)', 'not a JSON object (array)', 'not a JSON object (number)']);
+  });
+
   it('fails with every bad line number under strict input', () => {
     assert.throws(() => parseInputRows(text, 'in.jsonl', true), (err: Error & { code?: string }) => err.code === 'GYM_ROLLOUT_INPUT_MALFORMED' && /line 2: .*line 4: .*line 5: /.test(err.message));
   });

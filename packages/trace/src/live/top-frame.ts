@@ -27,7 +27,7 @@ const n = (v: number): string => v.toLocaleString('en-US');
 export function renderTopFrame(s: LiveSnapshot, ctx: FrameContext): string {
   const lines: string[] = [];
   const at = s.latestNs === null ? 'no spans yet' : `spans up to ${nsToIso(s.latestNs).slice(11, 19)} UTC`;
-  lines.push(`gym trace top  ${fit(ctx.source, 30).trimEnd()}  ${ctx.files} files  ${n(s.spans)} spans`);
+  lines.push(`gym trace top  ${keepEnd(ctx.source, 30)}  ${ctx.files} files  ${n(s.spans)} spans`);
   lines.push(ctx.behindBytes > 0 ? `${at}  (catching up: ${n(Math.ceil(ctx.behindBytes / 1048576))} MiB to read)` : at);
   lines.push('');
   lines.push(`rollouts  done ${n(s.done)}  failed ${n(s.failed)}  in flight ${n(s.inFlight)}  ${s.perSecond.toFixed(1)}/s (last 10s)`);
@@ -46,4 +46,9 @@ export function renderTopFrame(s: LiveSnapshot, ctx: FrameContext): string {
   }
   if (ctx.live) lines.push('', 'Ctrl-C to quit');
   return lines.map((l) => (l.length > FRAME_WIDTH ? l.slice(0, FRAME_WIDTH) : l)).join('\n') + '\n';
+}
+
+// A path cut from the left: its end (the run directory's name) is what tells runs apart.
+function keepEnd(path: string, width: number): string {
+  return path.length <= width ? path : `…${path.slice(path.length - (width - 1))}`;
 }

@@ -79,7 +79,7 @@ export function diagnosisSentence(b: Bottleneck): string {
       return `${amount} between ${from} and ${to}, network + queue (phases not recorded: an older run or the Python SDK's output), so the queue cannot be told from the wire${hint}`;
     }
     case 'unaccounted':
-      return `${amount} in calls ${from} → ${to} that left no SERVER span: its log file is missing or cut, or it is not instrumented — see \`gym trace anomalies\``;
+      return `${amount} in calls ${from} → ${to} that left no SERVER span: its log file is missing or cut, it was killed before writing them, or it is not instrumented — see \`gym trace anomalies\``;
   }
 }
 

@@ -4,10 +4,12 @@
  * signal's number.
  * @module
  */
+import { outputWidth } from '@gym/trace';
 import { loadConfig } from '../../config/load.js';
 import { searchRoots } from '../../config/search-roots.js';
 import { ExitError } from '../../errors.js';
 import { argvSecretWarnings, toLoadConfigOptions } from '../config-options.js';
+import { serverTableLines } from '../server-table.js';
 import { startCliEnvironment } from '../start-cli-environment.js';
 import { exitStopped, watchStopRequests } from '../stop-requests.js';
 import type { ConfigFlags } from '../config-options.js';
@@ -39,8 +41,8 @@ export async function envStart(flags: EnvStartFlags, overrides: string[], io: Cl
       },
       io,
     );
-    const nameWidth = Math.max(...env.servers.map((s) => s.display.process_name.length));
-    for (const s of env.servers) io.out(`${s.display.process_name.padEnd(nameWidth)}  ${s.display.server_type.padEnd(20)}  ${s.display.url}`);
+    const table = env.servers.map((s) => ({ name: s.display.process_name, type: s.display.server_type, url: s.display.url }));
+    for (const line of serverTableLines(table, outputWidth())) io.out(line);
     io.out(`head server: ${env.head.address.url}   (Ctrl-C to stop)`);
 
     const stopped = new Promise<void>((resolve) => {

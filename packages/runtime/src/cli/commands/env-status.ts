@@ -5,8 +5,10 @@
 import { ExitError, GymUserError } from '../../errors.js';
 import { createHttpClient } from '../../http/client.js';
 import type { ServerInstanceDisplay } from '../../orchestrator/server-instances.js';
+import { outputWidth } from '@gym/trace';
 import { findHeadUrl } from '../head-url.js';
 import type { CliIo } from '../io.js';
+import { serverTableLines } from '../server-table.js';
 
 /** Flags of `gym env status`. */
 export interface EnvStatusFlags {
@@ -42,8 +44,8 @@ export async function envStatus(flags: EnvStatusFlags, io: CliIo, overrides: rea
     if (flags.json) io.out(JSON.stringify(rows, null, 2));
     else {
       io.out(`head server ${head}: ${rows.length} servers`);
-      const nameWidth = Math.max(0, ...rows.map((r) => r.process_name.length));
-      for (const r of rows) io.out(`${r.healthy ? 'ok  ' : 'DOWN'}  ${r.process_name.padEnd(nameWidth)}  ${r.server_type.padEnd(20)}  ${r.url}  pid ${r.pid ?? '-'}`);
+      const table = rows.map((r) => ({ status: r.healthy ? 'ok  ' : 'DOWN', name: r.process_name, type: r.server_type, url: r.url, tail: `pid ${r.pid ?? '-'}` }));
+      for (const line of serverTableLines(table, outputWidth())) io.out(line);
     }
     if (rows.some((r) => !r.healthy)) throw new ExitError(1);
   } finally {

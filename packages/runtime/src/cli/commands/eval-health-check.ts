@@ -23,6 +23,7 @@ export function checkIds(value: string | undefined): string[] {
 export function printHealthCheck(rolloutsFile: string, ignore: string[], io: CliIo): void {
   const result = runHealthCheck({ rolloutsFile, ignore });
   io.out(result.line);
+  if (result.hint !== undefined) io.out(result.hint);
   io.out(`verdicts: ${result.verdictsPath}`);
   io.out(`quality summary: ${result.summaryPath}`);
 }
