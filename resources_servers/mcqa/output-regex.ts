@@ -4,9 +4,12 @@
  * spellings are read here (`(?P<name>…)`, `(?P=name)`, a leading `(?ims)`, `\A`, `\Z`, and `\s` as
  * Python's whitespace; `\d`, `\w` and `\b` stay ASCII as in JavaScript); a pattern
  * JavaScript cannot compile anyway, or one with more than one capture group, gives no answer and
- * grading falls back to the grading mode.
+ * grading falls back to the grading mode. A pattern runs over the model's text for at most
+ * {@link PATTERN_TIMEOUT_MS}: model text is untrusted, and a pattern that backtracks without end
+ * (`(a+)+$` on forty a's and a `!`) must not hang the server; it then gives no answer either.
  * @module
  */
+import vm from 'node:vm';
 import { localizedLettersToLatin } from './localized-letters.js';
 import { letterOfOptionText } from './options.js';
 import { isSingleLetter, PY_SPACE, pyStrip } from './py-text.js';
@@ -16,6 +19,27 @@ import type { OptionEntry } from './options.js';
 interface OutputPattern {
   regex: RegExp;
   groups: number;
+}
+
+/** How long one pattern may run over one answer (V8 interrupts the match; ordinary ones take microseconds). */
+export const PATTERN_TIMEOUT_MS = 250;
+
+// the match runs as a script so that node's script timeout can interrupt it
+const sandbox = vm.createContext({ regex: /(?:)/, text: '' });
+const lastMatchScript = new vm.Script('[...text.matchAll(regex)].at(-1)');
+
+/** The last match of `regex` in `text`, or `undefined` when there is none or it ran out of time. */
+function boundedLastMatch(regex: RegExp, text: string): RegExpMatchArray | undefined {
+  sandbox['regex'] = regex;
+  sandbox['text'] = text;
+  try {
+    return lastMatchScript.runInContext(sandbox, { timeout: PATTERN_TIMEOUT_MS }) as RegExpMatchArray | undefined;
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') return undefined;
+    throw error;
+  } finally {
+    sandbox['text'] = '';
+  }
 }
 
 const CACHE_LIMIT = 256;
@@ -39,7 +63,7 @@ export function outputRegexAnswer(text: string, patterns: unknown, options: read
 function answerOfPattern(text: string, source: string, options: readonly OptionEntry[] | null, allowed: ReadonlySet<string>): string | null {
   const pattern = compile(source);
   if (pattern === null || pattern.groups > 1) return null;
-  const last = [...text.matchAll(pattern.regex)].at(-1);
+  const last = boundedLastMatch(pattern.regex, text);
   if (last === undefined) return null;
   const captured = localizedLettersToLatin(pyStrip((pattern.groups === 1 ? last[1] : last[0]) ?? '')).toUpperCase();
   if (isSingleLetter(captured)) return captured;

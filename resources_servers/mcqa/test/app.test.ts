@@ -195,6 +195,14 @@ describe('mcqa resources server', () => {
     }
   });
 
+  it('a dataset pattern that backtracks without end gives no answer instead of hanging the server', async () => {
+    // `(a+)+$` over forty a's and a `!` would run for hours; the grading mode decides instead
+    const text = `\\boxed{B} ${'a'.repeat(40)}!`;
+    assert.equal(await extracted(text, { template_metadata: { output_regex: '(a+)+$', template_id: 't' } }), 'B');
+    // and the server still answers the next request
+    assert.equal(await extracted('Final Choice: C', { template_metadata: { output_regex: 'Final Choice:\\s*([A-Z])', template_id: 't' } }), 'C');
+  });
+
   it('an empty reply or no expected answer is reward 0; the expected answer is echoed trimmed and upper case', async () => {
     const empty = await verify(row('   '));
     assert.deepEqual([empty['reward'], empty['extracted_answer'], empty['expected_answer']], [0, null, 'B']);
