@@ -77,7 +77,7 @@ async function main(entrypoint: string | undefined): Promise<void> {
       await telemetry?.shutdown();
       await sendLosses(telemetry);
       await closeTelemetryFile(telemetryFile);
-      logger.info('stopped: requests drained, telemetry flushed');
+      logger.info(`stopped: requests drained${telemetry === undefined ? '' : ', telemetry flushed'}`);
       // everything is flushed or given up on (shutdown is bounded); an exporter still retrying a dead
       // collector must not keep the process alive until its own timeout
       setTimeout(() => process.exit(), 200).unref();

@@ -24,7 +24,7 @@ describe('gym env start with a client that sent half a body', () => {
       assert.equal(await env.stop(), 143, env.output());
       assert.doesNotMatch(env.output(), /did not stop within/);
       for (const s of env.servers) {
-        assert.match(readFileSync(join(env.logDir, `${s.process_name}.log`), 'utf8'), /stopped: requests drained, telemetry flushed/, `${s.process_name} flushed and stopped by itself`);
+        assert.match(readFileSync(join(env.logDir, `${s.process_name}.log`), 'utf8'), /stopped: requests drained/, `${s.process_name} drained and stopped by itself`);
       }
       await cut; // the server cut the half-sent request
     } finally {
