@@ -50,15 +50,32 @@ export function teeChildOutput(stdout: Readable, stderr: Readable, options: TeeO
   let recent = Buffer.alloc(0);
   const prefix = `(${options.name}) `;
 
+  // a run of identical short lines (one error per in-flight rollout when an upstream dies) is shown
+  // once, then counted, so it does not bury everything else; the log file keeps every line
+  const repeats = new Map<Writable, { last: string; more: number }>();
+  const counted = (terminal: Writable): string => {
+    const seen = repeats.get(terminal);
+    if (seen === undefined || seen.more === 0) return '';
+    const line = `${prefix}… and ${seen.more} more line${seen.more === 1 ? '' : 's'} like the one above\n`;
+    seen.more = 0;
+    return line;
+  };
   const echo = (lines: Buffer, terminal: Writable) => {
     let out = '';
+    let seen = repeats.get(terminal);
+    if (seen === undefined) repeats.set(terminal, (seen = { last: '', more: 0 }));
     for (let start = 0; start < lines.length; ) {
       const end = lines.indexOf(NEWLINE, start) + 1;
       if (options.echoTelemetry || !isTelemetryLine(lines, start)) {
         const line = lines.toString('utf8', start, end);
         const short = options.rawJson === true ? undefined : readableLogLine(line.trimEnd());
-        if (short === undefined) out += prefix + line;
-        else if (short !== '') out += `${prefix}${short}\n`;
+        if (short !== undefined && short !== '' && short === seen.last) seen.more++;
+        else {
+          out += counted(terminal);
+          if (short === undefined) out += prefix + line;
+          else if (short !== '') out += `${prefix}${short}\n`;
+          if (short !== '') seen.last = short ?? '';
+        }
       }
       start = end;
     }
@@ -84,6 +101,8 @@ export function teeChildOutput(stdout: Readable, stderr: Readable, options: TeeO
     return new Promise<void>((resolve) => {
       source.on('close', () => {
         if (partial !== undefined) take(Buffer.concat([partial, Buffer.from('\n')]), terminal);
+        const rest = terminal === null ? '' : counted(terminal);
+        if (terminal !== null && rest !== '') terminal.write(rest);
         resolve();
       });
     });

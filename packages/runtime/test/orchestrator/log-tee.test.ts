@@ -33,6 +33,24 @@ describe('teeChildOutput', () => {
     assert.deepEqual(tee.tail(), ['warning: something', '{"type":"span","name":"HTTP POST"}', '{"level":30,"msg":"listening"}', 'partial line']);
   });
 
+  it('shows a run of identical log lines once and counts the rest; the file keeps every line', async () => {
+    const out = new PassThrough();
+    const term = terminal();
+    const logPath = join(dir, 'repeats.log');
+    const tee = teeChildOutput(out, new PassThrough().end() as PassThrough, { name: 'agent', logPath, terminal: term.stream, terminalErr: null });
+    const failed = '{"level":50,"msg":"rollout failed","err":{"message":"connect ECONNREFUSED 127.0.0.1:9"}}\n';
+    out.write(failed.repeat(63));
+    out.write('{"level":30,"msg":"shutting down"}\n');
+    out.end(failed.repeat(2));
+    await tee.close();
+    assert.equal(
+      term.text(),
+      '(agent) error: rollout failed: connect ECONNREFUSED 127.0.0.1:9\n(agent) … and 62 more lines like the one above\n' +
+        '(agent) shutting down\n(agent) error: rollout failed: connect ECONNREFUSED 127.0.0.1:9\n(agent) … and 1 more line like the one above\n',
+    );
+    assert.equal(readFileSync(logPath, 'utf8').split('\n').length - 1, 66);
+  });
+
   it('echoes telemetry records too when asked, and keeps only the last lines as its tail', async () => {
     const out = new PassThrough();
     const err = new PassThrough();
