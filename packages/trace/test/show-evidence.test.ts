@@ -43,6 +43,16 @@ describe('gym trace show --evidence', () => {
     assert.match(evidence!, /gaps: 1\n {2}model_call_capture_incomplete \(0-0-evidence:simple_agent\): call 3 failed/);
   });
 
+  it('wraps the evidence to the terminal width, as the tree above it', async () => {
+    const { logs, rollouts } = setup();
+    const c = capture();
+    assert.equal(await show({ paths: [logs.dir], rollout: '0-0', evidence: [rollouts], width: 80 }, c), 0, c.err);
+    const evidence = c.out.split('── evidence of rollout 0-0-evidence ──')[1]!;
+    // a line stays longer only where one word is (a JSON argument has no space to break at)
+    for (const line of evidence.split('\n')) assert.ok(line.length <= 80 || !line.trim().includes(' '), line);
+    assert.match(evidence, /user: weather in sf\?/);
+  });
+
   it('says so when a rollout has no evidence, and carries it in JSON', async () => {
     const { logs, rollouts } = setup();
     const c = capture();

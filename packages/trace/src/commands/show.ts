@@ -90,7 +90,7 @@ export async function show(options: ShowOptions, out: CommandOutput): Promise<nu
     const render = format === 'markdown' ? renderTreeMarkdown : renderTreeText;
     out.write(
       views
-        .map((v) => render(buildSpanTree(v.roots, { maxRows }), { color: options.color ?? false, title: v.title, ...(options.width === undefined ? {} : { width: options.width }) }) + (evidence === undefined ? '' : `\n${renderEvidence(evidenceOf(v), { markdown: format === 'markdown' })}`))
+        .map((v) => render(buildSpanTree(v.roots, { maxRows }), { color: options.color ?? false, title: v.title, ...(options.width === undefined ? {} : { width: options.width }) }) + (evidence === undefined ? '' : `\n${evidenceText(evidenceOf(v), format, options.width)}`))
         .join('\n'),
     );
     return 0;
@@ -135,3 +135,9 @@ function renderList(rollouts: Rollout[], traces: Trace[], format: OutputFormat, 
 }
 
 const VERDICT_TEXT: Record<RolloutVerdict['status'], string> = { ok: 'ok', error: 'error', incomplete: 'incomplete', no_verify: 'no verify' };
+
+/** The evidence section, its text lines wrapped to the terminal (Markdown as it is). */
+function evidenceText(evidence: Parameters<typeof renderEvidence>[0], format: OutputFormat, width: number | undefined): string {
+  const text = renderEvidence(evidence, { markdown: format === 'markdown' });
+  return format === 'markdown' ? text : wrapProse(text, width);
+}
