@@ -72,9 +72,15 @@ describe('gym env start with example_single_tool_call and simulated_model', () =
   it('reports every server healthy through gym env status', async () => {
     const status = await runGym(['env', 'status', '--head-url', env.headUrl, '--json']);
     assert.equal(status.code, 0, status.stderr);
-    const rows = JSON.parse(status.stdout) as Array<{ healthy: boolean }>;
+    const rows = JSON.parse(status.stdout) as Array<{ healthy: boolean; status: string; uptime_seconds: number; process_name: string; entrypoint: string }>;
     assert.equal(rows.length, 3);
     assert.ok(rows.every((r) => r.healthy));
+    // the original's fields of `gym env status`: its health words and the uptime
+    for (const r of rows) {
+      assert.equal(r.status, 'success');
+      assert.ok(r.uptime_seconds > 0 && r.uptime_seconds < 3600, `${r.process_name} up ${r.uptime_seconds} s`);
+      assert.equal(typeof r.entrypoint, 'string');
+    }
   });
 
   it('lists the servers within an 80-column terminal (two lines a server when one is too wide), every field kept', async () => {

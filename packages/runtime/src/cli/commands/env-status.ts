@@ -19,6 +19,20 @@ export interface EnvStatusFlags {
 /** One row of the status report. */
 export interface ServerStatus extends ServerInstanceDisplay {
   healthy: boolean;
+  /** The original's health words: `success`, `connection_error`, `timeout`, `unknown_error`. */
+  status: HealthStatus;
+  /** Seconds since the server was spawned, as the original's `gym env status` shows. */
+  uptime_seconds: number;
+}
+
+/** How a server answered its health check, in the original's words. */
+export type HealthStatus = 'success' | 'connection_error' | 'timeout' | 'unknown_error';
+
+function healthStatusOf(error: unknown): HealthStatus {
+  const code = (error as { code?: unknown }).code;
+  if (code === 'GYM_HTTP_TIMEOUT') return 'timeout';
+  if (code === 'GYM_HTTP_CONNECTION') return 'connection_error';
+  return 'unknown_error';
 }
 
 /** Runs `gym env status`; exits 1 when a server is unhealthy. */
@@ -34,11 +48,12 @@ export async function envStatus(flags: EnvStatusFlags, io: CliIo, overrides: rea
     }
     const rows: ServerStatus[] = await Promise.all(
       instances.map(async (instance) => {
-        const healthy = await http.get(`${instance.url}/`, { timeoutMs: 5000, retry: false }).then(
-          () => true,
-          () => false,
+        const status: HealthStatus = await http.get(`${instance.url}/`, { timeoutMs: 5000, retry: false }).then(
+          () => 'success',
+          healthStatusOf,
         );
-        return { ...instance, healthy };
+        const uptime = Math.max(0, Date.now() / 1000 - instance.start_time);
+        return { ...instance, healthy: status === 'success', status, uptime_seconds: Math.round(uptime * 10) / 10 };
       }),
     );
     if (flags.json) io.out(JSON.stringify(rows, null, 2));
