@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { assembleTraces, findAnomalies, findRollouts, readSpans } from '@gym/trace';
 import { collectRollouts, loadConfig, startEnvironment } from '@gym/runtime';
 import { readProcessRss } from '../packages/runtime/src/orchestrator/proc-memory.js';
-import { freePort } from '../packages/runtime/test/support/gym-process.js';
+import { freePort } from '@gym/runtime/testing';
 import { runLoad } from './support/load.js';
 import { processCpuSeconds } from './support/proc-cpu.js';
 

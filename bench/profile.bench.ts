@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig, startEnvironment } from '@gym/runtime';
-import { freePort } from '../packages/runtime/test/support/gym-process.js';
+import { freePort } from '@gym/runtime/testing';
 import { runLoad } from './support/load.js';
 import { summarizeProfile } from './support/cpu-profile.js';
 import { processCpuSeconds } from './support/proc-cpu.js';

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig, startEnvironment } from '@gym/runtime';
 import { startOtlpReceiver } from '@gym/trace';
-import { freePort } from '../packages/runtime/test/support/gym-process.js';
+import { freePort } from '@gym/runtime/testing';
 import { startBaselineChain } from './support/baseline-chain.js';
 import { runLoad } from './support/load.js';
 

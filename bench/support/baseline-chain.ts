@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '../../packages/runtime/test/support/gym-process.js';
+import { freePort } from '@gym/runtime/testing';
 
 const SERVER = fileURLToPath(new URL('./baseline-server.ts', import.meta.url));
 

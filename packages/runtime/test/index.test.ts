@@ -12,7 +12,7 @@ describe('@gym/runtime public surface', () => {
       'defineResourcesServer', 'dumpConfigYaml', 'gymSpan', 'installShutdownHandlers', 'instanceUrl', 'isGymSpanGroupEnabled', 'listen', 'loadConfig', 'materializeRows',
       'readEvidenceSettings', 'redactSecrets', 'rolloutIdOf', 'rolloutUrlPrefix', 'startEnvironment',
     ]);
-    assert.deepEqual(Object.keys(testing).sort(), ['assistantMessage', 'functionCall', 'scriptedModelServer']);
+    assert.deepEqual(Object.keys(testing).sort(), ['assistantMessage', 'freePort', 'functionCall', 'scriptedModelServer']);
   });
 
   it('loads no OpenTelemetry or lens module when imported', async () => {

@@ -2,10 +2,12 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../../src/testing/free-port.js';
+
+export { freePort };
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 export const GYM_BIN = join(REPO_ROOT, 'packages/runtime/bin/gym.mjs');
@@ -31,14 +33,6 @@ export interface GymEnv {
 }
 
 /** A port that was free a moment ago. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
