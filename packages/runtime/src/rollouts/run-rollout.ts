@@ -45,7 +45,9 @@ export async function runRollout(http: HttpClient, agentUrl: string, row: Materi
   const traceId = response.traceId ?? traceIdFromHeaders(response.headers);
   if (response.status < 200 || response.status >= 300) {
     const message = `POST ${agentUrl}/run answered ${response.status}: ${truncate(response.text, 2000)}`;
-    return { status: 'failed', record: failureRecord(row, { code: FAILURE_CODES.runStatus, message, status: response.status }, traceId) };
+    // the agent refused the row itself (400, 422): the same row can only be refused again
+    const terminal = response.status === 400 || response.status === 422 ? { _ng_failure_terminal: true } : {};
+    return { status: 'failed', record: failureRecord(row, { code: FAILURE_CODES.runStatus, message, status: response.status }, traceId, terminal) };
   }
   const result = response.body;
   if (!isJsonObject(result)) {

@@ -1,6 +1,7 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
+import { GymHttpRequestError } from '../../src/http/errors.js';
 import { collectRollouts } from '../../src/rollouts/collect.js';
 import { keysOf, readRows, startTestAgent, tempRun } from './test-agent.js';
 import type { TestAgent } from './test-agent.js';
@@ -82,6 +83,25 @@ describe('collectRollouts', () => {
     assert.deepEqual(keysOf(rows), allKeys(3, 2));
     assert.equal(rows.filter((r) => r['attempt'] === 1).length, 2);
     assert.equal(readRows(first.paths.failures).length, 2);
+  });
+
+  it('never retries a row the agent refused (400, 422): the same row can only be refused again', async () => {
+    const { agent, run } = await setup(2, {
+      run: (body) => {
+        if (body._ng_task_index === 0) throw new GymHttpRequestError(422, [{ loc: ['body', 'responses_create_params', 'input'], msg: 'Field required', type: 'missing' }]);
+        if (body._ng_attempt_index === undefined) throw new Error('a transient failure');
+        return { reward: 1 };
+      },
+    });
+    const options = { environment: agent.environment, input: run.input, output: run.output, maxAttempts: 3 };
+    const first = await collectRollouts(options);
+    const refused = readRows(first.paths.failures).find((r) => r['_ng_task_index'] === 0)!;
+    assert.equal((refused['error'] as { status: number }).status, 422);
+    assert.equal(refused['_ng_failure_terminal'], true);
+    const transient = readRows(first.paths.failures).find((r) => r['_ng_task_index'] === 1)!;
+    assert.equal(transient['_ng_failure_terminal'], undefined);
+    const second = await collectRollouts({ ...options, resume: true });
+    assert.deepEqual({ pending: second.plan.pending, terminal: second.plan.terminal }, { pending: 1, terminal: 1 });
   });
 
   it('stops retrying at the attempt limit and never retries terminal failures', async () => {
