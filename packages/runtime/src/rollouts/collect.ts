@@ -26,6 +26,7 @@ import { openJsonlAppender, readJsonlFile, rolloutPaths } from './rollout-files.
 import { runRollout } from './run-rollout.js';
 import { writeRunMetrics } from './run-metrics.js';
 import { rolloutKey } from './types.js';
+import type { RolloutKey } from './types.js';
 import type { RequestInstrumentation } from '../http/instrumentation.js';
 import type { AgentAggregateMetrics } from './aggregate-metrics.js';
 import type { CollectionEnvironment } from './environment.js';
@@ -154,6 +155,8 @@ export async function collectRollouts(options: CollectOptions): Promise<CollectR
   const rolloutSignals = createAbortFanout(inFlight.signal);
   const counts = { succeeded: 0, failed: 0, notPersisted: 0, abandoned: 0 };
   const succeededKeys = new Set(prepared.history.succeeded);
+  // failures the agent marked terminal (or rows it refused) are done: --resume would not send them again
+  const terminalKeys = new Set<RolloutKey>();
   let stopped = options.stopSignal?.aborted === true;
   const onStop = () => void (stopped = true);
   options.stopSignal?.addEventListener('abort', onStop, { once: true });
@@ -178,6 +181,7 @@ export async function collectRollouts(options: CollectOptions): Promise<CollectR
         } else if (outcome.status === 'failed') {
           failures.append(outcome.record);
           counts.failed++;
+          if (outcome.record['_ng_failure_terminal'] === true) terminalKeys.add(rolloutKey(row)!);
         } else if (outcome.status === 'not_persisted') counts.notPersisted++;
         else counts.abandoned++;
         progress.finished(outcome.status === 'ok' || outcome.status === 'not_persisted');
@@ -194,7 +198,7 @@ export async function collectRollouts(options: CollectOptions): Promise<CollectR
 
   const incomplete = prepared.rows.filter((r) => {
     const key = rolloutKey(r)!;
-    return !succeededKeys.has(key) && !prepared.history.terminal.has(key);
+    return !succeededKeys.has(key) && !prepared.history.terminal.has(key) && !terminalKeys.has(key);
   }).length;
   const result: CollectResult = { paths, total: prepared.rows.length, plan: { ...plan, pending: plan.pending.length }, ...counts, interrupted: stopped, incomplete };
   if (captures !== undefined) result.evidence = { captureDir: captures.root, ...captures.usage(capturedIds) };

@@ -95,6 +95,8 @@ describe('collectRollouts', () => {
     });
     const options = { environment: agent.environment, input: run.input, output: run.output, maxAttempts: 3 };
     const first = await collectRollouts(options);
+    // the refused row is done (nothing would run it again); only the transient failure is left
+    assert.equal(first.incomplete, 1);
     const refused = readRows(first.paths.failures).find((r) => r['_ng_task_index'] === 0)!;
     assert.equal((refused['error'] as { status: number }).status, 422);
     assert.equal(refused['_ng_failure_terminal'], true);
