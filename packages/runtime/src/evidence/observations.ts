@@ -81,8 +81,18 @@ export interface TokenStats {
   cached_tokens: number | null;
 }
 
+/** Token counts and latency of one call, or summed over a rollout's calls; `null` = unknown. */
+export interface CallTotals {
+  tokens_in: number | null;
+  tokens_out: number | null;
+  tokens_reasoning: number | null;
+  tokens_total: number | null;
+  cached_tokens: number | null;
+  latency_total_ms: number | null;
+}
+
 /** One captured call, normalised (`ng_model_call_capture.calls[]`). */
-export interface ModelCallRecord {
+export interface ModelCallRecord extends CallTotals {
   model_call_id: string | null;
   response_id: string | null;
   call_index: number;
@@ -95,12 +105,6 @@ export interface ModelCallRecord {
   error_category: string | null;
   started_at: number | null;
   completed_at: number | null;
-  tokens_in: number | null;
-  tokens_out: number | null;
-  tokens_reasoning: number | null;
-  tokens_total: number | null;
-  cached_tokens: number | null;
-  latency_total_ms: number | null;
   trace_id: string | null;
   span_id: string | null;
   /** Present until the trajectory holds the payloads. */
@@ -111,15 +115,7 @@ export interface ModelCallRecord {
 /** `ng_model_call_capture` of a row. */
 export interface ModelCallCaptureAttachment {
   rollout_id: string;
-  metrics: {
-    tokens_in: number | null;
-    tokens_out: number | null;
-    tokens_reasoning: number | null;
-    tokens_total: number | null;
-    cached_tokens: number | null;
-    latency_total_ms: number | null;
-    num_calls: number;
-  };
+  metrics: CallTotals & { num_calls: number };
   calls: ModelCallRecord[];
   gaps?: ObservationGap[];
 }

@@ -90,9 +90,13 @@ export function trackOpenRequests(app: FastifyInstance): void {
   if (server[OPEN_REQUESTS] !== undefined) return;
   const open = new Set<IncomingMessage>();
   server[OPEN_REQUESTS] = open;
+  // one listener function for every response of the server: no closure per request
+  function forget(this: ServerResponse): void {
+    open.delete(this.req);
+  }
   server.prependListener('request', (request: IncomingMessage, response: ServerResponse) => {
     open.add(request);
-    response.once('close', () => open.delete(request));
+    response.on('close', forget);
   });
 }
 

@@ -1,9 +1,8 @@
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { parse } from 'yaml';
 import { collectMissingValues, dumpConfigYaml, isSecretKey, loadConfig, redactSecrets, resolveInterpolations } from '../../src/config/index.js';
-import { tempTree } from './support.js';
-import type { TempTree } from './support.js';
+import { treesRemovedAfter } from './support.js';
 
 const EXAMPLE_RESOURCES_YAML = `example_single_tool_call:
   resources_servers:
@@ -35,13 +34,7 @@ const SIMULATED_MODEL_YAML = `policy_model:
       entrypoint: app.ts
 `;
 
-const trees: TempTree[] = [];
-after(() => trees.forEach((t) => t.cleanup()));
-function tree(files: Record<string, string>): string {
-  const t = tempTree(files);
-  trees.push(t);
-  return t.dir;
-}
+const tree = treesRemovedAfter();
 
 describe('loadConfig on the example environment', () => {
   it('resolves three servers with every reference satisfied', async () => {

@@ -1,17 +1,10 @@
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { loadConfig, mergeConfigs } from '../../src/config/index.js';
-import { tempTree } from './support.js';
-import type { TempTree } from './support.js';
+import { treesRemovedAfter } from './support.js';
 
-const trees: TempTree[] = [];
-after(() => trees.forEach((t) => t.cleanup()));
-function tree(files: Record<string, string>): string {
-  const t = tempTree(files);
-  trees.push(t);
-  return t.dir;
-}
+const tree = treesRemovedAfter();
 
 describe('mergeConfigs', () => {
   it('deep-merges maps, replaces lists and scalars, and leaves inputs untouched', () => {

@@ -1,18 +1,11 @@
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { applyDirectives } from '../../src/config/directives.js';
 import { loadConfig } from '../../src/config/index.js';
 import { unimplementedSettingWarnings } from '../../src/config/unimplemented-settings.js';
-import { tempTree } from './support.js';
-import type { TempTree } from './support.js';
+import { treesRemovedAfter } from './support.js';
 
-const trees: TempTree[] = [];
-after(() => trees.forEach((t) => t.cleanup()));
-function tree(files: Record<string, string>): string {
-  const t = tempTree(files);
-  trees.push(t);
-  return t.dir;
-}
+const tree = treesRemovedAfter();
 
 const MODEL = `policy_model:
   responses_api_models:

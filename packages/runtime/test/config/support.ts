@@ -4,6 +4,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { after } from 'node:test';
 
 /** A temp dir holding the given files. */
 export interface TempTree {
@@ -32,4 +33,15 @@ export function tempTree(files: Record<string, string>): TempTree {
 /** A minimal valid model server block as YAML, for trees that need a server. */
 export function modelBlock(instance: string, extra = ''): string {
   return `${instance}:\n  responses_api_models:\n    simulated_model:\n      entrypoint: app.ts\n${extra}`;
+}
+
+/** A `tree(files)` that writes a {@link tempTree} and returns its dir; every tree is removed after the file's tests. */
+export function treesRemovedAfter(): (files: Record<string, string>) => string {
+  const trees: TempTree[] = [];
+  after(() => trees.forEach((t) => t.cleanup()));
+  return (files) => {
+    const t = tempTree(files);
+    trees.push(t);
+    return t.dir;
+  };
 }
