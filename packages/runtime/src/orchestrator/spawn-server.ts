@@ -4,12 +4,15 @@
  * channel closes and the server stops and flushes (`process/parent-link.ts`). With
  * `num_workers > 1` that process is a cluster primary (`process/server-workers.ts`): it reports its
  * workers over the channel once they all listen, and stops them when the channel closes.
+ * An entrypoint ending in `.py` is a Python server, started as the original starts it (its
+ * directory, `NEMO_GYM_CONFIG_DICT`, `NEMO_GYM_CONFIG_PATH`, `PYTHONPATH`) under a small Node host
+ * that holds the liveness link for it (`process/python-host.ts`).
  * @module
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dumpConfigYaml } from '../config/dump.js';
 import { redactSecrets } from '../config/redact.js';
@@ -17,6 +20,7 @@ import { configForServer, ownSecrets } from '../config/server-secrets.js';
 import type { ConfigMap, ServerInstanceConfig } from '../config/types.js';
 import { GymUserError } from '../errors.js';
 import { typescriptNodeFlags } from '../process/node-flags.js';
+import { isPythonChildMessage } from '../process/python-child-message.js';
 import { CONFIG_DICT_ENV, CONFIG_DICT_FILE_ENV, CONFIG_PATH_ENV, CONFIG_SECRETS_ENV, instanceUrl } from '../process/server-context.js';
 import { newServerToken, SERVER_TOKEN_ENV } from '../process/server-identity.js';
 import { isWorkersMessage, numWorkersOf } from '../process/server-workers.js';
@@ -25,9 +29,12 @@ import { isLossesMessage } from '../telemetry/loss-report.js';
 import type { TelemetryLosses } from '@gym/lens';
 import { teeChildOutput } from './log-tee.js';
 import type { Tee } from './log-tee.js';
+import { pythonCommand } from './python-interpreter.js';
+import type { PythonCommand } from './python-interpreter.js';
 import type { ServerInstanceDisplay } from './server-instances.js';
 
 const SERVER_MAIN = fileURLToPath(new URL('../process/server-main.ts', import.meta.url));
+const PYTHON_HOST = fileURLToPath(new URL('../process/python-host.ts', import.meta.url));
 /** Extra Node flags for server processes, space-separated. */
 export const SERVER_NODE_FLAGS_ENV = 'GYM_SERVER_NODE_FLAGS';
 /** Configs larger than this go to a file instead of the environment (Linux caps one variable at 128 KiB). */
@@ -44,8 +51,12 @@ export interface SpawnedServer {
   numWorkers: number;
   /** True once every worker listens (at once for a single process); `display.workers` is then set. */
   workersListening(): boolean;
-  /** The random token this start's server echoes on `GET /` (`process/server-identity.ts`). */
+  /** What runs the server: our Node server process, or a Python server under its host process. */
+  language: 'typescript' | 'python';
+  /** The random token this start's server echoes on `GET /` (`process/server-identity.ts`); a Python server does not echo it. */
   token: string;
+  /** The pid of a Python server's own process (the leader of its process group), once its host reported it. */
+  pythonPid(): number | undefined;
   /** The telemetry losses its processes reported when they stopped (one entry per process or worker). */
   losses: TelemetryLosses[];
 }
@@ -84,27 +95,12 @@ export function spawnServer(options: SpawnServerOptions): SpawnedServer {
   const { dir, entrypoint } = locateServer(instance, options.roots);
   const logPath = join(options.logDir, `${instance.instanceName}.log`);
   const token = newServerToken();
-  const env: NodeJS.ProcessEnv = { ...options.env, [CONFIG_PATH_ENV]: instance.instanceName, [SERVER_TOKEN_ENV]: token };
-  // console telemetry goes straight into the log file, asynchronously: through stdout it would
-  // be a synchronous pipe write per batch and a second copy through this process (measured: the
-  // default preset lost two thirds of its throughput that way). --show-telemetry keeps stdout.
-  if (!options.echoTelemetry) env[TELEMETRY_FILE_ENV] = logPath;
-  const configYaml = dumpConfigYaml(configForServer(options.config, instance.instanceName));
-  if (Buffer.byteLength(configYaml) <= MAX_ENV_CONFIG_BYTES) {
-    env[CONFIG_DICT_ENV] = configYaml;
-  } else {
-    // the file holds no secret at all; the server's own secrets stay in its environment
-    const path = join(options.logDir, `${instance.instanceName}.config.yaml`);
-    writeFileSync(path, dumpConfigYaml(redactSecrets(options.config)), { mode: 0o600 });
-    env[CONFIG_DICT_FILE_ENV] = path;
-    env[CONFIG_SECRETS_ENV] = JSON.stringify(ownSecrets(options.config, instance.instanceName));
-  }
+  const python = entrypoint.endsWith('.py');
+  const launch = python ? pythonLaunch(options, dir, entrypoint) : nodeLaunch(options, entrypoint, logPath, token);
+  // one process as far as gym is concerned: a Python server runs its own workers, if any
+  const numWorkers = python ? 1 : numWorkersOf(instance.config);
   // detached: a terminal Ctrl-C reaches only the orchestrator, which then stops servers in order
-  // extra Node flags for every server (`--max-old-space-size=8192`, `--cpu-prof`, an `--import` preload
-  // written in TypeScript: they come after tsx's own flags); NODE_OPTIONS refuses some
-  const extraFlags = (env[SERVER_NODE_FLAGS_ENV] ?? '').split(/\s+/).filter((flag) => flag.length > 0);
-  const numWorkers = numWorkersOf(instance.config);
-  const child = spawn(process.execPath, [...typescriptNodeFlags(), ...extraFlags, SERVER_MAIN, entrypoint], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'], detached: true });
+  const child = spawn(process.execPath, launch.args, { cwd: dir, env: launch.env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'], detached: true });
   // if the orchestrator dies without stopping its servers, they must not outlive it
   const killOnExit = () => child.kill('SIGTERM');
   process.once('exit', killOnExit);
@@ -133,13 +129,69 @@ export function spawnServer(options: SpawnServerOptions): SpawnedServer {
     start_time: Date.now() / 1000,
   };
   let listening = numWorkers === 1;
+  let pythonPid: number | undefined;
   const losses: TelemetryLosses[] = [];
   child.on('message', (message: unknown) => {
     if (isLossesMessage(message)) losses.push(message.losses);
+    else if (python && isPythonChildMessage(message)) pythonPid = message.pid;
     else if (numWorkers > 1 && isWorkersMessage(message)) {
       display.workers = message.workers.map((w) => ({ index: w.index, pid: w.pid }));
       listening = true;
     }
   });
-  return { display, child, tee, exited, numWorkers, workersListening: () => listening, token, losses };
+  return { display, child, tee, exited, numWorkers, workersListening: () => listening, language: python ? 'python' : 'typescript', token, pythonPid: () => pythonPid, losses };
+}
+
+/** The command line and environment of a server process. */
+interface Launch {
+  /** Arguments of `node`. */
+  args: string[];
+  env: NodeJS.ProcessEnv;
+}
+
+/** Our TypeScript server: `server-main.ts <app.ts>`, its config (or a secret-free file of it) and its start token. */
+function nodeLaunch(options: SpawnServerOptions, entrypoint: string, logPath: string, token: string): Launch {
+  const { instance } = options;
+  const env: NodeJS.ProcessEnv = { ...options.env, [CONFIG_PATH_ENV]: instance.instanceName, [SERVER_TOKEN_ENV]: token };
+  // console telemetry goes straight into the log file, asynchronously: through stdout it would
+  // be a synchronous pipe write per batch and a second copy through this process (measured: the
+  // default preset lost two thirds of its throughput that way). --show-telemetry keeps stdout.
+  if (!options.echoTelemetry) env[TELEMETRY_FILE_ENV] = logPath;
+  const configYaml = dumpConfigYaml(configForServer(options.config, instance.instanceName));
+  if (Buffer.byteLength(configYaml) <= MAX_ENV_CONFIG_BYTES) {
+    env[CONFIG_DICT_ENV] = configYaml;
+  } else {
+    // the file holds no secret at all; the server's own secrets stay in its environment
+    const path = join(options.logDir, `${instance.instanceName}.config.yaml`);
+    writeFileSync(path, dumpConfigYaml(redactSecrets(options.config)), { mode: 0o600 });
+    env[CONFIG_DICT_FILE_ENV] = path;
+    env[CONFIG_SECRETS_ENV] = JSON.stringify(ownSecrets(options.config, instance.instanceName));
+  }
+  // extra Node flags for every server (`--max-old-space-size=8192`, `--cpu-prof`, an `--import` preload
+  // written in TypeScript: they come after tsx's own flags); NODE_OPTIONS refuses some
+  const extraFlags = (env[SERVER_NODE_FLAGS_ENV] ?? '').split(/\s+/).filter((flag) => flag.length > 0);
+  return { args: [...typescriptNodeFlags(), ...extraFlags, SERVER_MAIN, entrypoint], env };
+}
+
+/**
+ * A Python server, as the original starts it: in its directory, with the whole resolved config (its
+ * own secrets only, as ours) in `NEMO_GYM_CONFIG_DICT`, its instance name in `NEMO_GYM_CONFIG_PATH`
+ * and its directory first on `PYTHONPATH`; telemetry settings (`NEMO_GYM_OTEL_*`, `OTEL_*`) as every
+ * server gets them, so a server running nemo-lens joins the trace. It always gets the config in the
+ * environment: the original's servers read nothing else.
+ * @throws {GymUserError} `GYM_PYTHON_NOT_FOUND` before anything is started when no interpreter is found.
+ */
+function pythonLaunch(options: SpawnServerOptions, dir: string, entrypoint: string): Launch {
+  const { instance } = options;
+  const baseEnv = options.env;
+  const command: PythonCommand = pythonCommand(instance.instanceName, dir, entrypoint, baseEnv);
+  const env: NodeJS.ProcessEnv = {
+    ...baseEnv,
+    [CONFIG_DICT_ENV]: dumpConfigYaml(configForServer(options.config, instance.instanceName)),
+    [CONFIG_PATH_ENV]: instance.instanceName,
+    PYTHONPATH: baseEnv['PYTHONPATH'] ? `${dir}${delimiter}${baseEnv['PYTHONPATH']}` : dir,
+    // a pipe makes Python buffer its output in blocks: lines would reach the log late, or never on a kill
+    PYTHONUNBUFFERED: baseEnv['PYTHONUNBUFFERED'] ?? '1',
+  };
+  return { args: [...typescriptNodeFlags(), PYTHON_HOST, JSON.stringify({ command: command.command, args: command.args })], env };
 }

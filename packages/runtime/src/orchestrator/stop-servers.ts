@@ -2,7 +2,9 @@
  * Stopping server processes: SIGTERM (each server closes gracefully and flushes its telemetry),
  * then SIGKILL for any still alive after a grace period. Processes are addressed by pid only; a
  * server with `num_workers > 1` is SIGKILLed with its process group (its primary and workers: the
- * orchestrator started it detached, so the group is the server's own).
+ * orchestrator started it detached, so the group is the server's own). A Python server's host
+ * forwards the SIGTERM to the Python process group and kills it after its own, shorter grace; should
+ * the host itself hang, both groups are SIGKILLed here.
  * @module
  */
 import type { SpawnedServer } from './spawn-server.js';
@@ -34,7 +36,15 @@ export async function stopServers(servers: readonly SpawnedServer[], graceMs: nu
 
 function kill(server: SpawnedServer): void {
   const pid = server.child.pid;
-  if (server.numWorkers > 1 && pid !== undefined) {
+  const python = server.pythonPid();
+  if (python !== undefined) {
+    try {
+      process.kill(-python, 'SIGKILL');
+    } catch {
+      // the host stopped it already
+    }
+  }
+  if ((server.numWorkers > 1 || server.language === 'python') && pid !== undefined) {
     try {
       process.kill(-pid, 'SIGKILL');
       return;

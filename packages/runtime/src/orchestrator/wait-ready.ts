@@ -6,6 +6,7 @@ import type { ConfigMap } from '../config/types.js';
 import { GymUpstreamError, GymUserError } from '../errors.js';
 import type { HttpClient } from '../http/types.js';
 import { SERVER_TOKEN_HEADER } from '../process/server-identity.js';
+import { portOwner } from './port-owner.js';
 import type { SpawnedServer } from './spawn-server.js';
 
 const FIRST_POLL_MS = 50;
@@ -47,6 +48,7 @@ type Answer = 'ours' | 'foreign' | 'none';
 async function whoAnswers(http: HttpClient, server: SpawnedServer): Promise<Answer> {
   try {
     const reply = await http.get(`${server.display.url}/`, { raw: true, retry: false, timeoutMs: 5000 });
+    if (server.language === 'python') return pythonAnswer(server);
     return reply.headers[SERVER_TOKEN_HEADER] === server.token ? 'ours' : 'foreign';
   } catch {
     return 'none';
@@ -54,8 +56,19 @@ async function whoAnswers(http: HttpClient, server: SpawnedServer): Promise<Answ
 }
 
 /**
+ * A Python server cannot echo the start token (the original's servers know nothing of it): its
+ * answer counts when the process tree gym started for it holds the socket listening on its port.
+ * Without `/proc` to tell (not Linux), any answer counts, as in the original.
+ */
+function pythonAnswer(server: SpawnedServer): Answer {
+  const host = server.child.pid;
+  if (host === undefined) return 'foreign';
+  return portOwner(host, server.display.port) === 'other' ? 'foreign' : 'ours';
+}
+
+/**
  * Polls `GET /` of each server until the server gym started answers (it proves it by echoing its
- * start token) and, with `num_workers > 1`, every worker listens. A reply without the token is
+ * start token; a Python server, by holding the listening socket) and, with `num_workers > 1`, every worker listens. A reply without the token is
  * another program on the port: never taken for the server. Rejects as soon as a server process
  * exits, with the tail of its output, when `timeoutMs` passes, or when `signal` aborts (a stop
  * request: {@link StartInterruptedError}).
@@ -96,7 +109,8 @@ export async function waitForServers(
 function exitedError(server: SpawnedServer, code: number | string, foreignAnswered: boolean): GymUserError {
   const tail = server.tee.tail();
   const { process_name: name, host, port } = server.display;
-  if (tail.some((line) => line.includes('GYM_SERVER_PORT_IN_USE')) || (foreignAnswered && tail.some((line) => line.includes('EADDRINUSE')))) {
+  // Python says "[Errno 98] Address already in use" where Node says EADDRINUSE
+  if (tail.some((line) => line.includes('GYM_SERVER_PORT_IN_USE')) || (foreignAnswered && tail.some((line) => line.includes('EADDRINUSE') || line.includes('Address already in use')))) {
     const who = foreignAnswered ? ' Another program answers HTTP there; gym did not use it.' : '';
     return new GymUserError('GYM_SERVER_PORT_IN_USE', `Server '${name}' could not listen on ${host}:${port}: the port is in use by another program (EADDRINUSE).${who} Free the port, or set another port for '${name}' (or none, to get a free one).`);
   }
