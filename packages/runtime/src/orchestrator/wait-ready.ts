@@ -114,7 +114,14 @@ function exitedError(server: SpawnedServer, code: number | string, foreignAnswer
     const who = foreignAnswered ? ' Another program answers HTTP there; gym did not use it.' : '';
     return new GymUserError('GYM_SERVER_PORT_IN_USE', `Server '${name}' could not listen on ${host}:${port}: the port is in use by another program (EADDRINUSE).${who} Free the port, or set another port for '${name}' (or none, to get a free one).`);
   }
-  return new GymUserError('GYM_SERVER_EXITED', `Server '${name}' exited (${code}) before it was ready. Its last output:\n${tail.join('\n')}`);
+  return new GymUserError('GYM_SERVER_EXITED', `Server '${name}' exited (${code}) before it was ready.${missingPythonPackage(server, tail)} Its last output:\n${tail.join('\n')}`);
+}
+
+/** For a Python server that died on an import: where its packages should come from. */
+function missingPythonPackage(server: SpawnedServer, tail: readonly string[]): string {
+  if (server.language !== 'python' || !tail.some((line) => line.includes('ModuleNotFoundError'))) return '';
+  const dir = server.display.dir_path;
+  return ` Its Python environment lacks a package it imports: install its requirements into ${dir}/.venv ('cd ${dir} && python3 -m venv .venv && .venv/bin/pip install -r requirements.txt', or 'pip install -e .' for a pyproject.toml), or put uv on PATH to have gym run it with 'uv run'.`;
 }
 
 /** Every string under a `responses_api_models` block whose key ends in `base_url`. */

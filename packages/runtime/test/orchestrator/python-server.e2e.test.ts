@@ -160,6 +160,17 @@ describe('a Python server whose configured port another program holds', () => {
   });
 });
 
+describe('gym env validate with a Python server', () => {
+  it('names the interpreter that would run it, or fails with GYM_PYTHON_NOT_FOUND when there is none', async () => {
+    const ok = await runGym(['env', 'validate', ...ENV]);
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.match(ok.stdout, /^ok {2}py_capitals +resources_servers\/py_capitals {2}\S+\/py_capitals\/app\.py {2}\(python: (python3 from PATH|uv run)\)$/m);
+    const none = await runGym(['env', 'validate', ...ENV], { env: { ...process.env, PATH: join(tmpdir(), 'gym-no-such-bin') } });
+    assert.equal(none.code, 2, none.stderr);
+    assert.match(none.stderr, /Server 'py_capitals' is a Python server \(app\.py\) but no Python interpreter was found/);
+  });
+});
+
 describe('a Python server without any interpreter', () => {
   it('stops the start with GYM_PYTHON_NOT_FOUND saying how to prepare the environment', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gym-python-none-'));
@@ -174,6 +185,27 @@ describe('a Python server without any interpreter', () => {
       assert.ok(run.stderr.includes(`cd ${SERVER_DIR} && python3 -m venv .venv`), run.stderr);
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a Python server whose environment lacks a package', () => {
+  it('fails the start with GYM_SERVER_EXITED, its traceback, and how to install its requirements', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'gym-python-import-'));
+    const serverDir = join(root, 'resources_servers/needs_package');
+    mkdirSync(join(serverDir, 'configs'), { recursive: true });
+    writeFileSync(join(serverDir, 'app.py'), 'import gym_test_no_such_package\n');
+    writeFileSync(join(serverDir, 'configs/needs_package.yaml'), 'needs_package:\n  resources_servers:\n    needs_package:\n      entrypoint: app.py\n      domain: other\n');
+    try {
+      const run = await runGym(['env', 'start', '--search-dir', root, '--resources-server', 'needs_package', '--log-dir', join(root, 'logs'), `++head_server.port=${await freePort()}`], {
+        cwd: root,
+        env: { ...process.env, ...PYTHON_ENV },
+      });
+      assert.equal(run.code, 2, run.stderr);
+      assert.match(run.stderr, /Server 'needs_package' exited \(1\) before it was ready\. Its Python environment lacks a package it imports: install its requirements into \S+\/needs_package\/\.venv/);
+      assert.match(run.stderr, /ModuleNotFoundError: No module named 'gym_test_no_such_package'/);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
     }
   });
 });

@@ -9,6 +9,7 @@ import { loadConfig } from '../../config/load.js';
 import { redactSecrets } from '../../config/redact.js';
 import { searchRoots } from '../../config/search-roots.js';
 import { assertHasServers } from '../../orchestrator/start-environment.js';
+import { pythonCommand } from '../../orchestrator/python-interpreter.js';
 import { locateServer } from '../../orchestrator/spawn-server.js';
 import { toLoadConfigOptions } from '../config-options.js';
 import type { ConfigFlags } from '../config-options.js';
@@ -21,6 +22,9 @@ export async function envResolve(flags: ConfigFlags, overrides: string[], io: Cl
   io.out(dumpConfigYaml(redactSecrets(config.raw)).trimEnd());
 }
 
+/** How `gym env validate` names the interpreter that would run a Python server. */
+const PYTHON_VIA = { venv: '.venv/bin/python', uv: 'uv run', python3: 'python3 from PATH' } as const;
+
 /** Runs `gym env validate`: every error the config has is thrown as a `GymUserError`. */
 export async function envValidate(flags: ConfigFlags, overrides: string[], io: CliIo): Promise<void> {
   const options = { ...toLoadConfigOptions(flags, overrides), probePorts: false };
@@ -30,8 +34,10 @@ export async function envValidate(flags: ConfigFlags, overrides: string[], io: C
   // a config that starts nothing is not one `gym env start` can use
   assertHasServers(config);
   for (const server of config.servers) {
-    const { entrypoint } = locateServer(server, roots);
-    io.out(`ok  ${server.instanceName.padEnd(32)} ${server.serverType}/${server.implementation}  ${relative(options.rootDir, entrypoint)}`);
+    const { dir, entrypoint } = locateServer(server, roots);
+    // a Python server needs an interpreter too: the one that would run it, or GYM_PYTHON_NOT_FOUND
+    const python = entrypoint.endsWith('.py') ? `  (python: ${PYTHON_VIA[pythonCommand(server.instanceName, dir, entrypoint, process.env).via]})` : '';
+    io.out(`ok  ${server.instanceName.padEnd(32)} ${server.serverType}/${server.implementation}  ${relative(options.rootDir, entrypoint)}${python}`);
   }
   io.out(`config is valid: ${config.servers.length} servers from ${config.sources.length} files`);
 }
