@@ -57,6 +57,8 @@ export interface SpawnedServer {
   token: string;
   /** The pid of a Python server's own process (the leader of its process group), once its host reported it. */
   pythonPid(): number | undefined;
+  /** The command running a Python server (`.venv/bin/python app.py`, `uv run …`), for the start-up line. */
+  pythonCommand?: string;
   /** The telemetry losses its processes reported when they stopped (one entry per process or worker). */
   losses: TelemetryLosses[];
 }
@@ -139,7 +141,10 @@ export function spawnServer(options: SpawnServerOptions): SpawnedServer {
       listening = true;
     }
   });
-  return { display, child, tee, exited, numWorkers, workersListening: () => listening, language: python ? 'python' : 'typescript', token, pythonPid: () => pythonPid, losses };
+  const language = python ? 'python' : 'typescript';
+  const spawned: SpawnedServer = { display, child, tee, exited, numWorkers, workersListening: () => listening, language, token, pythonPid: () => pythonPid, losses };
+  if (launch.pythonCommand !== undefined) spawned.pythonCommand = launch.pythonCommand;
+  return spawned;
 }
 
 /** The command line and environment of a server process. */
@@ -147,6 +152,8 @@ interface Launch {
   /** Arguments of `node`. */
   args: string[];
   env: NodeJS.ProcessEnv;
+  /** What a Python server's host runs, as one line. */
+  pythonCommand?: string;
 }
 
 /** Our TypeScript server: `server-main.ts <app.ts>`, its config (or a secret-free file of it) and its start token. */
@@ -193,5 +200,9 @@ function pythonLaunch(options: SpawnServerOptions, dir: string, entrypoint: stri
     // a pipe makes Python buffer its output in blocks: lines would reach the log late, or never on a kill
     PYTHONUNBUFFERED: baseEnv['PYTHONUNBUFFERED'] ?? '1',
   };
-  return { args: [...typescriptNodeFlags(), PYTHON_HOST, JSON.stringify({ command: command.command, args: command.args })], env };
+  return {
+    args: [...typescriptNodeFlags(), PYTHON_HOST, JSON.stringify({ command: command.command, args: command.args })],
+    env,
+    pythonCommand: [command.command, ...command.args].join(' '),
+  };
 }

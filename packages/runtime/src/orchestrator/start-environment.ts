@@ -85,9 +85,11 @@ export async function startEnvironment(options: StartEnvironmentOptions): Promis
     })());
   try {
     for (const instance of config.servers) {
-      servers.push(spawnServer({ instance, roots: options.roots, config: config.raw, logDir: options.logDir, env: options.env ?? process.env, echoTelemetry: options.echoTelemetry ?? false, verbose: options.verbose ?? false }));
+      const server = spawnServer({ instance, roots: options.roots, config: config.raw, logDir: options.logDir, env: options.env ?? process.env, echoTelemetry: options.echoTelemetry ?? false, verbose: options.verbose ?? false });
+      servers.push(server);
       startup.serverSpawned(instance.instanceName, instance.serverType);
-      progress(`starting ${instance.instanceName} (${instance.serverType}/${instance.implementation}) on ${instance.host}:${instance.port}`);
+      const python = server.pythonCommand === undefined ? '' : ` with ${server.pythonCommand}`;
+      progress(`starting ${instance.instanceName} (${instance.serverType}/${instance.implementation}) on ${instance.host}:${instance.port}${python}`);
     }
     await waitForServers(http, servers, options.serverStartTimeoutMs ?? 120_000, (server) => startup.serverReady(server.display.process_name), options.signal);
     if (options.signal?.aborted === true) throw new StartInterruptedError('the servers to start');

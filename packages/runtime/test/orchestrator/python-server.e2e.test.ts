@@ -92,6 +92,8 @@ describe('gym eval run with a Python resources server', () => {
     assert.match(log, /py_capitals: SIGTERM received, shutting down\npy_capitals: stopped\n/);
     assert.equal(isRunning(started.pid), false);
     assert.match(run.stdout, /\(py_capitals\) py_capitals listening on http:\/\/127\.0\.0\.1:\d+/, 'its output is on the terminal, prefixed');
+    // no .venv in the fixture: python3 from PATH (or uv run, on a machine that has uv)
+    assert.match(run.stdout + run.stderr, /starting py_capitals \(resources_servers\/py_capitals\) on 127\.0\.0\.1:\d+ with \S+(\/python3 app\.py|\/uv run --no-project python app\.py)\n/);
   });
 });
 
@@ -117,6 +119,7 @@ describe('gym env start with a Python resources server in its own .venv', () => 
       const rows = JSON.parse(status.stdout) as Array<{ process_name: string; healthy: boolean }>;
       assert.deepEqual(rows.map((r) => [r.process_name, r.healthy]).sort(), [['policy_model', true], ['py_capitals', true], ['py_capitals_simple_agent', true]]);
 
+      assert.ok(env.output().includes(`starting py_capitals (resources_servers/py_capitals) on 127.0.0.1:${byName['py_capitals']!['port'] as number} with ${serverDir}/.venv/bin/python app.py\n`), env.output());
       const host = byName['py_capitals']!['pid'] as number;
       const [venvPython] = childPids(host);
       const python = startupLine(env.logDir).pid;
