@@ -136,6 +136,21 @@ describe('gym env start with a Python resources server in its own .venv', () => 
   });
 });
 
+describe('a Python server that ignores SIGTERM', () => {
+  it('is killed with its process group after the grace period, and the environment stops', async () => {
+    const env = await startGymEnv(ENV, { env: { ...process.env, ...PYTHON_ENV, PY_CAPITALS_IGNORE_SIGTERM: '1' } });
+    try {
+      const python = startupLine(env.logDir).pid;
+      assert.equal(await env.stop(), 143, env.output());
+      assert.equal(isRunning(python), false);
+      assert.match(readFileSync(join(env.logDir, 'py_capitals.log'), 'utf8'), /py_capitals: SIGTERM ignored\n/);
+      assert.doesNotMatch(env.output(), /did not stop within/, "the host's own grace ended it, before the orchestrator's");
+    } finally {
+      await env.dispose();
+    }
+  });
+});
+
 describe('a Python server whose configured port another program holds', () => {
   it('is reported as GYM_SERVER_PORT_IN_USE; the other program is never taken for it', async () => {
     const seen: string[] = [];
