@@ -7,7 +7,7 @@
  * @module
  */
 import { accessSync, constants, existsSync } from 'node:fs';
-import { basename, delimiter, join } from 'node:path';
+import { delimiter, join, relative } from 'node:path';
 import { GymUserError } from '../errors.js';
 
 /** How a Python server's process is started. */
@@ -48,7 +48,8 @@ function uvProjectFlags(dir: string): string[] {
  * @throws {GymUserError} `GYM_PYTHON_NOT_FOUND` when there is no `.venv`, no `uv` and no `python3`.
  */
 export function pythonCommand(name: string, dir: string, entrypoint: string, env: NodeJS.ProcessEnv): PythonCommand {
-  const file = basename(entrypoint);
+  // as the original runs it: `python <entrypoint>` from the server directory (`src/app.py` stays so)
+  const file = relative(dir, entrypoint);
   const venvPython = join(dir, '.venv', 'bin', 'python');
   if (existsSync(venvPython)) return { command: venvPython, args: [file], via: 'venv' };
   const uv = findOnPath('uv', env['PATH']);

@@ -62,6 +62,11 @@ describe('pythonCommand', () => {
     assert.deepEqual(pythonCommand('capitals', server, join(server, 'app.py'), { PATH: bin }), { command: python3, args: ['app.py'], via: 'python3' });
   });
 
+  it('runs an entrypoint in a subdirectory by its path relative to the server directory, as the original', () => {
+    executable(join(bin, 'python3'));
+    assert.deepEqual(pythonCommand('capitals', server, join(server, 'src', 'app.py'), { PATH: bin }).args, [join('src', 'app.py')]);
+  });
+
   it('without any interpreter: GYM_PYTHON_NOT_FOUND, saying how to prepare the environment', () => {
     writeFileSync(join(server, 'requirements.txt'), 'fastapi\n');
     assert.throws(
