@@ -39,16 +39,14 @@ export async function convert(options: ConvertOptions, out: CommandOutput): Prom
         }
       });
     } else {
-      let fd: number;
-      try {
-        fd = openSync(options.out, 'w');
-      } catch (err) {
-        throw new TraceUserError(TRACE_ERROR_CODES.badOption, `Cannot write --out ${options.out}: ${(err as Error).message}`, { cause: err });
-      }
-      // written synchronously in chunks inside each batch: nothing queues up in memory when the
-      // disk is slower than the read
+      // opened with the first batch (as before, a bad input leaves no empty file behind); written
+      // synchronously in chunks inside each batch, so nothing queues up in memory when the disk is
+      // slower than the read
+      let fd: number | null = null;
+      const path = options.out;
       try {
         await readInBatches(options, out, ({ set }) => {
+          fd ??= openOut(path);
           spans += set.spanCount;
           let chunk: string[] = [];
           let size = 0;
@@ -65,7 +63,7 @@ export async function convert(options: ConvertOptions, out: CommandOutput): Prom
           if (chunk.length > 0) writeSync(fd, chunk.join('\n') + '\n');
         });
       } finally {
-        closeSync(fd);
+        if (fd !== null) closeSync(fd);
       }
       out.error(`wrote ${spans} spans in ${lines} lines to ${options.out}\n`);
     }
@@ -75,4 +73,12 @@ export async function convert(options: ConvertOptions, out: CommandOutput): Prom
 
 function* spansOf(set: TraceSet): Generator<SpanRecord> {
   for (const t of set.traces.values()) for (const n of t.nodes.values()) yield n.span;
+}
+
+function openOut(path: string): number {
+  try {
+    return openSync(path, 'w');
+  } catch (err) {
+    throw new TraceUserError(TRACE_ERROR_CODES.badOption, `Cannot write --out ${path}: ${(err as Error).message}`, { cause: err });
+  }
 }
