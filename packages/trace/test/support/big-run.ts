@@ -29,7 +29,7 @@ function spread(i: number): number {
   let x = (i + 1) * 2654435761;
   x = (x ^ (x >>> 15)) >>> 0;
   x = Math.imul(x, 2246822519) >>> 0;
-  return (x ^ (x >>> 13)) / 4294967296;
+  return ((x ^ (x >>> 13)) >>> 0) / 4294967296;
 }
 
 /** The model time of rollout `i` in µs: mostly 0.2–1.2 s, one in 40 up to 6 s. */
