@@ -147,7 +147,10 @@ export class ReportBuilder {
   readonly #stats = new StatsAccumulator();
   readonly #anomalies = new AnomalyAccumulator({ maxPerKind: 0 });
   readonly #services = new Set<string>();
-  readonly #traceIds = new Set<string>();
+  // traces are counted where their root is (one batch), not by keeping every trace id: a run of
+  // millions of single-rollout traces would keep millions of strings
+  #rootedTraces = 0;
+  readonly #rootlessTraces = new Set<string>();
   #spans = 0;
   #origin: bigint | null = null;
   #end: bigint | null = null;
@@ -168,7 +171,8 @@ export class ReportBuilder {
     this.#anomalies.add(set, rollouts);
     this.#spans += set.spanCount;
     for (const t of set.traces.values()) {
-      this.#traceIds.add(t.traceId);
+      if (t.roots.some((r) => r.span.parentSpanId === null)) this.#rootedTraces++;
+      else if (t.roots.some((r) => r.orphan)) this.#rootlessTraces.add(t.traceId);
       for (const s of t.services) this.#services.add(s);
       if (this.#origin === null || t.startNs < this.#origin) this.#origin = t.startNs;
       if (this.#end === null || t.endNs > this.#end) this.#end = t.endNs;
@@ -199,7 +203,7 @@ export class ReportBuilder {
       run,
       summary: {
         rollouts: this.#rollouts.count,
-        traces: this.#traceIds.size,
+        traces: this.#rootedTraces + this.#rootlessTraces.size,
         spans: this.#spans,
         services: [...this.#services].sort(),
         start: this.#origin === null ? null : nsToIso(origin),
@@ -281,13 +285,13 @@ class RowTrack {
     const picked = { failed: 0, slowest: 0, sample: 0 };
     const chosen = this.#picker.finish();
     for (const p of chosen) {
-      details[p.key] = p.detail.detail;
+      details[p.key] = p.built.detail;
       picked[p.reason]++;
-      p.detail.row.detail = true;
-      p.detail.row.picked = p.reason;
+      p.built.row.detail = true;
+      p.built.row.picked = p.reason;
     }
     // capped: the picked rows, slowest first (the order the page sorts them in anyway)
-    const listed = this.#all ?? chosen.map((p) => p.detail.row).sort((a, b) => b.durationMs - a.durationMs);
+    const listed = this.#all ?? chosen.map((p) => p.built.row).sort((a, b) => b.durationMs - a.durationMs);
     const rows = listed.map(({ startNs, ...r }): ReportRow => ({ ...r, startMs: Number(startNs - origin) / 1e6 }));
     return { rows, details, listing: { total: this.count, listed: rows.length, capped: this.#all === null, leftOut: this.count - rows.length, maxRows: this.#maxRows, picked } };
   }

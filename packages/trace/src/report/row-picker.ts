@@ -24,16 +24,16 @@ export interface Candidate<D> {
   build(): D;
 }
 
-/** A chosen row and its waterfall. */
+/** A chosen row and what `build` made of it. */
 export interface Picked<D> {
   key: string;
   reason: PickReason;
-  detail: D;
+  built: D;
 }
 
 interface Entry<D> {
   key: string;
-  detail: D;
+  built: D;
 }
 
 /** Keeps the candidates for `limit` waterfalls: a quarter failed, half the slowest, the rest a sample. */
@@ -56,7 +56,7 @@ export class RowPicker<D> {
     const sampleRank = hash32(c.identity);
     const wanted = (c.failure > 0 && this.#failed.accepts(failRank)) || this.#slowest.accepts(c.durationMs) || this.#sample.accepts(sampleRank);
     if (!wanted) return;
-    const entry: Entry<D> = { key: c.key, detail: c.build() };
+    const entry: Entry<D> = { key: c.key, built: c.build() };
     if (c.failure > 0) this.#failed.offer(failRank, entry);
     this.#slowest.offer(c.durationMs, entry);
     this.#sample.offer(sampleRank, entry);
@@ -82,7 +82,7 @@ export class RowPicker<D> {
       if (picked.length >= this.#limit) break;
       if (seen.has(e.key)) continue;
       seen.add(e.key);
-      picked.push({ key: e.key, reason, detail: e.detail });
+      picked.push({ key: e.key, reason, built: e.built });
     }
     return picked;
   }
