@@ -165,12 +165,13 @@ export function registerTraceCommands<A extends unknown[], O extends OptionValue
     .description('write one self-contained HTML report: summary, rollout list, waterfalls, span statistics')
     .argument('[paths...]', PATHS_HELP)
     .option('--out <file>', 'output HTML file', 'trace-report.html')
-    .option('--max-rollouts <n>', 'rollouts with full span detail (errors first, then slowest)', (v) => Number(v), 200)
+    .option('--max-rollouts <n>', 'rollouts with full span detail (a quarter failed, half the slowest, the rest a sample)', (v) => Number(v), 200)
     .option('--max-spans <n>', 'spans per waterfall at most', (v) => Number(v), 1000)
+    .option('--max-rows <n>', 'above this many rollouts, list only those with span detail (all are counted)', (v) => Number(v), 2000)
     .option('--evidence <rollouts>', 'a rollouts JSONL of the run (repeatable): show each rollout\'s captured calls, tool calls, gaps and health verdict', (v: string, prev: string[] | undefined) => [...(prev ?? []), v])
     .action(async (paths, o) => {
       const { report } = await import('./commands/report.js');
-      setExit(await report({ paths, out: o.out, maxRollouts: o.maxRollouts, maxSpans: o.maxSpans, ...(o.evidence === undefined ? {} : { evidence: o.evidence }) }, processOutput()));
+      setExit(await report({ paths, out: o.out, maxRollouts: o.maxRollouts, maxSpans: o.maxSpans, maxRows: o.maxRows, ...(o.evidence === undefined ? {} : { evidence: o.evidence }) }, processOutput()));
     });
 
   trace

@@ -102,7 +102,7 @@ export type { SqlOptions } from './commands/sql.js';
 export type { TopOptions } from './commands/top.js';
 export type { PushOptions, PushProtocol } from './commands/push.js';
 
-export { buildReportData } from './report/report-data.js';
+export { buildReportData, DEFAULT_MAX_ROWS, ReportBuilder } from './report/report-data.js';
 export type { ReportData, ReportDataOptions, ReportDetail, ReportRow, ReportSpan, ReportStat } from './report/report-data.js';
 export type { RunView } from './report/run-view.js';
 export { renderReportHtml, embedJson } from './report/page.js';

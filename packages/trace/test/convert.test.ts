@@ -5,6 +5,7 @@ import { readSpans } from '../src/read/read-spans.js';
 import { toOtlpJsonLines } from '../src/write/otlp-json.js';
 import { convert } from '../src/commands/convert.js';
 import { rolloutSpans, tempDir, writeRunLogs } from './support/fixtures.js';
+import { BIG_RUN_SPANS_PER_ROLLOUT, FAIL_EVERY, writeBigRun } from './support/big-run.js';
 import type { SpanRecord } from '../src/span-record.js';
 
 const cleanups: Array<() => void> = [];
@@ -48,5 +49,31 @@ describe('convert to OTLP/JSON', () => {
     const key = (s: { spanId: string }) => s.spanId;
     assert.deepEqual(after_.sort((a, b) => key(a).localeCompare(key(b))), before.sort((a, b) => key(a).localeCompare(key(b))));
     assert.equal(readFileSync(out.path('trace.otlp.jsonl'), 'utf8').trim().split('\n').length, 3);
+  });
+
+  it('converts a run read in several batches: every span once, ids and times kept', async () => {
+    const rollouts = 3000;
+    const d = tempDir();
+    cleanups.push(d.cleanup);
+    await writeBigRun(d.dir, rollouts);
+    const saved = process.env['GYM_TRACE_BATCH_MIB'];
+    process.env['GYM_TRACE_BATCH_MIB'] = '2'; // the run is about 11 MiB: several batches
+    const errors: string[] = [];
+    try {
+      assert.equal(await convert({ paths: [d.path('run.log')], to: 'otlp-json', out: d.path('out.otlp.jsonl') }, { write: () => {}, error: (t) => void errors.push(t) }), 0, errors.join(''));
+    } finally {
+      if (saved === undefined) delete process.env['GYM_TRACE_BATCH_MIB'];
+      else process.env['GYM_TRACE_BATCH_MIB'] = saved;
+    }
+    const failed = Math.ceil(rollouts / FAIL_EVERY);
+    const expected = 1 + rollouts * BIG_RUN_SPANS_PER_ROLLOUT - failed;
+    assert.match(errors.join(''), new RegExp(`wrote ${expected} spans in \\d+ lines`));
+    const lines = readFileSync(d.path('out.otlp.jsonl'), 'utf8').trim().split('\n').length;
+    assert.ok(lines > 3, `${lines} lines: one request per resource (three services) in each of several batches`);
+    const before = (await readSpans([d.path('run.log')])).spans.map(comparable);
+    const after_ = (await readSpans([d.path('out.otlp.jsonl')])).spans.map(comparable);
+    const key = (s: { spanId: string }) => s.spanId;
+    assert.equal(after_.length, expected);
+    assert.deepEqual(after_.sort((a, b) => key(a).localeCompare(key(b))), before.sort((a, b) => key(a).localeCompare(key(b))));
   });
 });

@@ -1,15 +1,16 @@
 /**
  * `gym trace report`: one self-contained HTML file with the run summary, the rollout list, a
- * waterfall per rollout and the span statistics.
+ * waterfall per rollout and the span statistics. A large run is read in batches of whole rollouts
+ * (as `stats` reads it), so memory and the page stay bounded whatever the size of the run.
  * @module
  */
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { TRACE_ERROR_CODES, TraceUserError } from '../errors.js';
-import { buildReportData } from '../report/report-data.js';
+import { DEFAULT_MAX_ROWS, ReportBuilder } from '../report/report-data.js';
 import { renderReportHtml } from '../report/page.js';
 import { findEvidence, readEvidence } from '../evidence/rollout-evidence.js';
-import { loadTelemetry } from './load.js';
+import { readInBatches } from './load-batches.js';
 import type { InputOptions } from './load.js';
 import { runCommand } from './output.js';
 import type { CommandOutput } from './output.js';
@@ -18,8 +19,10 @@ import type { CommandOutput } from './output.js';
 export interface ReportOptions extends InputOptions {
   /** Output file. Default `trace-report.html`. */
   out?: string;
-  /** Rollouts with a full waterfall at most (errors first, then slowest); the list has all. Default 200. */
+  /** Rollouts with a full waterfall at most (a quarter failed, half the slowest, the rest a sample). Default 200. */
   maxRollouts?: number;
+  /** Above this many rollouts the list holds only those with a waterfall. Default 2000. */
+  maxRows?: number;
   /** Spans per waterfall at most. Default 1000. */
   maxSpans?: number;
   /** Rollouts JSONL files: each rollout's evidence is shown under its waterfall. */
@@ -32,9 +35,13 @@ export async function report(options: ReportOptions, out: CommandOutput): Promis
     const maxRollouts = options.maxRollouts ?? 200;
     const maxSpans = options.maxSpans ?? 1000;
     if (!Number.isInteger(maxRollouts) || maxRollouts < 0) throw new TraceUserError(TRACE_ERROR_CODES.badOption, `--max-rollouts takes a non-negative integer, got ${options.maxRollouts}.`);
+    const maxRows = options.maxRows ?? DEFAULT_MAX_ROWS;
     if (!Number.isInteger(maxSpans) || maxSpans < 1) throw new TraceUserError(TRACE_ERROR_CODES.badOption, `--max-spans takes a positive integer, got ${options.maxSpans}.`);
-    const { paths, set, rollouts, stats, saturation } = await loadTelemetry(options, out);
-    const data = buildReportData(set, rollouts, stats, { maxRollouts, maxSpans, inputs: paths, saturation });
+    if (!Number.isInteger(maxRows) || maxRows < 0) throw new TraceUserError(TRACE_ERROR_CODES.badOption, `--max-rows takes a non-negative integer, got ${options.maxRows}.`);
+    const builder = new ReportBuilder({ maxRollouts, maxSpans, maxRows });
+    const read = await readInBatches(options, out, ({ set, rollouts, shared }) => builder.add(set, rollouts, shared));
+    // the inputs and the saturation are known once the read is over
+    const data = builder.finish(read.stats, { inputs: read.paths, saturation: read.saturation });
     if (options.evidence !== undefined && options.evidence.length > 0) {
       const index = readEvidence(options.evidence);
       data.evidence = {};
@@ -49,7 +56,8 @@ export async function report(options: ReportOptions, out: CommandOutput): Promis
     await writeFile(file, html);
     const detail = Object.keys(data.details).length;
     const withEvidence = data.evidence === undefined ? '' : `, ${Object.keys(data.evidence).length} with rollout evidence`;
-    out.write(`wrote ${file} (${(Buffer.byteLength(html) / 1024).toFixed(0)} KiB): ${data.rows.length} ${data.rowKind}s, ${detail} with waterfalls${withEvidence}, ${data.summary.spans} spans\n`);
+    const listed = data.listing.capped ? `${data.listing.total} ${data.rowKind}s (${data.listing.listed} listed)` : `${data.rows.length} ${data.rowKind}s`;
+    out.write(`wrote ${file} (${(Buffer.byteLength(html) / 1024).toFixed(0)} KiB): ${listed}, ${detail} with waterfalls${withEvidence}, ${data.summary.spans} spans\n`);
     return 0;
   });
 }

@@ -50,7 +50,8 @@ function legend(cats, wall, withCrit) {
   if (withCrit) { l.appendChild(add(el('span'), el('i', 'cat-callee'), document.createTextNode('callee (inside a CLIENT bar)'))); l.appendChild(add(el('span'), el('i', 'crit-key'), document.createTextNode('critical path'))); }
   return l;
 }
-function card(value, label, bad) { return add(el('div', 'card' + (bad ? ' bad' : '')), el('b', null, value), el('span', null, label)); }
+// data-value carries the exact number behind a formatted one (tests compare it with stats)
+function card(value, label, bad, id) { var c = add(el('div', 'card' + (bad ? ' bad' : '')), el('b', null, value), el('span', null, label)); if (id) { c.id = id; c.setAttribute('data-value', String(value)); } return c; }
 // A sortable table: cols = [{key, label, num, fmt}]; rows are objects; onRow(tr, row) decorates rows.
 function sortable(cols, rows, limit, onRow, initial) {
   var table = el('table'), thead = el('thead'), tbody = el('tbody'), htr = el('tr'), state = initial || { key: null, dir: 1 }, note = el('div', 'note');
@@ -73,7 +74,7 @@ function sortable(cols, rows, limit, onRow, initial) {
     tbody.textContent = '';
     list.slice(0, limit).forEach(function (r) {
       var tr = el('tr');
-      cols.forEach(function (c) { var td = el('td', c.num ? 'num' : null); var v = c.fmt ? c.fmt(r[c.key], r) : r[c.key]; if (v instanceof Node) td.appendChild(v); else td.textContent = v === null || v === undefined ? '-' : String(v); tr.appendChild(td); });
+      cols.forEach(function (c) { var td = el('td', c.num ? 'num' : null); var v = c.fmt ? c.fmt(r[c.key], r) : r[c.key]; if (v instanceof Node) td.appendChild(v); else td.textContent = v === null || v === undefined ? '-' : String(v); if (c.num && r[c.key] !== null && r[c.key] !== undefined) td.setAttribute('data-value', String(r[c.key])); tr.appendChild(td); });
       tbody.appendChild(tr); if (onRow) onRow(tr, r, cols.length);
     });
     note.textContent = list.length > limit ? 'Showing ' + limit + ' of ' + list.length + ' rows; filter or sort to see others.' : list.length + ' rows';
@@ -127,16 +128,26 @@ function render() {
   Object.keys(a).forEach(function (k) { anomalyTotal += a[k]; });
   var main = el('main');
   add(main, el('h1', null, 'gym trace report'), el('div', 'muted', (s.start || '?') + ' \u2192 ' + (s.end || '?') + '  \u00b7  generated ' + D.generatedAt + (D.inputs.length ? '  \u00b7  ' + D.inputs.join(', ') : '')));
-  add(main, add(el('div', 'cards'), card(s.rollouts, 'rollouts'), card(s.traces, 'traces'), card(s.spans, 'spans'), card(s.services.length, 'services'), card(s.errorSpans, 'error spans', s.errorSpans > 0), card(anomalyTotal, 'anomalies', anomalyTotal > 0), s.malformedLines ? card(s.malformedLines, 'malformed lines', true) : null));
+  var sc = s.statusCounts, kind = D.rowKind === 'rollout' ? 'rollouts' : 'traces';
+  add(main, add(el('div', 'cards'), card(s.rollouts, 'rollouts', false, 'card-rollouts'), card(sc.error, 'failed ' + kind, sc.error > 0, 'card-failed'), sc.incomplete ? card(sc.incomplete, 'incomplete ' + kind, true, 'card-incomplete') : null, D.rowKind === 'rollout' && sc.no_verify ? card(sc.no_verify, 'not verified', false, 'card-no-verify') : null, card(s.traces, 'traces'), card(s.spans, 'spans', false, 'card-spans'), card(s.services.length, 'services'), card(s.errorSpans, 'error spans', s.errorSpans > 0), card(anomalyTotal, 'anomalies', anomalyTotal > 0), s.malformedLines ? card(s.malformedLines, 'malformed lines', true) : null));
   main.appendChild(el('div', 'note', 'Services: ' + s.services.map(svc).join(', ')));
   add(main, el('h2', null, 'Where the time went (' + ms(s.timeSplit.wallMs) + ' of ' + D.rowKind + ' wall time, along the critical path)'), splitBar(s.timeSplit.categories, s.timeSplit.wallMs), legend(s.timeSplit.categories, s.timeSplit.wallMs, false));
   var anomalyList = Object.keys(a).filter(function (k) { return a[k] > 0; }).map(function (k) { return k.replace(/_/g, ' ') + ': ' + a[k]; });
   if (anomalyList.length) main.appendChild(el('div', 'note', 'Anomalies \u2014 ' + anomalyList.join(', ') + ' (details: gym trace anomalies)'));
   main.appendChild(runView(D.run, D.rowKind));
-  main.appendChild(el('h2', null, (D.rowKind === 'rollout' ? 'Rollouts' : 'Traces') + ' (' + D.rows.length + ', slowest first)'));
+  var L = D.listing, nDetail = Object.keys(D.details).length;
+  main.appendChild(el('h2', null, (D.rowKind === 'rollout' ? 'Rollouts' : 'Traces') + ' (' + (L.capped ? L.listed + ' of ' + L.total : L.total) + ', slowest first)'));
+  // a large run lists only the rows with a waterfall; say what they are and what was left out
+  if (L.capped) {
+    var listing = el('div', 'listing'); listing.id = 'listing';
+    add(listing, el('b', null, L.listed + ' of ' + L.total + ' ' + kind + ' listed: '), document.createTextNode(L.picked.failed + ' failed, ' + L.picked.slowest + ' slowest, ' + L.picked.sample + ' a uniform sample. '), el('b', null, L.leftOut + ' not listed'), document.createTextNode(' (more than --max-rows ' + L.maxRows + '): every count, chart and statistic on this page still covers all ' + L.total + '.'));
+    listing.setAttribute('data-left-out', String(L.leftOut));
+    main.appendChild(listing);
+  }
   var filter = el('input'); filter.type = 'search'; filter.placeholder = 'Filter by id, trace id or status'; filter.setAttribute('aria-label', 'filter');
-  add(main, add(el('div', 'toolbar'), filter, el('span', 'note', 'Click a row for its waterfall. Full span detail for ' + Object.keys(D.details).length + ' of ' + D.rows.length + ' (errors first, then slowest; --max-rollouts).')));
+  add(main, add(el('div', 'toolbar'), filter, el('span', 'note', 'Click a row for its waterfall. Full span detail for ' + nDetail + ' of ' + L.total + ' (' + L.picked.failed + ' failed, ' + L.picked.slowest + ' slowest, ' + L.picked.sample + ' sampled; --max-rollouts).')));
   var cols = [{ key: 'id', label: D.rowKind }, { key: 'traceId', label: 'trace', fmt: function (v) { return el('span', 'mono', v); } }, { key: 'startMs', label: 'start', num: true, fmt: ms }, { key: 'durationMs', label: 'duration', num: true, fmt: durationCell }, { key: 'reward', label: 'reward', num: true }, { key: 'status', label: 'status', fmt: function (v) { return el('span', 'badge ' + v, v.replace('_', ' ')); } }, { key: 'spans', label: 'spans', num: true }];
+  if (L.capped) cols.push({ key: 'picked', label: 'listed as' });
   var maxDur = 0; D.rows.forEach(function (r) { if (r.durationMs > maxDur) maxDur = r.durationMs; });
   function durationCell(v) { var c = add(el('span', 'dur-cell'), el('span', 'dur-txt', ms(v))); var b = el('span', 'dur-bar'); b.style.width = (maxDur > 0 ? v / maxDur * 100 : 0) + '%'; return add(c, add(el('span', 'dur-track'), b)); }
   var list = sortable(cols, D.rows, 1000, function (tr, r, span) {
@@ -155,10 +166,12 @@ function render() {
   list.draw(); main.appendChild(list.node);
   main.appendChild(el('h2', null, 'Span statistics (exact nearest-rank percentiles)'));
   var statCols = [{ key: 'name', label: 'span name' }, { key: 'count', label: 'count', num: true }, { key: 'errors', label: 'errors', num: true }, { key: 'p50', label: 'p50', num: true, fmt: ms }, { key: 'p95', label: 'p95', num: true, fmt: ms }, { key: 'p99', label: 'p99', num: true, fmt: ms }, { key: 'max', label: 'max', num: true, fmt: ms }, { key: 'totalSelfMs', label: 'total self time', num: true, fmt: ms }];
-  var st = sortable(statCols, D.stats, 1000, null); st.draw(); main.appendChild(st.node);
+  var st = sortable(statCols, D.stats, 1000, function (tr, r) { tr.setAttribute('data-name', r.name); }); st.node.id = 'span-stats'; st.draw(); main.appendChild(st.node);
   app.textContent = ''; app.appendChild(main);
 }
 ${RUN_VIEW_SCRIPT}
 ${EVIDENCE_SCRIPT}
 render();
+// the marker a test or a benchmark waits for: the page is drawn
+document.documentElement.setAttribute('data-rendered', '');
 })();`;

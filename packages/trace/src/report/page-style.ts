@@ -84,6 +84,7 @@ input[type=search]{font:inherit;padding:6px 10px;border:1px solid var(--line);bo
 .wf-ph.cat-callee{background:repeating-linear-gradient(135deg,#fff 0 3px,#e9edf1 3px 6px)}
 .legend .cat-callee{background:repeating-linear-gradient(135deg,#fff 0 3px,#c9d1d9 3px 6px)}
 .diagnosis{background:#fff8e6;border:1px solid #e8c46a;border-radius:8px;padding:10px 14px;margin:8px 0 14px;font-size:14.5px}
+.listing{background:var(--panel);border:1px solid var(--line);border-radius:8px;padding:8px 14px;margin:8px 0;font-size:13.5px}
 .charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(380px,1fr));gap:14px}
 .chart-box{border:1px solid var(--line);border-radius:8px;padding:8px 12px 10px;margin-bottom:14px;background:#fff}
 .chart-box h3{font-size:14px;margin:2px 0}

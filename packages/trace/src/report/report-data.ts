@@ -1,13 +1,18 @@
 /**
  * The data behind the HTML report, built from loaded telemetry with the existing analyses
  * (attribution, span tree, stats, anomalies). Plain JSON: embedded in the page as-is.
+ *
+ * Built one batch of whole rollouts at a time ({@link ReportBuilder}): every count, statistic and
+ * run-level series covers all rollouts, while what is kept per rollout is bounded — a large run
+ * lists only the rollouts that carry a waterfall (the failed, the slowest, a sample) and says how
+ * many it left out.
  * @module
  */
-import { findAnomalies } from '../analyze/anomalies.js';
+import { AnomalyAccumulator } from '../analyze/anomalies.js';
 import type { AnomalyKind } from '../analyze/anomalies.js';
 import { attributeRollout, attributeTime } from '../analyze/attribution.js';
-import { summarizeAttributions } from '../analyze/attribution-summary.js';
-import { findBottleneck } from '../analyze/bottleneck.js';
+import { AttributionTotals } from '../analyze/attribution-summary.js';
+import { BottleneckAccumulator } from '../analyze/bottleneck.js';
 import { buildSaturation } from '../analyze/saturation.js';
 import type { SaturationData } from '../analyze/saturation.js';
 import { verdictOf } from '../analyze/verdict.js';
@@ -15,15 +20,18 @@ import { CATEGORY_LABEL } from '../render/category-labels.js';
 import { diagnosisSentence } from '../render/diagnosis.js';
 import { TIME_CATEGORIES } from '../analyze/categorize.js';
 import type { TimeCategory } from '../analyze/categorize.js';
-import { computeStats } from '../analyze/stats.js';
+import { StatsAccumulator } from '../analyze/stats.js';
+import { BigInt64List } from '../analyze/number-lists.js';
 import { outermostOf, subtree } from '../assemble/rollouts.js';
 import type { Rollout } from '../assemble/rollouts.js';
-import type { Trace, TraceSet } from '../assemble/trace-model.js';
+import type { SpanNode, Trace, TraceSet } from '../assemble/trace-model.js';
 import type { ReadStats } from '../read/read-stats.js';
 import { nsToIso } from '../read/time.js';
 import { isTruncated } from '../span-record.js';
 import { buildDetail, hasError } from './report-detail.js';
 import type { ReportDetail } from './report-detail.js';
+import { RowPicker } from './row-picker.js';
+import type { PickReason } from './row-picker.js';
 import { buildRunView } from './run-view.js';
 import type { RunView } from './run-view.js';
 import type { RolloutEvidence } from '../evidence/rollout-evidence.js';
@@ -45,6 +53,8 @@ export interface ReportRow {
   spans: number;
   /** True when `details[key]` holds the waterfall. */
   detail: boolean;
+  /** Why the row carries a waterfall (failed, slowest, sample); null without one. */
+  picked: PickReason | null;
 }
 
 /** One span-name line of the statistics table. Durations in ms. */
@@ -83,7 +93,14 @@ export interface ReportData {
     malformedLines: number;
     /** Critical-path time per category summed over every row, and the summed wall time. */
     timeSplit: { wallMs: number; categories: Record<TimeCategory, number> };
+    /** Rows (rollouts, or traces) per verdict, over every row of the run. */
+    statusCounts: Record<ReportRow['status'], number>;
   };
+  /**
+   * What the list holds: every row of the run (`capped: false`), or — above `--max-rows` — only
+   * the rows with a waterfall, `leftOut` of them not listed (still counted everywhere else).
+   */
+  listing: { total: number; listed: number; capped: boolean; leftOut: number; maxRows: number; picked: Record<PickReason, number> };
   rows: ReportRow[];
   /** Waterfalls of at most `detailLimit` rows, by row key. */
   details: Record<string, ReportDetail>;
@@ -93,12 +110,14 @@ export interface ReportData {
   evidence?: Record<string, RolloutEvidence>;
 }
 
-/** Options of {@link buildReportData}. */
+/** Options of {@link buildReportData} and {@link ReportBuilder}. */
 export interface ReportDataOptions {
-  /** Rows with a full waterfall at most (errors first, then slowest). Default 200. */
+  /** Rows with a full waterfall at most (a quarter failed, half the slowest, the rest a sample). Default 200. */
   maxRollouts?: number;
   /** Spans per waterfall at most. Default 1000. */
   maxSpans?: number;
+  /** Above this many rows, only the rows with a waterfall are listed. Default {@link DEFAULT_MAX_ROWS}. */
+  maxRows?: number;
   inputs?: string[];
   /** Default: now. */
   generatedAt?: Date;
@@ -106,69 +125,176 @@ export interface ReportDataOptions {
   saturation?: SaturationData;
 }
 
+/** Default of `maxRows`: a list this long stays quick to embed, parse and sort in the page. */
+export const DEFAULT_MAX_ROWS = 2000;
 const MAX_STATS = 1000;
+const STATUSES: ReadonlyArray<ReportRow['status']> = ['ok', 'error', 'incomplete', 'no_verify'];
 
-/** Builds the report data; summary rows for every rollout, span detail for the bounded subset. */
+/** Builds the report data of one input read whole. */
 export function buildReportData(set: TraceSet, rollouts: readonly Rollout[], read: ReadStats | null, options: ReportDataOptions = {}): ReportData {
-  const limit = options.maxRollouts ?? 200;
-  const traces = [...set.traces.values()];
-  const origin = traces.reduce<bigint | null>((m, t) => (m === null || t.startNs < m ? t.startNs : m), null) ?? 0n;
-  const end = traces.reduce<bigint | null>((m, t) => (m === null || t.endNs > m ? t.endNs : m), null);
-  const items = rollouts.length > 0 ? rollouts.map(fromRollout) : traces.map(fromTrace);
-  const attributions = items.map((it) => (it.rollout === null ? attributeTime(it.root) : attributeRollout(it.rollout)));
-  const rows: ReportRow[] = items.map((it, i) => {
-    const nodes = it.nodes;
-    const verdict = it.rollout === null ? null : verdictOf(it.rollout);
-    const status = verdict?.status ?? (hasError(nodes) ? 'error' : nodes.some((n) => !n.span.ended || isTruncated(n.span)) ? 'incomplete' : 'ok');
-    return { key: `r${i}`, id: it.id, traceId: it.traceId, startMs: Number(it.root.span.startNs - origin) / 1e6, durationMs: it.root.span.durationMs, reward: verdict?.reward ?? null, status, spans: nodes.length, detail: false };
-  });
-  const saturation = options.saturation ?? buildSaturation([]);
-  const diagnosis = diagnosisSentence(findBottleneck(attributions, saturation));
-  const run = buildRunView(items.map((it) => it.root.span), origin, end ?? origin, saturation, diagnosis);
-  // Errors first, then the slowest: the rollouts someone opening the report most likely wants.
-  const chosen = rows.map((r, i) => i).sort((a, b) => Number(rows[b]!.status === 'error') - Number(rows[a]!.status === 'error') || rows[b]!.durationMs - rows[a]!.durationMs).slice(0, Math.max(0, limit));
-  const details: Record<string, ReportDetail> = {};
-  for (const i of chosen) {
-    rows[i]!.detail = true;
-    details[rows[i]!.key] = buildDetail(items[i]!.roots, attributions[i]!, options.maxSpans ?? 1000);
+  const builder = new ReportBuilder(options);
+  builder.add(set, rollouts);
+  return builder.finish(read);
+}
+
+/**
+ * The report data over batches of whole rollouts (`readInBatches`): sums, accumulators and
+ * bounded keepers only, so memory follows the batch, not the run.
+ */
+export class ReportBuilder {
+  readonly #options: ReportDataOptions;
+  readonly #maxRows: number;
+  readonly #stats = new StatsAccumulator();
+  readonly #anomalies = new AnomalyAccumulator({ maxPerKind: 0 });
+  readonly #services = new Set<string>();
+  // traces are counted where their root is (one batch), not by keeping every trace id: a run of
+  // millions of single-rollout traces would keep millions of strings
+  #rootedTraces = 0;
+  readonly #rootlessTraces = new Set<string>();
+  #spans = 0;
+  #origin: bigint | null = null;
+  #end: bigint | null = null;
+  // rollout rows; trace rows only from batches without rollouts, used when the run has none
+  readonly #rollouts: RowTrack;
+  readonly #traces: RowTrack;
+
+  constructor(options: ReportDataOptions = {}) {
+    this.#options = options;
+    this.#maxRows = options.maxRows ?? DEFAULT_MAX_ROWS;
+    this.#rollouts = new RowTrack(options.maxRollouts ?? 200, options.maxSpans ?? 1000, this.#maxRows);
+    this.#traces = new RowTrack(options.maxRollouts ?? 200, options.maxSpans ?? 1000, this.#maxRows);
   }
-  const split = summarizeAttributions(attributions);
-  const anomalies = findAnomalies(set, rollouts, { maxPerKind: 0 });
-  const stats = computeStats(set, rollouts).groups.slice(0, MAX_STATS).map((g) => ({ name: g.key, count: g.count, errors: g.errorCount, p50: g.p50, p95: g.p95, p99: g.p99, max: g.max, totalSelfMs: g.totalSelfMs }));
-  return {
-    type: 'gym_trace_report',
-    generatedAt: (options.generatedAt ?? new Date()).toISOString(),
-    inputs: options.inputs ?? [],
-    rowKind: rollouts.length > 0 ? 'rollout' : 'trace',
-    categories: TIME_CATEGORIES,
-    categoryLabels: CATEGORY_LABEL,
-    run,
-    summary: {
-      rollouts: rollouts.length,
-      traces: set.traces.size,
-      spans: set.spanCount,
-      services: [...new Set(traces.flatMap((t) => t.services))].sort(),
-      start: traces.length === 0 ? null : nsToIso(origin),
-      end: end === null ? null : nsToIso(end),
-      errorSpans: anomalies.counts.error_span,
-      anomalies: anomalies.counts,
-      malformedLines: read?.malformedLines ?? 0,
-      timeSplit: { wallMs: split.totalWallMs, categories: Object.fromEntries(TIME_CATEGORIES.map((c) => [c, split.categories[c].totalMs])) as Record<TimeCategory, number> },
-    },
-    rows,
-    details,
-    detailLimit: limit,
-    stats,
-  };
+
+  /** Adds one batch; `shared` as given by `readInBatches` (null for an input read whole). */
+  add(set: TraceSet, rollouts: readonly Rollout[], shared: ReadonlySet<string> | null = null): void {
+    this.#stats.add(set, rollouts, shared);
+    this.#anomalies.add(set, rollouts);
+    this.#spans += set.spanCount;
+    for (const t of set.traces.values()) {
+      if (t.roots.some((r) => r.span.parentSpanId === null)) this.#rootedTraces++;
+      else if (t.roots.some((r) => r.orphan)) this.#rootlessTraces.add(t.traceId);
+      for (const s of t.services) this.#services.add(s);
+      if (this.#origin === null || t.startNs < this.#origin) this.#origin = t.startNs;
+      if (this.#end === null || t.endNs > this.#end) this.#end = t.endNs;
+    }
+    if (rollouts.length > 0) for (const r of rollouts) this.#rollouts.add(fromRollout(r));
+    else for (const t of set.traces.values()) if (t.roots.length > 0) this.#traces.add(fromTrace(t));
+  }
+
+  /** The report data; `late` gives options known only once the read is over (they win over the constructor's). */
+  finish(read: ReadStats | null, late: Pick<ReportDataOptions, 'inputs' | 'saturation'> = {}): ReportData {
+    const rowKind = this.#rollouts.count > 0 ? 'rollout' : 'trace';
+    const track = rowKind === 'rollout' ? this.#rollouts : this.#traces;
+    const origin = this.#origin ?? 0n;
+    const saturation = late.saturation ?? this.#options.saturation ?? buildSaturation([]);
+    const diagnosis = diagnosisSentence(track.bottleneck.finish(saturation));
+    const run = buildRunView({ starts: track.starts.view(), ends: track.ends.view() }, origin, this.#end ?? origin, saturation, diagnosis);
+    const { rows, details, listing } = track.finish(origin);
+    const split = track.totals.finish();
+    const anomalies = this.#anomalies.finish();
+    const stats = this.#stats.finish().groups.slice(0, MAX_STATS).map((g) => ({ name: g.key, count: g.count, errors: g.errorCount, p50: g.p50, p95: g.p95, p99: g.p99, max: g.max, totalSelfMs: g.totalSelfMs }));
+    return {
+      type: 'gym_trace_report',
+      generatedAt: (this.#options.generatedAt ?? new Date()).toISOString(),
+      inputs: late.inputs ?? this.#options.inputs ?? [],
+      rowKind,
+      categories: TIME_CATEGORIES,
+      categoryLabels: CATEGORY_LABEL,
+      run,
+      summary: {
+        rollouts: this.#rollouts.count,
+        traces: this.#rootedTraces + this.#rootlessTraces.size,
+        spans: this.#spans,
+        services: [...this.#services].sort(),
+        start: this.#origin === null ? null : nsToIso(origin),
+        end: this.#end === null ? null : nsToIso(this.#end),
+        errorSpans: anomalies.counts.error_span,
+        anomalies: anomalies.counts,
+        malformedLines: read?.malformedLines ?? 0,
+        timeSplit: { wallMs: split.totalWallMs, categories: Object.fromEntries(TIME_CATEGORIES.map((c) => [c, split.categories[c].totalMs])) as Record<TimeCategory, number> },
+        statusCounts: { ...track.statusCounts },
+      },
+      listing,
+      rows,
+      details,
+      detailLimit: this.#options.maxRollouts ?? 200,
+      stats,
+    };
+  }
 }
 
 interface Item {
   id: string;
   traceId: string;
   rollout: Rollout | null;
-  root: Rollout['node'];
-  roots: Array<Rollout['node']>;
-  nodes: Array<Rollout['node']>;
+  root: SpanNode;
+  roots: SpanNode[];
+  nodes: SpanNode[];
+}
+
+type KeptRow = ReportRow & { startNs: bigint };
+
+/** One kind of row (rollouts or traces): its run-wide sums and its bounded keepers. */
+class RowTrack {
+  readonly totals = new AttributionTotals();
+  readonly bottleneck = new BottleneckAccumulator();
+  readonly starts = new BigInt64List();
+  readonly ends = new BigInt64List();
+  readonly statusCounts = Object.fromEntries(STATUSES.map((s) => [s, 0])) as Record<ReportRow['status'], number>;
+  readonly #picker: RowPicker<{ row: KeptRow; detail: ReportDetail }>;
+  readonly #maxSpans: number;
+  readonly #maxRows: number;
+  // every row while the run has at most maxRows of them; the picked ones once it has more
+  #all: KeptRow[] | null = [];
+  count = 0;
+
+  constructor(maxRollouts: number, maxSpans: number, maxRows: number) {
+    this.#picker = new RowPicker(maxRollouts);
+    this.#maxSpans = maxSpans;
+    this.#maxRows = maxRows;
+  }
+
+  add(it: Item): void {
+    const attribution = it.rollout === null ? attributeTime(it.root) : attributeRollout(it.rollout);
+    this.totals.add(attribution);
+    this.bottleneck.add(attribution);
+    this.starts.push(it.root.span.startNs);
+    this.ends.push(it.root.span.endNs);
+    const nodes = it.nodes;
+    const verdict = it.rollout === null ? null : verdictOf(it.rollout);
+    const status = verdict?.status ?? (hasError(nodes) ? 'error' : nodes.some((n) => !n.span.ended || isTruncated(n.span)) ? 'incomplete' : 'ok');
+    this.statusCounts[status]++;
+    const row: KeptRow = { key: `r${this.count++}`, id: it.id, traceId: it.traceId, startMs: 0, startNs: it.root.span.startNs, durationMs: it.root.span.durationMs, reward: verdict?.reward ?? null, status, spans: nodes.length, detail: false, picked: null };
+    if (this.#all !== null) {
+      this.#all.push(row);
+      if (this.#all.length > this.#maxRows) this.#all = null;
+    }
+    const maxSpans = this.#maxSpans;
+    this.#picker.offer({
+      key: row.key,
+      identity: `${row.traceId}/${row.id}`,
+      durationMs: row.durationMs,
+      failure: status === 'error' ? 2 : status === 'incomplete' ? 1 : 0,
+      build: () => ({ row, detail: buildDetail(it.roots, attribution, maxSpans) }),
+    });
+  }
+
+  /** The listed rows (start times from `origin`), their waterfalls, and what the list holds. */
+  finish(origin: bigint): Pick<ReportData, 'rows' | 'details' | 'listing'> {
+    const details: Record<string, ReportDetail> = {};
+    const picked = { failed: 0, slowest: 0, sample: 0 };
+    const chosen = this.#picker.finish();
+    for (const p of chosen) {
+      details[p.key] = p.built.detail;
+      picked[p.reason]++;
+      p.built.row.detail = true;
+      p.built.row.picked = p.reason;
+    }
+    // capped: the picked rows, slowest first (the order the page sorts them in anyway)
+    const listed = this.#all ?? chosen.map((p) => p.built.row).sort((a, b) => b.durationMs - a.durationMs);
+    const rows = listed.map(({ startNs, ...r }): ReportRow => ({ ...r, startMs: Number(startNs - origin) / 1e6 }));
+    return { rows, details, listing: { total: this.count, listed: rows.length, capped: this.#all === null, leftOut: this.count - rows.length, maxRows: this.#maxRows, picked } };
+  }
 }
 
 // A rollout is drawn from its outermost span (the collector's call around it when recorded).
