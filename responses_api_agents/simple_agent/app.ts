@@ -87,8 +87,13 @@ const createSimpleAgent: ServerFactory = (context) => {
         return result.response;
       },
     },
+    // As the original: the resources server computes the metrics of what it verified; with
+    // verification skipped there is nothing to aggregate (the collector keeps its own profile).
     aggregateMetrics: {
-      handler: async (body) => (await http.post<Record<string, unknown>>(`${resourcesUrl}/aggregate_metrics`, body)).body as never,
+      handler: async (body) =>
+        config.skip_verification
+          ? { group_level_metrics: [], agent_metrics: {}, key_metrics: {} }
+          : ((await http.post<Record<string, unknown>>(`${resourcesUrl}/aggregate_metrics`, body)).body as never),
     },
   });
 };

@@ -111,7 +111,16 @@ describe('simple_agent', () => {
     h = await harness([{ output: [WEATHER] }, { output: [ANSWER] }]);
     const res = await h.agent.inject({ method: 'POST', url: '/v1/responses', payload: ROW.responses_create_params });
     assert.equal(res.json().output.length, 3);
-    const metrics = await h.agent.inject({ method: 'POST', url: '/aggregate_metrics', payload: { verify_responses: [] } });
-    assert.deepEqual(Object.keys(metrics.json()).sort(), ['agent_metrics', 'group_level_metrics', 'key_metrics']);
+    const verify_responses = [{ _ng_task_index: 0, reward: 1 }, { _ng_task_index: 1, reward: 0 }];
+    const metrics = await h.agent.inject({ method: 'POST', url: '/aggregate_metrics', payload: { verify_responses } });
+    // the resources server's default computation, through the agent
+    assert.deepEqual(metrics.json().key_metrics, { 'mean/reward': 0.5 });
+    assert.equal(metrics.json().group_level_metrics.length, 2);
+  });
+
+  it('answers empty aggregate metrics when it skips verification, as the original', async () => {
+    h = await harness([], { skip_verification: true });
+    const metrics = await h.agent.inject({ method: 'POST', url: '/aggregate_metrics', payload: { verify_responses: [{ reward: 1 }] } });
+    assert.deepEqual(metrics.json(), { group_level_metrics: [], agent_metrics: {}, key_metrics: {} });
   });
 });

@@ -4,10 +4,11 @@
  */
 import { z } from 'zod';
 import { createServerApp } from './app.js';
-import { addAggregateMetricsRoute } from './endpoint.js';
+import { addAggregateMetricsRoute, metricsHooks } from './endpoint.js';
 import { addJsonRoute } from './json-route.js';
 import { RESPONSES_REQUEST } from './responses-request.js';
 import type { AggregateMetricsResult, BuildOptions, EndpointSpec, ServerDefinition } from './endpoint.js';
+import type { VerifyMetricsHooks } from '../rollouts/verify-metrics.js';
 
 /** Default `/run` body: a task row, `{responses_create_params, ...row}`. */
 export const RUN_REQUEST = z.looseObject({ responses_create_params: RESPONSES_REQUEST });
@@ -19,8 +20,12 @@ export interface AgentServerSpec<R extends z.ZodType, P extends z.ZodType> {
   run: EndpointSpec<R>;
   /** `POST /v1/responses`: the agent loop for outside callers; returns a `Response`. */
   responses: EndpointSpec<P>;
-  /** `POST /aggregate_metrics`; `simple_agent` forwards it to its resources server. */
+  /** `POST /aggregate_metrics` in full; `simple_agent` forwards it to its resources server. Default: the reward profile with `computeMetrics` / `getKeyMetrics`. */
   aggregateMetrics?: EndpointSpec<z.ZodType, AggregateMetricsResult>;
+  /** The agent's own metrics over every verify response, grouped by task (the original's `compute_metrics`). */
+  computeMetrics?: VerifyMetricsHooks['computeMetrics'];
+  /** The headline metrics (the original's `get_key_metrics`); default every `mean/*` entry. */
+  getKeyMetrics?: VerifyMetricsHooks['getKeyMetrics'];
 }
 
 /** A defined agent server. */
@@ -43,7 +48,7 @@ export function defineAgentServer<R extends z.ZodType = typeof RUN_REQUEST, P ex
       handler: spec.responses.handler as EndpointSpec<z.ZodType>['handler'],
       endpoint: 'agent_responses',
     });
-    addAggregateMetricsRoute(app, spec.aggregateMetrics);
+    addAggregateMetricsRoute(app, spec.aggregateMetrics, metricsHooks(spec));
     return app;
   };
   return { kind: 'agent', name: spec.name, serverClass, routes: ['/run', '/v1/responses', '/aggregate_metrics'], build };
