@@ -17,6 +17,7 @@ export interface VerifyMetrics {
   agent_metrics: JsonObject;
   /** The headline subset of `agent_metrics`; by default every `mean/*` entry. */
   key_metrics: JsonObject;
+  [extra: string]: unknown;
 }
 
 /** A server's own additions, as the original's `compute_metrics` / `get_key_metrics` overrides. */
