@@ -10,6 +10,9 @@ import type { ServerFactory } from '@gym/runtime';
 /** The `get_weather` tool's request body. */
 export const GET_WEATHER_REQUEST = z.object({ city: z.string() });
 
+/** It has no settings of its own: `gym env validate` reports any it is given. */
+export const configSchema = z.object({});
+
 const createExampleSingleToolCall: ServerFactory = (context) =>
   defineResourcesServer({
     name: context.instance.instanceName,

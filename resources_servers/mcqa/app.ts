@@ -17,6 +17,9 @@ export const MCQA_CONFIG = z.looseObject({
   grading_mode: z.enum(GRADING_MODES).nullable().default(null),
 });
 
+/** Its settings, as `gym env validate` checks them. */
+export const configSchema = MCQA_CONFIG;
+
 /** `/verify` body: the original's row fields, defaults filled in (they are echoed in the answer). */
 export const MCQA_VERIFY_REQUEST = z.looseObject({
   responses_create_params: z.looseObject({}),

@@ -22,6 +22,9 @@ export const SIMPLE_AGENT_CONFIG = z.looseObject({
   skip_verification_reward: z.number().default(0),
 });
 
+/** Its settings, as `gym env validate` checks them. */
+export const configSchema = SIMPLE_AGENT_CONFIG;
+
 function copyCookies(context: RouteContext, cookies: CookieMap): void {
   const values = Object.entries(cookies).map(([name, value]) => `${name}=${value}; Path=/; HttpOnly; SameSite=Lax`);
   if (values.length > 0) context.reply.header('set-cookie', values);

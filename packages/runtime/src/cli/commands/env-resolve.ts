@@ -1,16 +1,19 @@
 /**
  * `gym env resolve`: print the merged config with secrets redacted. `gym env validate`: check a
- * config offline (no ports bound, no processes) and report what would start.
+ * config offline (no ports bound, no processes) — files, references, entrypoints and each server's
+ * own settings as its entrypoint declares them — and report what would start.
  * @module
  */
 import { relative } from 'node:path';
 import { dumpConfigYaml } from '../../config/dump.js';
+import { ConfigInvalidError } from '../../config/errors.js';
 import { loadConfig } from '../../config/load.js';
 import { redactSecrets } from '../../config/redact.js';
 import { searchRoots } from '../../config/search-roots.js';
 import { assertHasServers } from '../../orchestrator/start-environment.js';
 import { locateServer } from '../../orchestrator/spawn-server.js';
 import { toLoadConfigOptions } from '../config-options.js';
+import { checkDeclaredSettings } from '../declared-settings.js';
 import type { ConfigFlags } from '../config-options.js';
 import type { CliIo } from '../io.js';
 
@@ -29,9 +32,13 @@ export async function envValidate(flags: ConfigFlags, overrides: string[], io: C
   for (const warning of config.warnings) io.err(`warning: ${warning}`);
   // a config that starts nothing is not one `gym env start` can use
   assertHasServers(config);
-  for (const server of config.servers) {
-    const { entrypoint } = locateServer(server, roots);
-    io.out(`ok  ${server.instanceName.padEnd(32)} ${server.serverType}/${server.implementation}  ${relative(options.rootDir, entrypoint)}`);
+  const located = config.servers.map((instance) => ({ instance, entrypoint: locateServer(instance, roots).entrypoint }));
+  const issues = await checkDeclaredSettings(located);
+  if (issues.length > 0) {
+    throw new ConfigInvalidError(`${issues.length} server setting(s) do not fit what the server declares:\n${issues.map((i) => `  - ${i.path}: ${i.message}`).join('\n')}`);
+  }
+  for (const { instance, entrypoint } of located) {
+    io.out(`ok  ${instance.instanceName.padEnd(32)} ${instance.serverType}/${instance.implementation}  ${relative(options.rootDir, entrypoint)}`);
   }
   io.out(`config is valid: ${config.servers.length} servers from ${config.sources.length} files`);
 }
