@@ -7,11 +7,17 @@ import { createServerApp } from './app.js';
 import { addAggregateMetricsRoute, metricsHooks } from './endpoint.js';
 import { addJsonRoute } from './json-route.js';
 import { RESPONSES_REQUEST } from './responses-request.js';
+import { typedSchema } from '../protocol/typed-schema.js';
+import type { ResponsesCreateParams } from '../protocol/responses.js';
+import type { TaskRow } from '../protocol/task-row.js';
 import type { AggregateMetricsResult, BuildOptions, EndpointSpec, ServerDefinition } from './endpoint.js';
 import type { VerifyMetricsHooks } from '../rollouts/verify-metrics.js';
 
-/** Default `/run` body: a task row, `{responses_create_params, ...row}`. */
-export const RUN_REQUEST = z.looseObject({ responses_create_params: RESPONSES_REQUEST });
+/** Default `/run` body: a task row, `{responses_create_params, ...row}`, its params checked as `/v1/responses` checks them. */
+export const RUN_REQUEST = typedSchema<TaskRow>(z.looseObject({ responses_create_params: RESPONSES_REQUEST }));
+
+/** Default `/v1/responses` body of an agent: the Responses create params. */
+export const AGENT_RESPONSES_REQUEST = typedSchema<ResponsesCreateParams>(RESPONSES_REQUEST);
 
 /** The spec of an agent server. */
 export interface AgentServerSpec<R extends z.ZodType, P extends z.ZodType> {
@@ -34,7 +40,7 @@ export interface AgentServerDefinition extends ServerDefinition {
 }
 
 /** Defines an agent server. */
-export function defineAgentServer<R extends z.ZodType = typeof RUN_REQUEST, P extends z.ZodType = typeof RESPONSES_REQUEST>(
+export function defineAgentServer<R extends z.ZodType = typeof RUN_REQUEST, P extends z.ZodType = typeof AGENT_RESPONSES_REQUEST>(
   spec: AgentServerSpec<R, P>,
 ): AgentServerDefinition {
   const serverClass = 'SimpleResponsesAPIAgent';
@@ -44,7 +50,7 @@ export function defineAgentServer<R extends z.ZodType = typeof RUN_REQUEST, P ex
     addJsonRoute(app, {
       method: 'POST',
       path: '/v1/responses',
-      input: spec.responses.input ?? RESPONSES_REQUEST,
+      input: spec.responses.input ?? AGENT_RESPONSES_REQUEST,
       handler: spec.responses.handler as EndpointSpec<z.ZodType>['handler'],
       endpoint: 'agent_responses',
     });

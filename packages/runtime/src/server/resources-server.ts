@@ -8,15 +8,12 @@ import { GymHttpInvalidRouteError } from '../http/errors.js';
 import { createServerApp } from './app.js';
 import { addAggregateMetricsRoute, metricsHooks } from './endpoint.js';
 import { addJsonRoute } from './json-route.js';
+import { VERIFY_REQUEST } from '../protocol/verify.js';
 import type { AggregateMetricsResult, BuildOptions, EndpointSpec, ServerDefinition } from './endpoint.js';
 import type { VerifyMetricsHooks } from '../rollouts/verify-metrics.js';
 
-/** Default `/verify` body: `{responses_create_params, response}` plus any task fields. */
-export const VERIFY_REQUEST = z.looseObject({
-  responses_create_params: z.looseObject({}),
-  // output items must carry `type` (reference §2.2): verify handlers switch on it
-  response: z.looseObject({ output: z.array(z.looseObject({ type: z.string() })) }),
-});
+/** Default `/verify` body: `{responses_create_params, response}` plus any task fields (the protocol's). */
+export { VERIFY_REQUEST };
 /** Default `/seed_session` body: any object (the agent sends the whole task row). */
 export const SEED_SESSION_REQUEST = z.looseObject({});
 
