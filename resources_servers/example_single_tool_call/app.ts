@@ -10,6 +10,9 @@ import type { ServerFactory } from '@gym/runtime';
 /** The `get_weather` tool's request body. */
 export const GET_WEATHER_REQUEST = z.object({ city: z.string() });
 
+/** It has no settings of its own: `gym env validate` reports any it is given. */
+export const configSchema = z.object({});
+
 const createExampleSingleToolCall: ServerFactory = (context) =>
   defineResourcesServer({
     name: context.instance.instanceName,
@@ -24,8 +27,7 @@ const createExampleSingleToolCall: ServerFactory = (context) =>
     verify: {
       handler: (body) =>
         gymSpan('verify', 'example_single_tool_call.grade', (span) => {
-          const output = body.response.output as Array<{ type?: string }>;
-          if (span.isRecording()) span.setAttribute('example_single_tool_call.tool_calls', output.filter((item) => item.type === 'function_call').length);
+          if (span.isRecording()) span.setAttribute('example_single_tool_call.tool_calls', body.response.output.filter((item) => item.type === 'function_call').length);
           return { reward: 1.0 };
         }),
     },

@@ -6,7 +6,7 @@
  * @module
  */
 import { z } from 'zod';
-import { computeAggregateMetrics, defineResourcesServer } from '@gym/runtime';
+import { computeVerifyMetrics, defineResourcesServer } from '@gym/runtime';
 import type { ServerFactory } from '@gym/runtime';
 import { GRADING_MODES, gradeAnswer } from './grade.js';
 import { mcqaKeyMetrics, passMajorityMetrics } from './metrics.js';
@@ -16,6 +16,9 @@ import type { ScoredRollout } from './metrics.js';
 export const MCQA_CONFIG = z.looseObject({
   grading_mode: z.enum(GRADING_MODES).nullable().default(null),
 });
+
+/** Its settings, as `gym env validate` checks them. */
+export const configSchema = MCQA_CONFIG;
 
 /** `/verify` body: the original's row fields, defaults filled in (they are echoed in the answer). */
 export const MCQA_VERIFY_REQUEST = z.looseObject({
@@ -62,30 +65,16 @@ const createMcqa: ServerFactory = (context) => {
     },
     aggregateMetrics: {
       input: MCQA_AGGREGATE_REQUEST,
-      handler: (body) => {
-        const rows = (body as z.output<typeof MCQA_AGGREGATE_REQUEST>).verify_responses;
-        if (rows.length === 0) return { group_level_metrics: [], agent_metrics: {}, key_metrics: {} };
-        // The common statistics first (mean/max/min/median/std of every numeric field, per task
-        // and overall), then MCQA's own metrics over the same rows grouped by task.
-        const [base] = computeAggregateMetrics(rows.map((row) => ({ ...row, agent_ref: { name: 'agent' } })));
-        const agentMetrics: Record<string, unknown> = { ...base!.agent_metrics, ...passMajorityMetrics(byTask(rows)) };
-        return { group_level_metrics: base!.group_level_metrics, agent_metrics: agentMetrics, key_metrics: mcqaKeyMetrics(agentMetrics) };
-      },
+      // The common reward profile (per task and overall), then MCQA's own metrics over the same
+      // rows grouped by task, and the headline metrics MCQA picks.
+      handler: (body) =>
+        computeVerifyMetrics((body as z.output<typeof MCQA_AGGREGATE_REQUEST>).verify_responses, {
+          computeMetrics: (tasks) => passMajorityMetrics(tasks as unknown as ScoredRollout[][]),
+          getKeyMetrics: mcqaKeyMetrics,
+        }),
     },
     reverifyMode: 'stateless',
   });
 };
-
-/** Rows grouped by `_ng_task_index` (missing = 0), tasks ascending, rollouts in arrival order. */
-function byTask(rows: readonly ScoredRollout[]): ScoredRollout[][] {
-  const tasks = new Map<number, ScoredRollout[]>();
-  for (const row of rows) {
-    const task = typeof row['_ng_task_index'] === 'number' ? row['_ng_task_index'] : 0;
-    let list = tasks.get(task);
-    if (list === undefined) tasks.set(task, (list = []));
-    list.push(row);
-  }
-  return [...tasks.keys()].sort((a, b) => a - b).map((task) => tasks.get(task)!);
-}
 
 export default createMcqa;

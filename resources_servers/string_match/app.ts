@@ -45,6 +45,9 @@ export function assistantText(output: readonly unknown[]): string {
   return pyStrip(texts.join('\n'));
 }
 
+/** It has no settings of its own (extraction and case sensitivity are per row): `gym env validate` reports any it is given. */
+export const configSchema = z.object({});
+
 const createStringMatch: ServerFactory = (context) =>
   defineResourcesServer({
     name: context.instance.instanceName,

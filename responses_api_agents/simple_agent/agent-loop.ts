@@ -4,11 +4,10 @@
  * output order; a tool's HTTP error is model-visible text, a model HTTP error fails the rollout.
  * @module
  */
-import { GymUpstreamError } from '@gym/runtime';
-import type { CookieMap, HttpClient } from '@gym/runtime';
+import { GymUpstreamError, RESPONSES_RESULT } from '@gym/runtime';
+import type { CookieMap, GymInputItem, HttpClient, ResponsesCreateParams, ResponsesResult, TrajectoryItem } from '@gym/runtime';
+import type { ResponseFunctionToolCall, ResponseUsage } from 'openai/resources/responses/responses';
 import type { AgentObserver } from './observations.js';
-
-type Item = Record<string, unknown>;
 
 /** Inputs of one agent loop. */
 export interface AgentLoopOptions {
@@ -18,7 +17,7 @@ export interface AgentLoopOptions {
   /** `http://host:port` of the resources server. */
   resourcesUrl: string;
   /** The Responses create params of the task. */
-  params: Item;
+  params: ResponsesCreateParams;
   /** The rollout's resources-server cookies (from `/seed_session`). */
   resourcesCookies: CookieMap;
   /** `null` = no limit. */
@@ -31,7 +30,7 @@ export interface AgentLoopOptions {
 
 /** The loop's result: the last model response with `output` = the whole trajectory. */
 export interface AgentLoopResult {
-  response: Item;
+  response: ResponsesResult;
   resourcesCookies: CookieMap;
   modelCookies: CookieMap;
   steps: number;
@@ -50,24 +49,24 @@ export function addUsage(total: Usage | undefined, next: unknown): Usage | undef
   return sum;
 }
 
-async function callTool(http: HttpClient, resourcesUrl: string, call: Item, cookies: CookieMap): Promise<{ output: string; cookies: CookieMap; failed: boolean }> {
+async function callTool(http: HttpClient, resourcesUrl: string, call: ResponseFunctionToolCall, cookies: CookieMap): Promise<{ output: string; cookies: CookieMap; failed: boolean }> {
   let args: unknown;
   try {
-    args = JSON.parse(String(call['arguments']));
+    args = JSON.parse(call.arguments);
   } catch {
-    return { output: JSON.stringify({ error: `Invalid tool call arguments: ${JSON.stringify(call['arguments'])}` }), cookies, failed: true };
+    return { output: JSON.stringify({ error: `Invalid tool call arguments: ${JSON.stringify(call.arguments)}` }), cookies, failed: true };
   }
-  const reply = await http.post(`${resourcesUrl}/${encodeURIComponent(String(call['name']))}`, args, { cookies, raw: true });
+  const reply = await http.post(`${resourcesUrl}/${encodeURIComponent(call.name)}`, args, { cookies, raw: true });
   return { output: reply.text, cookies: { ...cookies, ...reply.cookies }, failed: reply.status >= 400 };
 }
 
-async function callModel(options: AgentLoopOptions, body: Item, cookies: CookieMap) {
+async function callModel(options: AgentLoopOptions, body: ResponsesCreateParams, cookies: CookieMap) {
   const url = `${options.modelUrl}${options.modelPath ?? '/v1/responses'}`;
   const { observer } = options;
-  if (observer === undefined) return options.http.post<Item>(url, body, { cookies });
+  if (observer === undefined) return options.http.post<unknown>(url, body, { cookies });
   let reply;
   try {
-    reply = await options.http.post<Item>(url, body, { cookies });
+    reply = await options.http.post<unknown>(url, body, { cookies });
   } catch (error) {
     observer.modelCallFailed(error);
     throw error;
@@ -79,27 +78,33 @@ async function callModel(options: AgentLoopOptions, body: Item, cookies: CookieM
 /** Runs the loop. Throws when the model server fails or answers something that is not a Response. */
 export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoopResult> {
   const { http, params } = options;
-  const input: unknown[] = typeof params['input'] === 'string' ? [{ role: 'user', content: params['input'] }] : [...((params['input'] as unknown[] | undefined) ?? [])];
-  const trajectory: Item[] = [];
+  const input: GymInputItem[] = typeof params.input === 'string' ? [{ role: 'user', content: params.input }] : [...(params.input ?? [])];
+  const trajectory: TrajectoryItem[] = [];
   let usage: Usage | undefined;
   let modelCookies: CookieMap = {};
   let resourcesCookies = options.resourcesCookies;
-  let last: Item = {};
+  let last: ResponsesResult = { output: [] };
   let step = 0;
   for (;;) {
     step++;
-    const reply = await callModel(options, { ...params, input: [...input, ...trajectory] }, modelCookies);
+    // output items go back as input items, as the Responses API takes them
+    const reply = await callModel(options, { ...params, input: [...input, ...(trajectory as GymInputItem[])] }, modelCookies);
     modelCookies = { ...modelCookies, ...reply.cookies };
-    last = reply.body;
-    if (last === null || typeof last !== 'object' || !Array.isArray(last['output'])) {
-      throw new GymUpstreamError('GYM_AGENT_BAD_MODEL_RESPONSE', `The model server at ${options.modelUrl} answered /v1/responses with something that is not a Response (no output list).`);
+    const parsed = RESPONSES_RESULT.safeParse(reply.body);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw new GymUpstreamError(
+        'GYM_AGENT_BAD_MODEL_RESPONSE',
+        `The model server at ${options.modelUrl} answered /v1/responses with something that is not a Response (${issue.path.length > 0 ? `${issue.path.join('.')}: ` : ''}${issue.message}).`,
+      );
     }
-    const output = last['output'] as Item[];
+    last = parsed.data;
+    const output = last.output;
     trajectory.push(...output);
-    usage = addUsage(usage, last['usage']);
-    if (last['incomplete_details']) break;
-    const calls = output.filter((item) => item['type'] === 'function_call');
-    const answered = output.some((item) => item['type'] === 'message' && (item['role'] ?? 'assistant') === 'assistant');
+    usage = addUsage(usage, last.usage);
+    if (last.incomplete_details) break;
+    const calls = output.filter((item): item is ResponseFunctionToolCall => item.type === 'function_call');
+    const answered = output.some((item) => item.type === 'message' && (('role' in item ? item.role : undefined) ?? 'assistant') === 'assistant');
     // an output of only reasoning continues; an empty one would loop for ever, so it stops too
     if (calls.length === 0 && (answered || output.length === 0)) break;
     for (const call of calls) {
@@ -107,9 +112,10 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
       const tool = await callTool(http, options.resourcesUrl, call, resourcesCookies);
       timing?.finish(tool.output, tool.failed);
       resourcesCookies = tool.cookies;
-      trajectory.push({ type: 'function_call_output', call_id: call['call_id'], output: tool.output });
+      trajectory.push({ type: 'function_call_output', call_id: call.call_id, output: tool.output });
     }
     if (options.maxSteps !== null && step >= options.maxSteps) break;
   }
-  return { response: { ...last, output: trajectory, ...(usage === undefined ? {} : { usage }) }, resourcesCookies, modelCookies, steps: step };
+  // the sum keeps the fields (and nesting) of the ResponseUsage values it added up
+  return { response: { ...last, output: trajectory, ...(usage === undefined ? {} : { usage: usage as unknown as ResponseUsage }) }, resourcesCookies, modelCookies, steps: step };
 }

@@ -6,8 +6,8 @@
  * @module
  */
 import { z } from 'zod';
-import { defineAgentServer, readEvidenceSettings, rolloutIdOf, rolloutUrlPrefix } from '@gym/runtime';
-import type { CookieMap, RouteContext, ServerFactory } from '@gym/runtime';
+import { defineAgentServer, GymUpstreamError, readEvidenceSettings, rolloutIdOf, rolloutUrlPrefix, VERIFY_RESPONSE } from '@gym/runtime';
+import type { CookieMap, ResponsesCreateParams, RouteContext, ServerFactory, TaskRow, VerifyRequest, VerifyResponse } from '@gym/runtime';
 import { runAgentLoop } from './agent-loop.js';
 import { AgentObserver, answerOf, questionOf } from './observations.js';
 
@@ -21,6 +21,9 @@ export const SIMPLE_AGENT_CONFIG = z.looseObject({
   skip_verification: z.boolean().default(false),
   skip_verification_reward: z.number().default(0),
 });
+
+/** Its settings, as `gym env validate` checks them. */
+export const configSchema = SIMPLE_AGENT_CONFIG;
 
 function copyCookies(context: RouteContext, cookies: CookieMap): void {
   const values = Object.entries(cookies).map(([name, value]) => `${name}=${value}; Path=/; HttpOnly; SameSite=Lax`);
@@ -40,7 +43,7 @@ const createSimpleAgent: ServerFactory = (context) => {
   // the agent reports what it observed; decided once, here
   const evidence = readEvidenceSettings(context.globalConfig).enabled;
   const modelRef = { type: 'responses_api_models', name: config.model_server.name };
-  const loop = (params: Record<string, unknown>, resourcesCookies: CookieMap, rolloutId?: string | null, observer?: AgentObserver) =>
+  const loop = (params: ResponsesCreateParams, resourcesCookies: CookieMap, rolloutId?: string | null, observer?: AgentObserver) =>
     runAgentLoop({
       http,
       modelUrl,
@@ -52,14 +55,26 @@ const createSimpleAgent: ServerFactory = (context) => {
       ...(observer === undefined ? {} : { observer }),
     });
 
-  const run = async (row: { responses_create_params: Record<string, unknown> } & Record<string, unknown>, route: RouteContext, observer?: AgentObserver) => {
+  const verify = async (request: VerifyRequest, cookies: CookieMap): Promise<VerifyResponse> => {
+    const answer = (await http.post<unknown>(`${resourcesUrl}/verify`, request, { cookies })).body;
+    // as the original validates its verify response: a reward-less answer fails the rollout here,
+    // named, rather than reaching the rollouts file
+    const parsed = VERIFY_RESPONSE.safeParse(answer);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw new GymUpstreamError('GYM_AGENT_BAD_VERIFY_RESPONSE', `The resources server at ${resourcesUrl} answered /verify without a valid verify response (${issue.path.join('.') || 'body'}: ${issue.message}).`);
+    }
+    return parsed.data as VerifyResponse;
+  };
+
+  const run = async (row: TaskRow, route: RouteContext, observer?: AgentObserver) => {
     const seed = await http.post(`${resourcesUrl}/seed_session`, row, { cookies: route.cookies });
     const result = await loop(row.responses_create_params, { ...route.cookies, ...seed.cookies }, observer?.rolloutId, observer);
-    const rolled = config.skip_verification
+    const rolled: VerifyResponse = config.skip_verification
       ? { ...row, response: result.response, reward: config.skip_verification_reward, verification_skipped: true }
-      : (await http.post<Record<string, unknown>>(`${resourcesUrl}/verify`, { ...row, response: result.response }, { cookies: result.resourcesCookies })).body;
+      : await verify({ ...row, response: result.response }, result.resourcesCookies);
     if (observer === undefined) return rolled;
-    const ng_agent_observations = observer.bundle({ taskId: taskIdOf(row), question: questionOf(row.responses_create_params['input']), answer: answerOf(result.response['output']), steps: result.steps });
+    const ng_agent_observations = observer.bundle({ taskId: taskIdOf(row), question: questionOf(row.responses_create_params.input), answer: answerOf(result.response.output), steps: result.steps });
     return { ...rolled, ng_agent_observations };
   };
 
@@ -87,8 +102,13 @@ const createSimpleAgent: ServerFactory = (context) => {
         return result.response;
       },
     },
+    // As the original: the resources server computes the metrics of what it verified; with
+    // verification skipped there is nothing to aggregate (the collector keeps its own profile).
     aggregateMetrics: {
-      handler: async (body) => (await http.post<Record<string, unknown>>(`${resourcesUrl}/aggregate_metrics`, body)).body as never,
+      handler: async (body) =>
+        config.skip_verification
+          ? { group_level_metrics: [], agent_metrics: {}, key_metrics: {} }
+          : ((await http.post<Record<string, unknown>>(`${resourcesUrl}/aggregate_metrics`, body)).body as never),
     },
   });
 };

@@ -8,6 +8,8 @@
 import { MODEL_CALL_ID_HEADER } from '@gym/runtime';
 import type { AgentObservationBundle, ModelCallRef, ToolCallObservation, TrajectoryTurn } from '@gym/runtime';
 
+import type { ResponseFunctionToolCall } from 'openai/resources/responses/responses';
+
 type Item = Record<string, unknown>;
 
 /** Collects the observations of one agent loop. */
@@ -45,7 +47,7 @@ export class AgentObserver {
   }
 
   /** Times one tool call; `finish` records it. */
-  toolCall(call: Item): { finish(output: string, failed: boolean): void } {
+  toolCall(call: ResponseFunctionToolCall): { finish(output: string, failed: boolean): void } {
     const startedAt = Date.now();
     const started = performance.now();
     return {
@@ -53,8 +55,8 @@ export class AgentObserver {
         this.tools.push({
           kind: 'tool_call',
           invocation_id: this.invocationId,
-          tool_call_id: String(call['call_id'] ?? call['id'] ?? `tool-${this.tools.length + 1}`),
-          tool_name: typeof call['name'] === 'string' ? call['name'] : null,
+          tool_call_id: call.call_id || call.id || `tool-${this.tools.length + 1}`,
+          tool_name: call.name,
           started_at: startedAt / 1000,
           completed_at: Date.now() / 1000,
           duration_ms: performance.now() - started,

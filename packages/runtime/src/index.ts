@@ -31,8 +31,22 @@ export { createServerContext, instanceUrl } from './process/server-context.js';
 export type { ServerContext, ServerFactory } from './process/server-context.js';
 export { startEnvironment } from './orchestrator/start-environment.js';
 export type { RunningEnvironment, StartEnvironmentOptions } from './orchestrator/start-environment.js';
-export { collectRollouts, computeAggregateMetrics, materializeRows } from './rollouts/index.js';
-export type { CollectOptions, CollectResult, AgentAggregateMetrics, MaterializedRow } from './rollouts/index.js';
+export { collectRollouts, computeAggregateMetrics, computeVerifyMetrics, materializeRows } from './rollouts/index.js';
+export type { CollectOptions, CollectResult, AgentAggregateMetrics, MaterializedRow, VerifyMetrics, VerifyMetricsHooks } from './rollouts/index.js';
+export { RESPONSES_RESULT, TASK_ROW, VERIFY_REQUEST, VERIFY_RESPONSE } from './protocol/index.js';
+export type {
+  AgentRef,
+  GymInputItem,
+  GymOutputItem,
+  ResponsesCreateParams,
+  ResponsesResult,
+  ServerConfigSchema,
+  TaskRow,
+  TrainingFields,
+  TrajectoryItem,
+  VerifyRequest,
+  VerifyResponse,
+} from './protocol/index.js';
 export { gymSpan, isGymSpanGroupEnabled } from './telemetry/gym-span.js';
 export type { GymSpan } from './telemetry/gym-span.js';
 export { GYM_PRESETS, GYM_SPAN_GROUPS } from './telemetry/gates.js';

@@ -7,8 +7,8 @@ import * as testing from '../src/testing/index.js';
 describe('@gym/runtime public surface', () => {
   it('exports exactly the pinned names', () => {
     assert.deepEqual(Object.keys(runtime).sort(), [
-      'ExitError', 'GYM_PRESETS', 'GYM_SPAN_GROUPS', 'GymError', 'GymHttpRequestError', 'GymHttpStatusError', 'GymInternalError', 'GymUpstreamError', 'GymUserError', 'MODEL_CALL_ID_HEADER', 'RESPONSES_REQUEST_FIELDS',
-      'addJsonRoute', 'collectRollouts', 'computeAggregateMetrics', 'createHttpClient', 'createServerApp', 'createServerContext', 'defineAgentServer', 'defineModelServer',
+      'ExitError', 'GYM_PRESETS', 'GYM_SPAN_GROUPS', 'GymError', 'GymHttpRequestError', 'GymHttpStatusError', 'GymInternalError', 'GymUpstreamError', 'GymUserError', 'MODEL_CALL_ID_HEADER', 'RESPONSES_REQUEST_FIELDS', 'RESPONSES_RESULT', 'TASK_ROW', 'VERIFY_REQUEST', 'VERIFY_RESPONSE',
+      'addJsonRoute', 'collectRollouts', 'computeAggregateMetrics', 'computeVerifyMetrics', 'createHttpClient', 'createServerApp', 'createServerContext', 'defineAgentServer', 'defineModelServer',
       'defineResourcesServer', 'dumpConfigYaml', 'gymSpan', 'installShutdownHandlers', 'instanceUrl', 'isGymSpanGroupEnabled', 'listen', 'loadConfig', 'materializeRows',
       'readEvidenceSettings', 'redactSecrets', 'rolloutIdOf', 'rolloutUrlPrefix', 'startEnvironment',
     ]);

@@ -2,7 +2,7 @@
 import { after, afterEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
-import { createHttpClient, createServerContext, listen } from '@gym/runtime';
+import { createHttpClient, createServerContext, defineResourcesServer, listen } from '@gym/runtime';
 import type { HttpClient } from '@gym/runtime';
 import { assistantMessage, functionCall, scriptedModelServer } from '@gym/runtime/testing';
 import type { ScriptedModelServer, ScriptedTurn } from '@gym/runtime/testing';
@@ -111,7 +111,61 @@ describe('simple_agent', () => {
     h = await harness([{ output: [WEATHER] }, { output: [ANSWER] }]);
     const res = await h.agent.inject({ method: 'POST', url: '/v1/responses', payload: ROW.responses_create_params });
     assert.equal(res.json().output.length, 3);
-    const metrics = await h.agent.inject({ method: 'POST', url: '/aggregate_metrics', payload: { verify_responses: [] } });
-    assert.deepEqual(Object.keys(metrics.json()).sort(), ['agent_metrics', 'group_level_metrics', 'key_metrics']);
+    const verify_responses = [{ _ng_task_index: 0, reward: 1 }, { _ng_task_index: 1, reward: 0 }];
+    const metrics = await h.agent.inject({ method: 'POST', url: '/aggregate_metrics', payload: { verify_responses } });
+    // the resources server's default computation, through the agent
+    assert.deepEqual(metrics.json().key_metrics, { 'mean/reward': 0.5 });
+    assert.equal(metrics.json().group_level_metrics.length, 2);
+  });
+
+  it('answers empty aggregate metrics when it skips verification, as the original', async () => {
+    h = await harness([], { skip_verification: true });
+    const metrics = await h.agent.inject({ method: 'POST', url: '/aggregate_metrics', payload: { verify_responses: [{ reward: 1 }] } });
+    assert.deepEqual(metrics.json(), { group_level_metrics: [], agent_metrics: {}, key_metrics: {} });
+  });
+});
+
+describe('simple_agent checks what its servers answer (the protocol module)', () => {
+  const closers: (() => Promise<void>)[] = [];
+  after(async () => {
+    for (const close of closers.reverse()) await close();
+  });
+
+  /** simple_agent over a scripted model and a resources server whose verify answers `verifyAnswer`. */
+  async function agentWith(script: ScriptedTurn[], verifyAnswer: Record<string, unknown>): Promise<FastifyInstance> {
+    const http = createHttpClient({ retry: { maxAttempts: 1 } });
+    const model = await scriptedModelServer(script);
+    const resources = defineResourcesServer({ name: 'judge', tools: {}, verify: { handler: () => verifyAnswer as never } }).build();
+    // the resources server answers the verify result alone, without the base's merge: a verifier that forgot its reward
+    resources.addHook('onSend', async (request, _reply, payload) => (request.url === '/verify' ? JSON.stringify(verifyAnswer) : payload));
+    const { port } = await listen(resources);
+    const tree = {
+      judge: { resources_servers: { judge: { entrypoint: 'app.ts', domain: 'other', host: '127.0.0.1', port } } },
+      policy_model: { responses_api_models: { scripted: { entrypoint: 'app.ts', host: '127.0.0.1', port: Number(new URL(model.url).port) } } },
+      agent: { responses_api_agents: { simple_agent: { entrypoint: 'app.ts', host: '127.0.0.1', port: 1, resources_server: { type: 'resources_servers', name: 'judge' }, model_server: { type: 'responses_api_models', name: 'policy_model' } } } },
+    };
+    const agent = (await createSimpleAgent(createServerContext(tree, 'agent', http))).build();
+    closers.push(async () => {
+      await agent.close();
+      await resources.close();
+      await model.close();
+      await http.close();
+    });
+    return agent;
+  }
+
+  it('fails the rollout, naming the field, when /verify answers without a reward', async () => {
+    const agent = await agentWith([{ output: [ANSWER] }], { responses_create_params: {}, response: { output: [] }, score: 1 });
+    const res = await agent.inject({ method: 'POST', url: '/run', payload: ROW });
+    assert.equal(res.statusCode, 500);
+    assert.match(res.json(), /GymUpstreamError/);
+    assert.match(res.json(), /answered \/verify without a valid verify response \(reward: /);
+  });
+
+  it('fails the rollout, naming the field, when the model answers an output item without its type', async () => {
+    const agent = await agentWith([{ output: [{ role: 'assistant', content: [] }] }], { reward: 1 });
+    const res = await agent.inject({ method: 'POST', url: '/run', payload: ROW });
+    assert.equal(res.statusCode, 500);
+    assert.match(res.json(), /not a Response \(output\.0\.type: /);
   });
 });

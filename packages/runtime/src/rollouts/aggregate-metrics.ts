@@ -65,8 +65,21 @@ export function computeAggregateMetrics(rows: readonly JsonObject[], options: Ag
   });
 }
 
-/** The metrics of one agent's rows. `inputs` (its materialized rows) fill in expected counts and samples. */
+/** The metrics of one agent's rows: the profile of {@link profileRollouts} plus pass@k of the reward (as `accuracy`). */
 export function computeAgentMetrics(name: string, rows: readonly JsonObject[], inputs?: readonly JsonObject[]): AgentAggregateMetrics {
+  const profile = profileRollouts(name, rows, inputs);
+  const rewardTasks = [...groupByTask(rows).values()].map((t) => t.map((r) => r['reward']).filter((v): v is number => typeof v === 'number' || typeof v === 'boolean').map(Number));
+  if (rewardTasks.some((t) => t.length > 0)) Object.assign(profile.agent_metrics, passAtKMetrics(rewardTasks.filter((t) => t.length > 0), 'accuracy'));
+  return { ...profile, key_metrics: defaultKeyMetrics(profile.agent_metrics) };
+}
+
+/**
+ * The original's reward profile of one agent's rows: `mean/max/min/median/std` of every numeric
+ * field overall and per task, each task's counts, sample and rollout infos. `inputs` (its
+ * materialized rows) fill in expected counts and samples; without them a task expects the rollouts
+ * it has.
+ */
+export function profileRollouts(name: string, rows: readonly JsonObject[], inputs?: readonly JsonObject[]): AgentAggregateMetrics {
   const tasks = groupByTask(rows);
   const expected = new Map<number, number>();
   const samples = new Map<number, JsonObject>();
@@ -76,8 +89,6 @@ export function computeAgentMetrics(name: string, rows: readonly JsonObject[], i
     if (!samples.has(task)) samples.set(task, withoutIndices(input));
   }
   const agentMetrics: JsonObject = describeColumns(rows.map((r) => numericColumns(r, skipKeys(r))));
-  const rewardTasks = [...tasks.values()].map((t) => t.map((r) => r['reward']).filter((v): v is number => typeof v === 'number' || typeof v === 'boolean').map(Number));
-  if (rewardTasks.some((t) => t.length > 0)) Object.assign(agentMetrics, passAtKMetrics(rewardTasks.filter((t) => t.length > 0), 'accuracy'));
   const groups: JsonObject[] = [];
   for (const [task, taskRows] of tasks) {
     const numRollouts = taskRows.length;
@@ -102,10 +113,14 @@ export function defaultKeyMetrics(agentMetrics: JsonObject): JsonObject {
   return Object.fromEntries(Object.entries(agentMetrics).filter(([key]) => key.startsWith('mean/')));
 }
 
+/** Group fields the local profile knows better than a server, which sees only verify responses. */
+const LOCAL_GROUP_FIELDS = ['sample', 'expected_num_rollouts', 'missing_num_rollouts', 'reward_profile_completion_pct'] as const;
+
 /**
  * Merges an agent's `/aggregate_metrics` answer over the local metrics: its `agent_metrics` keys
  * win; a non-empty `key_metrics` replaces the local headline; its group entries are merged into
- * the local ones by `_ng_task_index`. An empty or malformed answer leaves `local` unchanged.
+ * the local ones by `_ng_task_index`, except the task's sample and expected counts, which only the
+ * collector knows. An empty or malformed answer leaves `local` unchanged.
  */
 export function mergeServerMetrics(local: AgentAggregateMetrics, answer: unknown): AgentAggregateMetrics {
   if (!isJsonObject(answer)) return local;
@@ -115,7 +130,10 @@ export function mergeServerMetrics(local: AgentAggregateMetrics, answer: unknown
   const serverGroups = Array.isArray(answer['group_level_metrics']) ? answer['group_level_metrics'].filter(isJsonObject) : [];
   for (const serverGroup of serverGroups) {
     const match = groups.find((g) => g['_ng_task_index'] === serverGroup['_ng_task_index']);
-    if (match !== undefined) Object.assign(match, serverGroup);
+    if (match === undefined) continue;
+    const kept = LOCAL_GROUP_FIELDS.map((key) => [key, match[key]] as const);
+    Object.assign(match, serverGroup);
+    for (const [key, value] of kept) if (value !== undefined) match[key] = value;
   }
   return { agent_ref: local.agent_ref, agent_metrics: agentMetrics, key_metrics: serverKeys ?? defaultKeyMetrics(agentMetrics), group_level_metrics: groups };
 }

@@ -19,7 +19,9 @@ export { openJsonlAppender, readJsonlFile, rolloutPaths } from './rollout-files.
 export type { JsonlAppender, RolloutPaths } from './rollout-files.js';
 export { runRollout } from './run-rollout.js';
 export { traceIdFromHeaders, TRACE_ID_HEADER } from './trace-id.js';
-export { computeAggregateMetrics, computeAgentMetrics, mergeServerMetrics, stripForAggregation } from './aggregate-metrics.js';
+export { computeAggregateMetrics, computeAgentMetrics, mergeServerMetrics, profileRollouts, stripForAggregation } from './aggregate-metrics.js';
+export { computeVerifyMetrics } from './verify-metrics.js';
+export type { VerifyMetrics, VerifyMetricsHooks } from './verify-metrics.js';
 export type { AgentAggregateMetrics, GroupMetrics } from './aggregate-metrics.js';
 export { binomial, passAtK, passAtKMetrics } from './pass-at-k.js';
 export { aggregateShards, expandInputGlobs } from './shards.js';

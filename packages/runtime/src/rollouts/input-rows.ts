@@ -1,6 +1,7 @@
 /**
- * Reading the input JSONL of a collection run: every row must be an object with a
- * `responses_create_params` object. Bad lines are reported with their line numbers and either
+ * Reading the input JSONL of a collection run: every row must be a task row (a
+ * `responses_create_params` object; `agent_ref`, `_ng_task_index`, `_ng_rollout_index` of their
+ * types when present). Bad lines are reported with their line numbers and either
  * skipped (the default, with a warning) or fail the run (`strict`).
  * @module
  */
@@ -9,6 +10,7 @@ import { checkJsonShape } from '../server/json-body.js';
 import { describeMalformed, parseJsonlObjects } from './jsonl.js';
 import { FAILURE_CODES, RolloutInputError } from './errors.js';
 import { isJsonObject } from './types.js';
+import { RAW_TASK_ROW, TASK_ROW } from '../protocol/task-row.js';
 import type { JsonlLine, MalformedLine } from './jsonl.js';
 import type { JsonObject } from './types.js';
 
@@ -27,12 +29,17 @@ export function parseInputRows(text: string, source: string, strict = false, opt
   const parsed = parseJsonlObjects(text);
   const rows: JsonlLine[] = [];
   const malformed = [...parsed.malformed];
+  // with a prompt config the prompt builds the params: a raw row may have none
+  const schema = options.promptInput === true ? RAW_TASK_ROW : TASK_ROW;
   for (const line of parsed.lines) {
-    const params = line.value['responses_create_params'];
-    // with a prompt config the prompt builds the params: a raw row may have none
-    const paramsOptional = options.promptInput === true && params === undefined;
-    if (!paramsOptional && !isJsonObject(params)) {
+    if (!isJsonObject(line.value['responses_create_params']) && !(options.promptInput === true && line.value['responses_create_params'] === undefined)) {
       malformed.push({ lineNumber: line.lineNumber, reason: 'no "responses_create_params" object' });
+      continue;
+    }
+    const row = schema.safeParse(line.value);
+    if (!row.success) {
+      const issue = row.error.issues[0]!;
+      malformed.push({ lineNumber: line.lineNumber, reason: `${issue.path.join('.')}: ${issue.message}` });
       continue;
     }
     // what every server would refuse (and copying code downstream could not handle) is caught here

@@ -6,16 +6,12 @@
 /** A parsed JSON object. */
 export type JsonObject = Record<string, unknown>;
 
-/** `{type, name}` pointer to the agent that runs a row. */
-export interface AgentRef {
-  type?: string;
-  name: string;
-  [extra: string]: unknown;
-}
+import type { AgentRef, TaskRow } from '../protocol/task-row.js';
 
-/** One input row after materialization: what `/run` receives. */
-export interface MaterializedRow extends JsonObject {
-  responses_create_params: JsonObject;
+export type { AgentRef };
+
+/** One input row after materialization: a task row with the collector's keys, what `/run` receives. */
+export interface MaterializedRow extends TaskRow {
   agent_ref: AgentRef;
   _ng_task_index: number;
   _ng_rollout_index: number;

@@ -5,9 +5,11 @@
 import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import { addJsonRoute } from './json-route.js';
+import { computeVerifyMetrics } from '../rollouts/verify-metrics.js';
 import type { ServerAppOptions } from './app.js';
 import type { ModelCallCapture } from '../evidence/model-call-capture.js';
 import type { RouteHandler } from './json-route.js';
+import type { VerifyMetricsHooks } from '../rollouts/verify-metrics.js';
 
 /** One endpoint of a server: optional body schema and handler. */
 export interface EndpointSpec<S extends z.ZodType, Out = unknown> {
@@ -35,8 +37,21 @@ export interface ServerDefinition {
   build(options?: BuildOptions): FastifyInstance;
 }
 
-/** `POST /aggregate_metrics` body. */
-export const AGGREGATE_METRICS_REQUEST = z.looseObject({ verify_responses: z.array(z.looseObject({})) });
+/**
+ * `POST /aggregate_metrics` body. Each rollout (`_ng_task_index`, `_ng_rollout_index`, both 0 when
+ * absent) may appear once: the original refuses duplicates too, with a 500 where we answer 422.
+ */
+export const AGGREGATE_METRICS_REQUEST = z
+  .looseObject({ verify_responses: z.array(z.looseObject({})) })
+  .superRefine((body, ctx) => {
+    const seen = new Map<string, number>();
+    body.verify_responses.forEach((vr, i) => {
+      const key = `${String(vr['_ng_task_index'] ?? 0)}:${String(vr['_ng_rollout_index'] ?? 0)}`;
+      const first = seen.get(key);
+      if (first === undefined) seen.set(key, i);
+      else ctx.addIssue({ code: 'custom', path: ['verify_responses', i], message: `rollout ${key} (_ng_task_index:_ng_rollout_index) is already at index ${first}` });
+    });
+  });
 
 /** `POST /aggregate_metrics` answer. */
 export interface AggregateMetricsResult {
@@ -46,20 +61,28 @@ export interface AggregateMetricsResult {
   [extra: string]: unknown;
 }
 
-/**
- * Placeholder used when a server passes no `aggregateMetrics`: empty metrics. The statistics of
- * belong to the rollout-metrics module, which servers will pass here.
- */
+/** Empty metrics: what an agent answers when it skips verification, as the original's does. */
 export function emptyAggregateMetrics(): AggregateMetricsResult {
   return { group_level_metrics: [], agent_metrics: {}, key_metrics: {} };
 }
 
-/** Adds `POST /aggregate_metrics` (shared by resources and agent servers): `spec`, else empty metrics. */
-export function addAggregateMetricsRoute(app: FastifyInstance, spec: EndpointSpec<z.ZodType, AggregateMetricsResult> | undefined): void {
+/**
+ * Adds `POST /aggregate_metrics` (shared by resources and agent servers): `spec` when given, else
+ * the original's default computation with the server's `hooks`.
+ */
+export function addAggregateMetricsRoute(app: FastifyInstance, spec: EndpointSpec<z.ZodType, AggregateMetricsResult> | undefined, hooks: VerifyMetricsHooks = {}): void {
   addJsonRoute(app, {
     method: 'POST',
     path: '/aggregate_metrics',
     input: spec?.input ?? AGGREGATE_METRICS_REQUEST,
-    handler: spec?.handler ?? emptyAggregateMetrics,
+    handler: spec?.handler ?? ((body) => computeVerifyMetrics((body as z.output<typeof AGGREGATE_METRICS_REQUEST>).verify_responses, hooks)),
   });
+}
+
+/** The metrics hooks a server spec declares, without `undefined` entries (exact optional types). */
+export function metricsHooks(spec: VerifyMetricsHooks): VerifyMetricsHooks {
+  return {
+    ...(spec.computeMetrics === undefined ? {} : { computeMetrics: spec.computeMetrics }),
+    ...(spec.getKeyMetrics === undefined ? {} : { getKeyMetrics: spec.getKeyMetrics }),
+  };
 }

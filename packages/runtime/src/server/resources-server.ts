@@ -6,16 +6,14 @@
 import { z } from 'zod';
 import { GymHttpInvalidRouteError } from '../http/errors.js';
 import { createServerApp } from './app.js';
-import { addAggregateMetricsRoute } from './endpoint.js';
+import { addAggregateMetricsRoute, metricsHooks } from './endpoint.js';
 import { addJsonRoute } from './json-route.js';
+import { VERIFY_REQUEST } from '../protocol/verify.js';
 import type { AggregateMetricsResult, BuildOptions, EndpointSpec, ServerDefinition } from './endpoint.js';
+import type { VerifyMetricsHooks } from '../rollouts/verify-metrics.js';
 
-/** Default `/verify` body: `{responses_create_params, response}` plus any task fields. */
-export const VERIFY_REQUEST = z.looseObject({
-  responses_create_params: z.looseObject({}),
-  // output items must carry `type` (reference §2.2): verify handlers switch on it
-  response: z.looseObject({ output: z.array(z.looseObject({ type: z.string() })) }),
-});
+/** Default `/verify` body: `{responses_create_params, response}` plus any task fields (the protocol's). */
+export { VERIFY_REQUEST };
 /** Default `/seed_session` body: any object (the agent sends the whole task row). */
 export const SEED_SESSION_REQUEST = z.looseObject({});
 
@@ -31,7 +29,12 @@ export interface ResourcesServerSpec<T extends Record<string, z.ZodType>, V exte
   tools: { [K in keyof T]: { input: T[K]; handler: EndpointSpec<T[K]>['handler'] } };
   verify: EndpointSpec<V, VerifyResult>;
   seedSession?: EndpointSpec<z.ZodType>;
+  /** `POST /aggregate_metrics` in full. Default: the reward profile with `computeMetrics` / `getKeyMetrics`. */
   aggregateMetrics?: EndpointSpec<z.ZodType, AggregateMetricsResult>;
+  /** The server's own metrics over every verify response, grouped by task (the original's `compute_metrics`). */
+  computeMetrics?: VerifyMetricsHooks['computeMetrics'];
+  /** The headline metrics (the original's `get_key_metrics`); default every `mean/*` entry. */
+  getKeyMetrics?: VerifyMetricsHooks['getKeyMetrics'];
   /** `GET /reverify_mode` answer. Default `unknown`. */
   reverifyMode?: 'stateless' | 'unsupported' | 'unknown';
 }
@@ -83,7 +86,7 @@ export function defineResourcesServer<T extends Record<string, z.ZodType>, V ext
       handler: async (body, context) => ({ ...(body as object), ...(await verify.handler(body as z.output<V>, context)) }),
       endpoint: 'verify',
     });
-    addAggregateMetricsRoute(app, spec.aggregateMetrics);
+    addAggregateMetricsRoute(app, spec.aggregateMetrics, metricsHooks(spec));
     const reverifyMode = spec.reverifyMode ?? 'unknown';
     addJsonRoute(app, { method: 'GET', path: '/reverify_mode', handler: () => reverifyMode });
     return app;

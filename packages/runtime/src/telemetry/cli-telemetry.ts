@@ -22,6 +22,9 @@ export interface CliTelemetry {
   close(): Promise<void>;
 }
 
+/** Server name and type of a gym CLI process: `service.name` is `<service_name>/orchestrator`. */
+export const CLI_SERVICE = 'orchestrator';
+
 /** Options of {@link setUpCliTelemetry}. */
 export interface CliTelemetryOptions {
   /** The config's `telemetry:` block. */
@@ -46,7 +49,10 @@ export async function setUpCliTelemetry(options: CliTelemetryOptions): Promise<C
     output = createWriteStream(join(logDir, `${options.role}.log`), { flags: 'a', mode: 0o600 });
     output.on('error', () => undefined);
   }
-  const telemetry = await initTelemetry({ settings, serverName: options.role, serverType: options.role, env, ...(output === undefined ? {} : { output }) });
+  // one identity for every gym CLI process, as the original's (`nemo-gym/orchestrator`), so
+  // dashboards that select its gym.job and startup metrics by service read ours; the role names
+  // only the log file
+  const telemetry = await initTelemetry({ settings, serverName: CLI_SERVICE, serverType: CLI_SERVICE, env, ...(output === undefined ? {} : { output }) });
   let closing: Promise<void> | undefined;
   return {
     env,

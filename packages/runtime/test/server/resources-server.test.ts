@@ -54,8 +54,8 @@ describe('resources server over real HTTP', () => {
   });
 
   it('answers aggregate_metrics and reverify_mode with defaults', async () => {
-    const metrics = await http.post(`${url}/aggregate_metrics`, { verify_responses: [{ reward: 1 }] });
-    assert.deepEqual(metrics.body, { group_level_metrics: [], agent_metrics: {}, key_metrics: {} });
+    const metrics = await http.post<{ key_metrics: unknown }>(`${url}/aggregate_metrics`, { verify_responses: [{ reward: 1 }] });
+    assert.deepEqual(metrics.body.key_metrics, { 'mean/reward': 1 });
     const mode = await http.get(`${url}/reverify_mode`);
     assert.equal(mode.body, 'unknown');
   });

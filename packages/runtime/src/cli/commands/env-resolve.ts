@@ -1,10 +1,12 @@
 /**
  * `gym env resolve`: print the merged config with secrets redacted. `gym env validate`: check a
- * config offline (no ports bound, no processes) and report what would start.
+ * config offline (no ports bound, no processes) — files, references, entrypoints and each server's
+ * own settings as its entrypoint declares them — and report what would start.
  * @module
  */
 import { relative } from 'node:path';
 import { dumpConfigYaml } from '../../config/dump.js';
+import { ConfigInvalidError } from '../../config/errors.js';
 import { loadConfig } from '../../config/load.js';
 import { redactSecrets } from '../../config/redact.js';
 import { searchRoots } from '../../config/search-roots.js';
@@ -12,6 +14,7 @@ import { assertHasServers } from '../../orchestrator/start-environment.js';
 import { pythonCommand } from '../../orchestrator/python-interpreter.js';
 import { locateServer } from '../../orchestrator/spawn-server.js';
 import { toLoadConfigOptions } from '../config-options.js';
+import { checkDeclaredSettings } from '../declared-settings.js';
 import type { ConfigFlags } from '../config-options.js';
 import type { CliIo } from '../io.js';
 
@@ -33,11 +36,15 @@ export async function envValidate(flags: ConfigFlags, overrides: string[], io: C
   for (const warning of config.warnings) io.err(`warning: ${warning}`);
   // a config that starts nothing is not one `gym env start` can use
   assertHasServers(config);
-  for (const server of config.servers) {
-    const { dir, entrypoint } = locateServer(server, roots);
+  const located = config.servers.map((instance) => ({ instance, ...locateServer(instance, roots) }));
+  const issues = await checkDeclaredSettings(located);
+  if (issues.length > 0) {
+    throw new ConfigInvalidError(`${issues.length} server setting(s) do not fit what the server declares:\n${issues.map((i) => `  - ${i.path}: ${i.message}`).join('\n')}`);
+  }
+  for (const { instance, dir, entrypoint } of located) {
     // a Python server needs an interpreter too: the one that would run it, or GYM_PYTHON_NOT_FOUND
-    const python = entrypoint.endsWith('.py') ? `  (python: ${PYTHON_VIA[pythonCommand(server.instanceName, dir, entrypoint, process.env).via]})` : '';
-    io.out(`ok  ${server.instanceName.padEnd(32)} ${server.serverType}/${server.implementation}  ${relative(options.rootDir, entrypoint)}${python}`);
+    const python = entrypoint.endsWith('.py') ? `  (python: ${PYTHON_VIA[pythonCommand(instance.instanceName, dir, entrypoint, process.env).via]})` : '';
+    io.out(`ok  ${instance.instanceName.padEnd(32)} ${instance.serverType}/${instance.implementation}  ${relative(options.rootDir, entrypoint)}${python}`);
   }
   io.out(`config is valid: ${config.servers.length} servers from ${config.sources.length} files`);
 }
