@@ -7,6 +7,8 @@
 // nothing left open). Budgets: wall on ≤ 1.15 × wall off; rollouts/s at 16,384 ≥
 // 0.7 × rollouts/s at 64 in flight.
 // Run: npm run bench -- concurrency   (BENCH_ROLLOUTS, BENCH_LATENCY_MS, BENCH_SECONDS; loopback only)
+//   BENCH_PARTS=off   only the telemetry-off burst (with its CPU per process): for comparing Node
+//                     flags (GYM_SERVER_NODE_FLAGS) in two runs started at the same time
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +24,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const ROLLOUTS = Number(process.env.BENCH_ROLLOUTS ?? 16_384);
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 1000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const ONLY_OFF = process.env.BENCH_PARTS === 'off';
 const ROW = readFileSync(join(ROOT, 'resources_servers/example_single_tool_call/data/example.jsonl'), 'utf8').split('\n')[0]!;
 const scratch = mkdtempSync(join(tmpdir(), 'gym-concurrency-'));
 const input = join(scratch, 'one-task.jsonl');
@@ -95,6 +98,17 @@ async function burst(label: string, env: NodeJS.ProcessEnv) {
 }
 
 try {
+  if (ONLY_OFF) {
+    const off = await burst('off', baseEnv);
+    console.log(`\n${ROLLOUTS} in flight, telemetry off, ${process.env.GYM_SERVER_NODE_FLAGS ?? 'no extra node flags'}: ${off.seconds.toFixed(1)} s, ${off.failed} failed\n`);
+    console.log('| process | CPU s | CPU µs per rollout | peak RSS MiB |\n| --- | --- | --- | --- |');
+    for (const [name, seconds] of off.cpu) console.log(`| ${name} | ${seconds.toFixed(1)} | ${((seconds / ROLLOUTS) * 1e6).toFixed(0)} | ${(off.peak.get(name) ?? 0).toFixed(0)} |`);
+  } else await fullRun();
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}
+
+async function fullRun(): Promise<void> {
   const rate64 = await saturationRate();
   process.stderr.write(`saturation at 64 in flight, no latency, telemetry off: ${rate64.toFixed(0)} rollouts/s\n`);
   const off = await burst('off', baseEnv);
@@ -125,6 +139,4 @@ try {
   console.log('\n| process | CPU s, off | CPU s, on | peak RSS MiB, off | peak RSS MiB, on |\n| --- | --- | --- | --- | --- |');
   for (const [name, mib] of on.peak) console.log(`| ${name} | ${(off.cpu.get(name) ?? 0).toFixed(1)} | ${(on.cpu.get(name) ?? 0).toFixed(1)} | ${(off.peak.get(name) ?? 0).toFixed(0)} | ${mib.toFixed(0)} |`);
   for (const w of dropWarnings) console.log(w);
-} finally {
-  rmSync(scratch, { recursive: true, force: true });
 }
