@@ -11,6 +11,8 @@
 // Run: npm run bench -- concurrency   (BENCH_ROLLOUTS, BENCH_LATENCY_MS, BENCH_SECONDS; loopback only)
 //   BENCH_PARTS=off   only the telemetry-off burst (with its CPU per process): for comparing Node
 //                     flags (GYM_SERVER_NODE_FLAGS) in two runs started at the same time
+//   BENCH_PARTS=rate  the 64-in-flight run through the collector and the telemetry-off burst: the
+//                     rollouts/s budget alone
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -107,6 +109,15 @@ try {
     console.log(`\n${ROLLOUTS} in flight, telemetry off, ${process.env.GYM_SERVER_NODE_FLAGS ?? 'no extra node flags'}: ${off.seconds.toFixed(1)} s, ${off.failed} failed\n`);
     console.log('| process | CPU s | CPU µs per rollout | peak RSS MiB |\n| --- | --- | --- | --- |');
     for (const [name, seconds] of off.cpu) console.log(`| ${name} | ${seconds.toFixed(1)} | ${((seconds / ROLLOUTS) * 1e6).toFixed(0)} | ${(off.peak.get(name) ?? 0).toFixed(0)} |`);
+  } else if (process.env.BENCH_PARTS === 'rate') {
+    const sat = await burst('saturation-collector', baseEnv, { rollouts: SATURATION_ROLLOUTS, concurrency: 64, latencyMs: 0 });
+    const off = await burst('off', baseEnv);
+    console.log(`\n| run | in flight | wall | rollouts/s | CPU µs per rollout, all processes |\n| --- | --- | --- | --- | --- |`);
+    console.log(`| through the collector, no model latency, telemetry off | 64 | ${sat.seconds.toFixed(1)} s | ${(sat.succeeded / sat.seconds).toFixed(0)} | ${cpuPerRollout(sat).toFixed(0)} |`);
+    console.log(`| through the collector, ${LATENCY_MS} ms model latency, telemetry off | ${ROLLOUTS} | ${off.seconds.toFixed(1)} s | ${(off.succeeded / off.seconds).toFixed(0)} | ${cpuPerRollout(off).toFixed(0)} |`);
+    console.log(`\nrollouts/s at ${ROLLOUTS} ÷ at 64: ${(off.succeeded / off.seconds / (sat.succeeded / sat.seconds)).toFixed(3)}; CPU per rollout at 64 ÷ at ${ROLLOUTS}: ${(cpuPerRollout(sat) / cpuPerRollout(off)).toFixed(3)} (budget ≥ 0.7)`);
+    console.log('\n| process | CPU µs per rollout at 64 | at 16k |\n| --- | --- | --- |');
+    for (const [name, seconds] of off.cpu) console.log(`| ${name} | ${(((sat.cpu.get(name) ?? 0) / sat.succeeded) * 1e6).toFixed(0)} | ${((seconds / off.succeeded) * 1e6).toFixed(0)} |`);
   } else await fullRun();
 } finally {
   rmSync(scratch, { recursive: true, force: true });
