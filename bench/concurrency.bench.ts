@@ -8,7 +8,8 @@
 // whether every rollout's trace is complete (its gym.rollout with a /verify below it, no orphans,
 // nothing left open). Budgets: wall on ≤ 1.15 × wall off; rollouts/s at 16,384 ≥
 // 0.7 × rollouts/s at 64 in flight.
-// Run: npm run bench -- concurrency   (BENCH_ROLLOUTS, BENCH_LATENCY_MS, BENCH_SECONDS; loopback only)
+// Run: npm run bench -- concurrency   (BENCH_ROLLOUTS, BENCH_LATENCY_MS, BENCH_SECONDS, BENCH_SATURATION_ROLLOUTS,
+//   BENCH_WARMUP_ROLLOUTS; loopback only)
 //   BENCH_PARTS=off   only the telemetry-off burst (with its CPU per process): for comparing Node
 //                     flags (GYM_SERVER_NODE_FLAGS) in two runs started at the same time
 //   BENCH_PARTS=rate  the 64-in-flight run through the collector and the telemetry-off burst: the
@@ -31,6 +32,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const ONLY_OFF = process.env.BENCH_PARTS === 'off';
 /** Rollouts of the 64-in-flight saturation run through the collector (BENCH_SATURATION_ROLLOUTS). */
 const SATURATION_ROLLOUTS = Number(process.env.BENCH_SATURATION_ROLLOUTS ?? 8192);
+/** Rollouts each run's servers serve before it is measured (BENCH_WARMUP_ROLLOUTS). */
+const WARMUP_ROLLOUTS = Number(process.env.BENCH_WARMUP_ROLLOUTS ?? 1024);
 const ROW = readFileSync(join(ROOT, 'resources_servers/example_single_tool_call/data/example.jsonl'), 'utf8').split('\n')[0]!;
 const scratch = mkdtempSync(join(tmpdir(), 'gym-concurrency-'));
 const input = join(scratch, 'one-task.jsonl');
@@ -66,6 +69,18 @@ async function saturationRate(): Promise<number> {
 /** Rollouts through collectRollouts (what `gym eval run` runs): by default all at once, 1 s model latency. */
 async function burst(label: string, env: NodeJS.ProcessEnv, shape: { rollouts: number; concurrency: number; latencyMs: number } = { rollouts: ROLLOUTS, concurrency: ROLLOUTS, latencyMs: LATENCY_MS }) {
   const { config, running, logDir } = await environment(label, env, shape.latencyMs);
+  const collect = (rollouts: number, concurrency: number, output: string) =>
+    collectRollouts({
+      environment: { config: config.raw, instances: running.servers.map((s) => s.display) },
+      input,
+      output: join(scratch, output),
+      numRepeats: rollouts,
+      concurrency,
+      disableAggregation: true,
+    });
+  // unmeasured: fresh servers run unoptimised code at about twice the CPU per rollout for their
+  // first seconds, which would weigh more on a short run than on a long one
+  if (WARMUP_ROLLOUTS > 0) await collect(WARMUP_ROLLOUTS, Math.min(shape.concurrency, WARMUP_ROLLOUTS), `${label}-warmup.jsonl`);
   const peak = new Map<string, number>();
   const sampler = setInterval(() => {
     for (const s of running.servers) {
@@ -83,14 +98,7 @@ async function burst(label: string, env: NodeJS.ProcessEnv, shape: { rollouts: n
   const cpu = new Map<string, number>();
   let result;
   try {
-    result = await collectRollouts({
-      environment: { config: config.raw, instances: running.servers.map((s) => s.display) },
-      input,
-      output: join(scratch, `${label}.jsonl`),
-      numRepeats: shape.rollouts,
-      concurrency: shape.concurrency,
-      disableAggregation: true,
-    });
+    result = await collect(shape.rollouts, shape.concurrency, `${label}.jsonl`);
     for (const s of running.servers) cpu.set(s.display.process_name, processCpuSeconds(s.child.pid!) - cpuBefore.get(s.display.process_name)!);
     const own = process.cpuUsage(ownBefore);
     cpu.set('bench (collector + orchestrator)', (own.user + own.system) / 1e6);
@@ -163,7 +171,7 @@ async function fullRun(): Promise<void> {
   console.log(`| rollouts/s at ${ROLLOUTS} (off) ÷ at 64 in flight, both through the collector | ${(off.succeeded / off.seconds / rate64).toFixed(3)} | ≥ 0.7 |`);
   console.log(`| the same by CPU per rollout, all processes: at 64 ÷ at ${ROLLOUTS} (${cpuPerRollout(sat).toFixed(0)} / ${cpuPerRollout(off).toFixed(0)} µs) | ${(cpuPerRollout(sat) / cpuPerRollout(off)).toFixed(3)} | (≥ 0.7 where CPU is what runs out) |`);
   console.log(`| rollouts/s at ${ROLLOUTS} (off) ÷ the light load generator's rate at 64 (earlier rounds' ratio) | ${(off.succeeded / off.seconds / rate64Load).toFixed(3)} | |`);
-  console.log(`\ntelemetry on: ${spans.length} spans, ${complete} / ${ROLLOUTS} rollouts with a complete trace, ${set.orphanCount} orphans, ${anomalies.counts.unclosed_span} unclosed, ${dropWarnings.length} loss warnings`);
+  console.log(`\ntelemetry on: ${spans.length} spans, ${complete} / ${rollouts.length} rollouts with a complete trace (the warm-up's included), ${set.orphanCount} orphans, ${anomalies.counts.unclosed_span} unclosed, ${dropWarnings.length} loss warnings`);
   console.log(`\n| process | CPU µs per rollout at 64 (collector) | CPU s, off | CPU s, on | CPU µs per rollout, off | peak RSS MiB, off | peak RSS MiB, on |\n| --- | --- | --- | --- | --- | --- | --- |`);
   for (const [name, mib] of on.peak) {
     const perRollout = (run: typeof off, n: number) => (((run.cpu.get(name) ?? 0) / n) * 1e6).toFixed(0);
