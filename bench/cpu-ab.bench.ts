@@ -9,6 +9,8 @@
 //   BENCH_A_ENV / BENCH_B_ENV extra environment of each copy's servers, `K=V,K=V`
 //                             (e.g. OTEL_BSP_MAX_EXPORT_BATCH_SIZE=512, GYM_SERVER_NODE_FLAGS=--max-semi-space-size=32)
 //   BENCH_SECONDS, BENCH_ROUNDS, BENCH_CONCURRENCY (per copy)
+//   BENCH_WARMUP_SECONDS      an unmeasured first round (default 6): the first seconds of a fresh
+//                             server run unoptimised code and cost twice the CPU of later ones
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +24,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 6);
 const ROW = readFileSync(join(ROOT, 'resources_servers/example_single_tool_call/data/example.jsonl'), 'utf8').split('\n')[0]!;
 
 interface Variant {
@@ -45,6 +48,14 @@ try {
   for (const [i, v] of variants.entries()) {
     const config = await loadConfig({ rootDir: ROOT, selectors: { resourcesServers: ['example_single_tool_call'], modelTypes: ['simulated_model'] }, overrides: [`++head_server.port=${await freePort()}`] });
     running.push(await startEnvironment({ config, roots: [ROOT], logDir: join(scratch, `logs-${i}`), env: v.env }));
+  }
+  if (WARMUP_SECONDS > 0) {
+    await Promise.all(
+      running.map((env) => {
+        const agent = env.servers.find((s) => s.display.server_type === 'responses_api_agents')!;
+        return runLoad(`${agent.display.url}/run`, ROW, { concurrency: CONCURRENCY, durationMs: WARMUP_SECONDS * 1000 });
+      }),
+    );
   }
   const perRollout: number[][] = variants.map(() => []);
   const rates: number[][] = variants.map(() => []);

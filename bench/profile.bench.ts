@@ -1,7 +1,8 @@
 // Where a saturated environment spends its CPU: runs the example environment at saturation with
 // one telemetry setting, with `--cpu-prof` in every server, and prints each process's CPU time per
 // rollout (from /proc) and its top frames by self time.
-// Run: npm run bench -- profile   (BENCH_PROFILE_GROUPS=default|per_rollout|off, BENCH_SECONDS, BENCH_CONCURRENCY, BENCH_TOP)
+// Run: npm run bench -- profile   (BENCH_PROFILE_GROUPS=default|per_rollout|off, BENCH_SECONDS, BENCH_CONCURRENCY, BENCH_TOP;
+//   BENCH_PROFILE_ENV: extra environment of the servers, `K=V,K=V`, e.g. OTEL_TRACES_SAMPLER=always_off)
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,6 +28,7 @@ const env: NodeJS.ProcessEnv = {
   ...baseEnv,
   ...(TOP > 0 ? { GYM_SERVER_NODE_FLAGS: `--cpu-prof --cpu-prof-dir=${profiles}` } : {}),
   ...(GROUPS === 'off' ? {} : { NEMO_GYM_OTEL_ENABLED: '1', NEMO_GYM_OTEL_EXPORTER: 'console', NEMO_GYM_OTEL_SPAN_GROUPS: GROUPS }),
+  ...Object.fromEntries((process.env.BENCH_PROFILE_ENV ?? '').split(',').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)])),
 };
 try {
   const config = await loadConfig({ rootDir: ROOT, selectors: { resourcesServers: ['example_single_tool_call'], modelTypes: ['simulated_model'] }, overrides: [`++head_server.port=${await freePort()}`] });

@@ -19,6 +19,12 @@ import { toMetricRecords } from './metric-record.js';
 import { spanLine } from './span-record.js';
 
 const SUCCESS: ExportResult = { code: ExportResultCode.SUCCESS };
+/**
+ * Bench only (BENCHMARKS.md, `cpu-ab`): `export` discards spans before they are serialised,
+ * `write` after, so a side-by-side run can price the console line and the file write apart.
+ */
+const BENCH_DISCARD = process.env['GYM_BENCH_CONSOLE_DISCARD'];
+let benchDiscarded = 0; // kept, so the serialising is not optimised away
 
 /** Writes one line per item; returns how many items were lost (unserialisable, or dropped by the writer). */
 function writeLines<T>(writer: JsonLinesWriter, items: readonly T[], toLine: (item: T) => string): number {
@@ -73,6 +79,11 @@ abstract class ConsoleExporterBase {
 /** Writes one `{"type":"span",…}` line per span. */
 export class ConsoleSpanExporter extends ConsoleExporterBase implements SpanExporter {
   export(spans: ReadableSpan[], done: (result: ExportResult) => void): void {
+    if (BENCH_DISCARD === 'export') return done(SUCCESS);
+    if (BENCH_DISCARD === 'write') {
+      for (const span of spans) benchDiscarded += spanLine(span).length;
+      return done(SUCCESS);
+    }
     done(resultOf(this.isShutdown ? spans.length : writeLines(this.writer, spans, spanLine)));
   }
 }
