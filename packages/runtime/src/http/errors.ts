@@ -6,9 +6,6 @@
 import { GymError, GymUpstreamError, GymUserError } from '../errors.js';
 import type { GymErrorOptions } from '../errors.js';
 
-/** Upstream codes that look like ours are adopted as the error's own `code`, so callers can switch across processes. */
-const GYM_CODE = /^GYM_[A-Z0-9_]+$/;
-
 /** What {@link GymHttpStatusError} is built from. */
 export interface HttpStatusErrorInit {
   method: string;
@@ -26,8 +23,9 @@ export interface HttpStatusErrorInit {
 }
 
 /**
- * An upstream answered with a non-2xx status. `code` is the upstream's own code when its body has
- * the shape `{"error":{"code":"GYM_…","message":…}}`, else `GYM_HTTP_STATUS`.
+ * An upstream answered with a non-2xx status. `code` is always `GYM_HTTP_STATUS`, whatever the body
+ * says: a caller switching on `err.code` must see what happened here (a call failed), not what
+ * happened in another process. The upstream's own code, `GYM_*` or not, is `upstreamCode`.
  */
 export class GymHttpStatusError extends GymUpstreamError {
   readonly method: string;
@@ -35,7 +33,7 @@ export class GymHttpStatusError extends GymUpstreamError {
   readonly status: number;
   readonly bodyText: string;
   readonly body: unknown;
-  /** `error.code` from an `{"error":{code,message}}` body, whatever its style. */
+  /** `error.code` from an `{"error":{code,message}}` body, whatever its style (never adopted as `code`). */
   readonly upstreamCode: string | undefined;
   /** `error.message` from an `{"error":{code,message}}` body, or the `detail` of a FastAPI-style body. */
   readonly upstreamMessage: string | undefined;
@@ -46,10 +44,9 @@ export class GymHttpStatusError extends GymUpstreamError {
 
   constructor(init: HttpStatusErrorInit) {
     const { upstreamCode, upstreamMessage } = readErrorBody(init.body);
-    const code = upstreamCode !== undefined && GYM_CODE.test(upstreamCode) ? upstreamCode : 'GYM_HTTP_STATUS';
     const what = upstreamMessage ?? truncate(init.bodyText, 300);
     super(
-      code,
+      'GYM_HTTP_STATUS',
       `${init.method} ${init.url} answered ${init.status}${what ? `: ${what}` : ''}. ` +
         'Check the log of the server at that URL.',
     );
