@@ -71,7 +71,6 @@ export { formatMs, displayService, toJson, outputWidth, useColor } from './rende
 export { toOtlpJsonLines, toOtlpSpan } from './write/otlp-json.js';
 export type { OtlpWriteOptions } from './write/otlp-json.js';
 
-export { registerTraceCommands } from './cli.js';
 export { processOutput } from './commands/output.js';
 export type { CommandOutput, OutputFormat } from './commands/output.js';
 export type { InputOptions } from './commands/load.js';

@@ -52,16 +52,18 @@ async function setUp(options: InitTelemetryOptions): Promise<GymTelemetry | unde
   if (!settings.enabled) return undefined;
   const env = options.env ?? process.env;
   let lens: typeof import('@gym/lens');
+  let setup: typeof import('@gym/lens/setup');
   let api: typeof import('@opentelemetry/api');
   try {
     lens = await import('@gym/lens');
+    setup = await import('@gym/lens/setup');
     api = await import('@opentelemetry/api');
   } catch (error) {
     gymWarn(GYM_TELEMETRY_WARNINGS.LENS_MISSING, `telemetry is enabled but @gym/lens is not installed (${(error as Error).message}); running without telemetry. Install @gym/lens to get traces.`);
     return undefined;
   }
   const serviceGroup = settings.serviceGroup;
-  const config = new lens.NemoLensConfig({
+  const config = new setup.NemoLensConfig({
     enabled: true,
     serviceName: settings.serviceNamePerServer ? `${serviceGroup}/${options.serverName}` : serviceGroup,
     tracesEnabled: settings.tracesEnabled,
@@ -76,9 +78,9 @@ async function setUp(options: InitTelemetryOptions): Promise<GymTelemetry | unde
   });
   lens.SpanRegistry.register(GYM_NAMESPACE, { groups: GYM_SPAN_GROUPS, presets: GYM_PRESETS }, { allowOverride: true });
 
-  let handle: Awaited<ReturnType<typeof lens.setupTelemetry>> | undefined;
+  let handle: Awaited<ReturnType<typeof setup.setupTelemetry>> | undefined;
   try {
-    handle = await lens.setupTelemetry(config, {
+    handle = await setup.setupTelemetry(config, {
       env,
       metricExportIntervalMs: settings.metricExportIntervalMs,
       ...(options.output === undefined ? {} : { output: options.output }),
@@ -104,6 +106,7 @@ async function setUp(options: InitTelemetryOptions): Promise<GymTelemetry | unde
   const runtimeMetrics = isExportingMetrics ? (await import('./runtime-metrics.js')).startRuntimeMetrics(lens.getMeter('nemo.gym', GYM_VERSION)) : undefined;
   const telemetry: GymTelemetry = {
     lens,
+    setup,
     api,
     tracer: lens.getTracer('nemo.gym', GYM_VERSION),
     lean: lens.getLeanTracer('nemo.gym', GYM_VERSION),
