@@ -6,7 +6,7 @@
  * @module
  */
 import { z } from 'zod';
-import { defineAgentServer, readEvidenceSettings, rolloutIdOf, rolloutUrlPrefix } from '@gym/runtime';
+import { defineAgentServer, readEvidenceSettings, rolloutIdOfRow, rolloutUrlPrefix } from '@gym/runtime';
 import type { CookieMap, RouteContext, ServerFactory } from '@gym/runtime';
 import { runAgentLoop } from './agent-loop.js';
 import { AgentObserver, answerOf, questionOf } from './observations.js';
@@ -68,7 +68,7 @@ const createSimpleAgent: ServerFactory = (context) => {
     run: {
       handler: async (row, route) => {
         if (!evidence) return run(row, route);
-        const observer = new AgentObserver(route.rolloutId ?? rolloutIdOf(row), modelRef);
+        const observer = new AgentObserver(route.rolloutId ?? rolloutIdOfRow(row), modelRef);
         try {
           return await run(row, route, observer);
         } catch (error) {

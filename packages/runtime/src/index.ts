@@ -37,5 +37,5 @@ export { gymSpan, isGymSpanGroupEnabled } from './telemetry/gym-span.js';
 export type { GymSpan } from './telemetry/gym-span.js';
 export { GYM_PRESETS, GYM_SPAN_GROUPS } from './telemetry/gates.js';
 export type { GymSpanGroup } from './telemetry/gates.js';
-export { MODEL_CALL_ID_HEADER, readEvidenceSettings, rolloutIdOf, rolloutUrlPrefix } from './evidence/index.js';
+export { MODEL_CALL_ID_HEADER, readEvidenceSettings, rolloutIdOfRow, rolloutUrlPrefix } from './evidence/index.js';
 export type { AgentObservationBundle, EvidenceSettings, ModelCallRef, ToolCallObservation, TrajectoryTurn } from './evidence/index.js';

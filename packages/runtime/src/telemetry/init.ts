@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { processSecretScrubber } from '../config/secret-scrub.js';
 import { bindGates, GYM_NAMESPACE, GYM_PRESETS, GYM_SPAN_GROUPS } from './gates.js';
-import { ATTR } from './attributes.js';
+import { ATTR, GYM_SCOPE } from './attributes.js';
 import { createInstruments } from './instruments.js';
 import { activeTelemetry, setActiveTelemetry } from './state.js';
 import type { GymTelemetry } from './state.js';
@@ -103,15 +103,15 @@ async function setUp(options: InitTelemetryOptions): Promise<GymTelemetry | unde
   lens.setStringScrubber(processSecretScrubber());
   // process saturation metrics (runtime-metrics.ts), loaded only here: a process without telemetry never loads them
   const isExportingMetrics = handle?.isExporting === true && settings.metricsEnabled;
-  const runtimeMetrics = isExportingMetrics ? (await import('./runtime-metrics.js')).startRuntimeMetrics(lens.getMeter('nemo.gym', GYM_VERSION)) : undefined;
+  const runtimeMetrics = isExportingMetrics ? (await import('./runtime-metrics.js')).startRuntimeMetrics(lens.getMeter(GYM_SCOPE, GYM_VERSION)) : undefined;
   const telemetry: GymTelemetry = {
     lens,
     setup,
     api,
-    tracer: lens.getTracer('nemo.gym', GYM_VERSION),
-    lean: lens.getLeanTracer('nemo.gym', GYM_VERSION),
+    tracer: lens.getTracer(GYM_SCOPE, GYM_VERSION),
+    lean: lens.getLeanTracer(GYM_SCOPE, GYM_VERSION),
     rolloutKey: api.createContextKey(ATTR.ROLLOUT_ID),
-    instruments: createInstruments(lens.getMeter('nemo.gym', GYM_VERSION)),
+    instruments: createInstruments(lens.getMeter(GYM_SCOPE, GYM_VERSION)),
     serverName: options.serverName,
     serverType: options.serverType,
     runId: config.runId,
