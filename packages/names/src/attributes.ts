@@ -1,8 +1,8 @@
 /**
  * Attribute keys gym writes on spans, metrics and resources, and `gym trace` reads back. Kept
  * identical to the original NeMo Gym's, so dashboards and queries carry over (docs/compatibility.md,
- * "Telemetry names"). Incubating semantic-convention names (`gen_ai.*`) are copied here, not imported,
- * so a convention package upgrade cannot rename what we write.
+ * "Commands, HTTP routes and telemetry names"). Incubating semantic-convention names (`gen_ai.*`)
+ * are copied here, not imported, so a convention package upgrade cannot rename what we write.
  * @module
  */
 export const ATTR = {
@@ -20,7 +20,7 @@ export const ATTR = {
   RUN_ID: 'nemo.run.id',
   TRUNCATED: 'nemo.span.truncated',
   TRUNCATED_REASON: 'nemo.span.truncated.reason',
-  // the phases of a CLIENT span, offsets from its start in ms (docs/trace.md, "client phases")
+  // the phases of a CLIENT span, offsets from its start in ms (docs/trace.md, "Client phases")
   HTTP_PHASE_QUEUED_MS: 'gym.http.phase.queued_ms',
   HTTP_PHASE_CONNECT_MS: 'gym.http.phase.connect_ms',
   HTTP_CONNECTION_REUSED: 'gym.http.connection.reused',

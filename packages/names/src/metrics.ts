@@ -1,6 +1,6 @@
 /**
  * Metric names and units gym records, with the original NeMo Gym's names (docs/compatibility.md,
- * "Telemetry names"); `gym trace` reads the memory ones back for its saturation view.
+ * "Commands, HTTP routes and telemetry names"); `gym trace` reads the memory ones back for its saturation view.
  * @module
  */
 export const METRIC = {

@@ -1,4 +1,4 @@
-// Every error and warning code in the sources is documented under docs/ (STYLE.md §6).
+// Every error and warning code in the sources is documented under docs/.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, statSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * The orchestrator's `telemetry.memory_profiling` (nemo-gym-observability.md §6.7): once the
+ * The orchestrator's `telemetry.memory_profiling` (docs/observability/metrics.md, "Memory profiling"): once the
  * servers are ready it samples each server's process tree and the host every `interval_seconds`,
  * with one sample at start and a last one before the servers are stopped, and records the
  * original's gauges. RSS and the host are read synchronously (tens of µs per process); PSS, which

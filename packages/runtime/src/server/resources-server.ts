@@ -13,7 +13,7 @@ import type { AggregateMetricsResult, BuildOptions, EndpointSpec, ServerDefiniti
 /** Default `/verify` body: `{responses_create_params, response}` plus any task fields. */
 export const VERIFY_REQUEST = z.looseObject({
   responses_create_params: z.looseObject({}),
-  // output items must carry `type` (reference §2.2): verify handlers switch on it
+  // output items must carry `type`, as every Responses output item does: verify handlers switch on it
   response: z.looseObject({ output: z.array(z.looseObject({ type: z.string() })) }),
 });
 /** Default `/seed_session` body: any object (the agent sends the whole task row). */
