@@ -5,6 +5,8 @@
  */
 export { ExitError, GymError, GymInternalError, GymUpstreamError, GymUserError } from './errors.js';
 export type { GymErrorOptions } from './errors.js';
+export { GYM_ERRORS } from './error-codes.js';
+export type { ErrorKind, ErrorSpec, GymErrorCode } from './error-codes.js';
 export { loadConfig, redactSecrets, dumpConfigYaml } from './config/index.js';
 export type { ConfigMap, LoadConfigOptions, ResolvedConfig, ServerInstanceConfig, ServerRef, ServerType } from './config/index.js';
 export { createHttpClient, GymHttpRequestError, GymHttpStatusError } from './http/index.js';

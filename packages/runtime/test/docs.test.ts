@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { buildProgram } from '../src/cli/program.js';
 import { REPO_ROOT } from './support/gym-process.js';
+import { anchorsOf } from './support/markdown-anchors.js';
 
 function codeFiles(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(dir)) {
@@ -30,31 +31,6 @@ program.configureOutput({ getOutHelpWidth: () => 80, getErrHelpWidth: () => 80 }
 for (const [, c] of commands(program)) c.configureOutput({ getOutHelpWidth: () => 80, getErrHelpWidth: () => 80 });
 
 const markdownFiles = [join(REPO_ROOT, 'README.md'), ...readdirSync(join(REPO_ROOT, 'docs'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.md')).map((f) => join(REPO_ROOT, 'docs', f))];
-
-// GitHub's heading anchors: lower case, punctuation dropped, spaces to hyphens
-function slug(heading: string): string {
-  return heading
-    .trim()
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
-    .replace(/\s/g, '-');
-}
-
-function anchorsOf(markdown: string): Set<string> {
-  const anchors = new Set<string>();
-  const seen = new Map<string, number>();
-  let fenced = false;
-  for (const line of markdown.split('\n')) {
-    if (line.startsWith('```')) fenced = !fenced;
-    const m = fenced ? null : /^#{1,6}\s+(.*)$/.exec(line);
-    if (m === null) continue;
-    const base = slug(m[1]!);
-    const n = seen.get(base) ?? 0;
-    seen.set(base, n + 1);
-    anchors.add(n === 0 ? base : `${base}-${n}`);
-  }
-  return anchors;
-}
 
 function withoutCode(markdown: string): string {
   return markdown.replace(/```[\s\S]*?```/g, '');

@@ -5,7 +5,8 @@
  */
 export { ATTR, SPAN, isTruncated, nsToMs } from './span-record.js';
 export type { Attributes, AttributeValue, SpanEvent, SpanKindName, SpanRecord, SpanResource, SpanSource, StatusCodeName } from './span-record.js';
-export { TRACE_ERROR_CODES, TraceError, TraceUserError } from './errors.js';
+export { TRACE_ERROR_CODES, TRACE_ERRORS, TraceError, TraceUserError } from './errors.js';
+export type { TraceErrorCode } from './errors.js';
 
 export { readSpans, forEachSpan } from './read/read-spans.js';
 export type { ReadOptions, ReadProgress, ReadResult } from './read/read-spans.js';
