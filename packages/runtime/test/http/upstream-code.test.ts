@@ -26,14 +26,14 @@ describe("an upstream's GYM_* code", () => {
     });
     await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
     upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
-    client = createHttpClient({ retry: false });
+    client = createHttpClient();
     app = createServerApp({ name: 'relay' });
     addJsonRoute(app, {
       method: 'POST',
       path: '/relay',
       handler: async () => {
         try {
-          return await client.post(`${upstreamUrl}/x`, {});
+          return await client.post(`${upstreamUrl}/x`, {}, { retry: false });
         } catch (error) {
           innerError = error;
           throw error;
@@ -49,7 +49,7 @@ describe("an upstream's GYM_* code", () => {
   });
 
   it("is the upstreamCode of the relay's error, whose own code stays GYM_HTTP_STATUS", async () => {
-    await assert.rejects(client.post(`${appUrl}/relay`, {}), (err: unknown) => {
+    await assert.rejects(client.post(`${appUrl}/relay`, {}, { retry: false }), (err: unknown) => {
       assert.ok(err instanceof GymHttpStatusError);
       assert.equal(err.status, 500);
       assert.equal(err.code, 'GYM_HTTP_STATUS');
