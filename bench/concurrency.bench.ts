@@ -20,8 +20,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { assembleTraces, findAnomalies, findRollouts, readSpans } from '@gym/trace';
 import { collectRollouts, loadConfig, startEnvironment } from '@gym/runtime';
-import { readProcessRss } from '../packages/runtime/src/orchestrator/proc-memory.js';
-import { freePort } from '@gym/runtime/testing';
+import { freePort, readProcessRss } from '@gym/runtime/testing';
 import { runLoad } from './support/load.js';
 import { processCpuSeconds } from './support/proc-cpu.js';
 

@@ -8,7 +8,7 @@ import { runAndReport } from './support/mitata-report.js';
 
 SpanRegistry.register('bench', { groups: ['rollout', 'other'] });
 const ROLLOUT = spanGroup('rollout');
-// Written at run time so V8 cannot treat the field as a constant (node-ecosystem.md §8).
+// Written at run time so V8 cannot fold the field into a constant and measure nothing.
 setEnabledSpanGroups(process.env.BENCH_NEVER_SET === '1' ? ['rollout'] : ['other']);
 
 let sink = 0;

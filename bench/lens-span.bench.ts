@@ -4,7 +4,8 @@
 // it would in a server, and every span is accounted for (exported or counted as dropped).
 // Run: npm run bench -- lens-span
 import { Writable } from 'node:stream';
-import { NemoLensConfig, managedSpan, setupTelemetry, spanGroup, SpanRegistry } from '@gym/lens';
+import { managedSpan, spanGroup, SpanRegistry } from '@gym/lens';
+import { NemoLensConfig, setupTelemetry } from '@gym/lens/setup';
 
 const BURST = 1024;
 const SPANS = Math.ceil(Number(process.env.BENCH_SPANS ?? 200_000) / BURST) * BURST;

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
-import { writeBigRun } from '../packages/trace/test/support/big-run.js';
+import { writeBigRun } from './support/big-run.js';
 
 const ROLLOUTS = Number(process.env['REPORT_BENCH_ROLLOUTS'] ?? 100_000);
 const OPENS = 5;

@@ -6,7 +6,7 @@ import { createWriteStream } from 'node:fs';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
-import { NemoLensConfig, setupTelemetry } from '@gym/lens';
+import { NemoLensConfig, setupTelemetry } from '@gym/lens/setup';
 
 const file = process.env['GYM_TELEMETRY_CONSOLE_FILE'];
 const output = file === undefined ? process.stdout : createWriteStream(file, { flags: 'a' });

@@ -6,7 +6,7 @@
  * @module
  */
 import { z } from 'zod';
-import { defineAgentServer, GymUpstreamError, readEvidenceSettings, rolloutIdOf, rolloutUrlPrefix, VERIFY_RESPONSE } from '@gym/runtime';
+import { defineAgentServer, GymUpstreamError, readEvidenceSettings, rolloutIdOfRow, rolloutUrlPrefix, VERIFY_RESPONSE } from '@gym/runtime';
 import type { CookieMap, ResponsesCreateParams, RouteContext, ServerFactory, TaskRow, VerifyRequest, VerifyResponse } from '@gym/runtime';
 import { runAgentLoop } from './agent-loop.js';
 import { AgentObserver, answerOf, questionOf } from './observations.js';
@@ -83,7 +83,7 @@ const createSimpleAgent: ServerFactory = (context) => {
     run: {
       handler: async (row, route) => {
         if (!evidence) return run(row, route);
-        const observer = new AgentObserver(route.rolloutId ?? rolloutIdOf(row), modelRef);
+        const observer = new AgentObserver(route.rolloutId ?? rolloutIdOfRow(row), modelRef);
         try {
           return await run(row, route, observer);
         } catch (error) {

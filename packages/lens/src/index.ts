@@ -1,8 +1,10 @@
 /**
  * @gym/lens — OpenTelemetry instrumentation gated by span groups; knows nothing about gym.
  *
- * Importing this module starts nothing, registers nothing and reads no environment; the
- * OpenTelemetry SDK is loaded only by `setupTelemetry` when telemetry is enabled.
+ * This root is the API instrumented code imports: span groups, spans, propagation, tracers.
+ * Setting telemetry up (config, `setupTelemetry`, exporters, resources, pino) is `@gym/lens/setup`;
+ * the names on the wire are `@gym/lens/names`. Importing this module starts nothing, registers
+ * nothing and reads no environment.
  * @module
  */
 export { ALL, SpanRegistry, parseSpec } from './span-registry.js';
@@ -42,42 +44,3 @@ export type { Carrier } from './propagation.js';
 export { DEFAULT_SCOPE, getMeter, getTracer } from './tracer.js';
 export { LENS_WARNINGS, lensWarn } from './warnings.js';
 export type { LensWarningCode } from './warnings.js';
-export {
-  BOOLEAN_SPELLINGS,
-  EXPORTER_NAMES,
-  LENS_ERRORS,
-  LENS_VERSION,
-  LensConfigError,
-  LensError,
-  LensSetupError,
-  NemoLensConfig,
-  TRUNCATED,
-  TRUNCATED_REASON,
-  detectKubernetes,
-  detectResource,
-  detectSlurm,
-  ensureRunId,
-  formatOtelResourceAttributes,
-  lensPinoOptions,
-  parseBoolean,
-  parseOtelResourceAttributes,
-  readEnv,
-  resolveResourceAttributes,
-  setupTelemetry,
-  traceMixin,
-} from './setup/index.js';
-export type {
-  BatchOptions,
-  DetectResourceOptions,
-  Env,
-  LensPinoOptions,
-  LensPinoSettings,
-  LossSignal,
-  NemoLensConfigFields,
-  OutputStream,
-  ResolveResourceOptions,
-  SetupTelemetryOptions,
-  SignalLosses,
-  TelemetryHandle,
-  TelemetryLosses,
-} from './setup/index.js';

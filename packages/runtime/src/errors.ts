@@ -4,10 +4,14 @@
  * Every error has a stable `code` (`GYM_<AREA>_<PROBLEM>`, never reused) and belongs to one of three
  * kinds, by who must act: the user ({@link GymUserError}), another process ({@link GymUpstreamError})
  * or us ({@link GymInternalError}). Callers switch on `err.code`, never on `instanceof` across
- * packages or processes. Area-specific subclasses live next to their area (`config/errors.ts`,
- * `http/errors.ts`, …) and are catalogued in `docs/errors.md`.
+ * packages or processes. Every code of the runtime is a row of its table (`error-codes.ts`: kind,
+ * status, message template, docs section); area-specific classes are built from those rows
+ * (`error-class.ts`), live next to their area (`config/errors.ts`, `http/errors.ts`, …) and are
+ * catalogued in `docs/errors.md`. Server implementations may raise codes of their own.
  * @module
  */
+import { GYM_ERRORS } from './error-codes.js';
+import type { ErrorSpec } from './error-codes.js';
 
 /** Options accepted by every gym error. */
 export interface GymErrorOptions {
@@ -22,6 +26,11 @@ export class GymError extends Error {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.name = new.target.name;
+  }
+
+  /** This error's row of the runtime's table (kind, status, docs), or `undefined` for a code of a server implementation. */
+  get spec(): ErrorSpec | undefined {
+    return Object.hasOwn(GYM_ERRORS, this.code) ? (GYM_ERRORS as Record<string, ErrorSpec>)[this.code] : undefined;
   }
 }
 

@@ -5,6 +5,8 @@
  */
 export { ExitError, GymError, GymInternalError, GymUpstreamError, GymUserError } from './errors.js';
 export type { GymErrorOptions } from './errors.js';
+export { GYM_ERRORS } from './error-codes.js';
+export type { ErrorKind, ErrorSpec, GymErrorCode } from './error-codes.js';
 export { loadConfig, redactSecrets, dumpConfigYaml } from './config/index.js';
 export type { ConfigMap, LoadConfigOptions, ResolvedConfig, ServerInstanceConfig, ServerRef, ServerType } from './config/index.js';
 export { createHttpClient, GymHttpRequestError, GymHttpStatusError } from './http/index.js';
@@ -51,5 +53,5 @@ export { gymSpan, isGymSpanGroupEnabled } from './telemetry/gym-span.js';
 export type { GymSpan } from './telemetry/gym-span.js';
 export { GYM_PRESETS, GYM_SPAN_GROUPS } from './telemetry/gates.js';
 export type { GymSpanGroup } from './telemetry/gates.js';
-export { MODEL_CALL_ID_HEADER, readEvidenceSettings, rolloutIdOf, rolloutUrlPrefix } from './evidence/index.js';
+export { MODEL_CALL_ID_HEADER, readEvidenceSettings, rolloutIdOfRow, rolloutUrlPrefix } from './evidence/index.js';
 export type { AgentObservationBundle, EvidenceSettings, ModelCallRef, ToolCallObservation, TrajectoryTurn } from './evidence/index.js';

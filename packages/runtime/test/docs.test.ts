@@ -4,9 +4,21 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { buildProgram } from '../src/cli/program.js';
 import { REPO_ROOT } from './support/gym-process.js';
+import { anchorsOf } from './support/markdown-anchors.js';
+
+function codeFiles(dir: string, out: string[] = []): string[] {
+  for (const name of readdirSync(dir)) {
+    if (name === 'node_modules' || name === 'dist' || name === 'results') continue;
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) codeFiles(path, out);
+    else if (/\.(ts|mts|mjs)$/.test(name)) out.push(path);
+  }
+  return out;
+}
 
 const silent = { out: () => undefined, err: () => undefined, isTty: false };
 
@@ -19,31 +31,6 @@ program.configureOutput({ getOutHelpWidth: () => 80, getErrHelpWidth: () => 80 }
 for (const [, c] of commands(program)) c.configureOutput({ getOutHelpWidth: () => 80, getErrHelpWidth: () => 80 });
 
 const markdownFiles = [join(REPO_ROOT, 'README.md'), ...readdirSync(join(REPO_ROOT, 'docs'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.md')).map((f) => join(REPO_ROOT, 'docs', f))];
-
-// GitHub's heading anchors: lower case, punctuation dropped, spaces to hyphens
-function slug(heading: string): string {
-  return heading
-    .trim()
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
-    .replace(/\s/g, '-');
-}
-
-function anchorsOf(markdown: string): Set<string> {
-  const anchors = new Set<string>();
-  const seen = new Map<string, number>();
-  let fenced = false;
-  for (const line of markdown.split('\n')) {
-    if (line.startsWith('```')) fenced = !fenced;
-    const m = fenced ? null : /^#{1,6}\s+(.*)$/.exec(line);
-    if (m === null) continue;
-    const base = slug(m[1]!);
-    const n = seen.get(base) ?? 0;
-    seen.set(base, n + 1);
-    anchors.add(n === 0 ? base : `${base}-${n}`);
-  }
-  return anchors;
-}
 
 function withoutCode(markdown: string): string {
   return markdown.replace(/```[\s\S]*?```/g, '');
@@ -107,8 +94,20 @@ describe('links', () => {
     assert.deepEqual([...anchorsOf('# `gym trace` — where?\n## Errors\n```\n# not a heading\n```\n## Errors\n')], ['gym-trace--where', 'errors', 'errors-1']);
   });
 
-  it('nothing cites documents outside the repository', () => {
-    const citing = markdownFiles.filter((f) => /DESIGN(\.md)? §|\.\.\/shared\/|reference §/.test(readFileSync(f, 'utf8'))).map((f) => relative(REPO_ROOT, f));
+  it('nothing cites documents outside the repository: docs, and the comments of every source file', () => {
+    // design notes, briefs and section numbers of documents a reader of the repository cannot open
+    const outside = /DESIGN(\.md)?\b|[Dd]esign notes|\.\.\/shared\/|\breference §|STYLE\.md|node-ecosystem\.md|nemo-gym-observability|§\s?\d|\b[Tt]he issue\b|\b[Ii]ssue #?\d+/;
+    const sources = ['packages', 'bench', 'scripts', 'resources_servers', 'responses_api_agents', 'responses_api_models'].flatMap((dir) => codeFiles(join(REPO_ROOT, dir)));
+    const files = [...markdownFiles, join(REPO_ROOT, 'BENCHMARKS.md'), ...sources.filter((f) => f !== fileURLToPath(import.meta.url))];
+    assert.ok(sources.length > 300, `only ${sources.length} source files: the scan is broken`);
+    const citing = files.flatMap((f) => readFileSync(f, 'utf8').split('\n').flatMap((line, i) => (outside.test(line) ? [`${relative(REPO_ROOT, f)}:${i + 1}: ${line.trim()}`] : [])));
     assert.deepEqual(citing, []);
+  });
+
+  it('every docs page a source comment names exists', () => {
+    const sources = ['packages', 'bench', 'scripts', 'resources_servers', 'responses_api_agents', 'responses_api_models'].flatMap((dir) => codeFiles(join(REPO_ROOT, dir)));
+    const named = new Set(sources.flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/\bdocs\/[\w/.-]+\.md/g)].map((m) => m[0])));
+    assert.ok(named.size > 10, 'the scan is broken');
+    assert.deepEqual([...named].filter((page) => !existsSync(join(REPO_ROOT, page))), []);
   });
 });

@@ -1,20 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import * as runtime from '../src/index.js';
-import * as testing from '../src/testing/index.js';
 
-// Pinned so that widening the public API is a visible decision (STYLE.md §2).
-describe('@gym/runtime public surface', () => {
-  it('exports exactly the pinned names', () => {
-    assert.deepEqual(Object.keys(runtime).sort(), [
-      'ExitError', 'GYM_PRESETS', 'GYM_SPAN_GROUPS', 'GymError', 'GymHttpRequestError', 'GymHttpStatusError', 'GymInternalError', 'GymUpstreamError', 'GymUserError', 'MODEL_CALL_ID_HEADER', 'RESPONSES_REQUEST_FIELDS', 'RESPONSES_RESULT', 'TASK_ROW', 'VERIFY_REQUEST', 'VERIFY_RESPONSE',
-      'addJsonRoute', 'collectRollouts', 'computeAggregateMetrics', 'computeVerifyMetrics', 'createHttpClient', 'createServerApp', 'createServerContext', 'defineAgentServer', 'defineModelServer',
-      'defineResourcesServer', 'dumpConfigYaml', 'gymSpan', 'installShutdownHandlers', 'instanceUrl', 'isGymSpanGroupEnabled', 'listen', 'loadConfig', 'materializeRows',
-      'readEvidenceSettings', 'redactSecrets', 'rolloutIdOf', 'rolloutUrlPrefix', 'startEnvironment',
-    ]);
-    assert.deepEqual(Object.keys(testing).sort(), ['assistantMessage', 'freePort', 'functionCall', 'scriptedModelServer']);
-  });
-
+// The exported names are pinned with every other entry point's (architecture/public-surfaces.test.ts).
+describe('@gym/runtime root', () => {
   it('loads no OpenTelemetry or lens module when imported', async () => {
     const { spawnSync } = await import('node:child_process');
     const index = new URL('../src/index.ts', import.meta.url).href;

@@ -1,6 +1,7 @@
 /**
  * The `trace` command table. Declares commands and flags only; each action lazily imports its
- * `commands/<name>.js` module, so `gym --help` loads none of them.
+ * `commands/<name>.js` module, so `gym --help` loads none of them. This is the `@gym/trace/cli`
+ * entry point: a host CLI imports it without loading the library's readers and analyses.
  * @module
  */
 import { Option } from '@commander-js/extra-typings';
@@ -8,6 +9,9 @@ import type { Command, OptionValues } from '@commander-js/extra-typings';
 import { processOutput } from './commands/output.js';
 import { outputWidth, useColor } from './render/format.js';
 import type { OutputFormat } from './commands/output.js';
+
+// the host CLI sizes its own tables as trace does, without loading the library root
+export { outputWidth } from './render/format.js';
 
 // Flag policy: `--json` wins over `--markdown`; neither means text. Numbers are parsed here and
 // validated by the command (so library callers get the same checks).

@@ -5,7 +5,8 @@
  */
 export { ATTR, SPAN, isTruncated, nsToMs } from './span-record.js';
 export type { Attributes, AttributeValue, SpanEvent, SpanKindName, SpanRecord, SpanResource, SpanSource, StatusCodeName } from './span-record.js';
-export { TRACE_ERROR_CODES, TraceError, TraceUserError } from './errors.js';
+export { TRACE_ERROR_CODES, TRACE_ERRORS, TraceError, TraceUserError } from './errors.js';
+export type { TraceErrorCode } from './errors.js';
 
 export { readSpans, forEachSpan } from './read/read-spans.js';
 export type { ReadOptions, ReadProgress, ReadResult } from './read/read-spans.js';
@@ -71,7 +72,6 @@ export { formatMs, displayService, toJson, outputWidth, useColor } from './rende
 export { toOtlpJsonLines, toOtlpSpan } from './write/otlp-json.js';
 export type { OtlpWriteOptions } from './write/otlp-json.js';
 
-export { registerTraceCommands } from './cli.js';
 export { processOutput } from './commands/output.js';
 export type { CommandOutput, OutputFormat } from './commands/output.js';
 export type { InputOptions } from './commands/load.js';

@@ -1,7 +1,11 @@
 /**
- * The one span model every reader produces, whatever the input format.
+ * The one span model every reader produces, whatever the input format. The names it is read by
+ * (attribute keys, span names) are the naming contract's, `@gym/names`, which the writers share.
  * @module
  */
+import { ATTR } from '@gym/names';
+
+export { ATTR, SPAN } from '@gym/names';
 
 /** OpenTelemetry span kinds, by name. */
 export type SpanKindName = 'INTERNAL' | 'SERVER' | 'CLIENT' | 'PRODUCER' | 'CONSUMER';
@@ -63,34 +67,9 @@ export interface SpanRecord {
   source: SpanSource;
 }
 
-/** Attribute keys and span names the analyses rely on. */
-export const ATTR = {
-  rolloutId: 'nemo.gym.rollout.id',
-  truncated: 'nemo.span.truncated',
-  reward: 'gym.verify.reward',
-  serverName: 'nemo.gym.server.name',
-  httpRoute: 'http.route',
-  httpMethod: 'http.request.method',
-  httpStatus: 'http.response.status_code',
-  resendCount: 'http.request.resend_count',
-  requestModel: 'gen_ai.request.model',
-  responseModel: 'gen_ai.response.model',
-  inputTokens: 'gen_ai.usage.input_tokens',
-  outputTokens: 'gen_ai.usage.output_tokens',
-  serviceName: 'service.name',
-} as const;
-
-/** Span names with a fixed meaning. */
-export const SPAN = {
-  rollout: 'gym.rollout',
-  job: 'gym.job',
-  verify: 'gym.verify',
-  modelPrefix: 'gym.model.',
-} as const;
-
 /** True when the span was force-closed at shutdown (`nemo.span.truncated=true`). */
 export function isTruncated(span: SpanRecord): boolean {
-  const v = span.attributes[ATTR.truncated];
+  const v = span.attributes[ATTR.TRUNCATED];
   return v === true || v === 'true';
 }
 

@@ -5,7 +5,7 @@ import { readSpans } from '../src/read/read-spans.js';
 import { toOtlpJsonLines } from '../src/write/otlp-json.js';
 import { convert } from '../src/commands/convert.js';
 import { rolloutSpans, tempDir, writeRunLogs } from './support/fixtures.js';
-import { BIG_RUN_SPANS_PER_ROLLOUT, FAIL_EVERY, writeBigRun } from './support/big-run.js';
+import { BIG_RUN_SPANS_PER_ROLLOUT, FAIL_EVERY, writeBigRun } from '../../../bench/support/big-run.js';
 import type { SpanRecord } from '../src/span-record.js';
 
 const cleanups: Array<() => void> = [];

@@ -13,7 +13,7 @@ import type { SpanStats } from '../src/analyze/stats.js';
 import { capture } from './support/capture.js';
 import { browserSkip, openReport } from './support/chromium.js';
 import type { OpenedReport } from './support/chromium.js';
-import { writeBigRun } from './support/big-run.js';
+import { writeBigRun } from '../../../bench/support/big-run.js';
 import { tempDir } from './support/fixtures.js';
 
 const ROLLOUTS = 20_000;

@@ -9,20 +9,29 @@ export class LensError extends Error {
   /** Stable machine-readable code, `LENS_<AREA>_<PROBLEM>`. */
   readonly code: string;
 
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
+  constructor(code: LensErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.code = code;
     this.name = new.target.name;
   }
 }
 
-/** Error codes of the setup half of lens; never reused once released. */
-export const LENS_ERRORS = {
+/** Error codes of the setup half of lens, one row each (the docs section explaining it, `<page>.md#<section>` under docs/); never reused once released. */
+export const LENS_ERROR_TABLE = {
   /** An environment variable or config field holds a value lens cannot parse. */
-  CONFIG_INVALID_VALUE: 'LENS_CONFIG_INVALID_VALUE',
+  LENS_CONFIG_INVALID_VALUE: { docs: 'lens-setup.md#configuration' },
   /** `setupTelemetry` was called a second time with telemetry enabled. */
+  LENS_SETUP_ALREADY_INITIALISED: { docs: 'lens-setup.md#setuptelemetryconfig-options' },
+} as const satisfies Record<string, { docs: string }>;
+
+/** A code of {@link LENS_ERROR_TABLE}. */
+export type LensErrorCode = keyof typeof LENS_ERROR_TABLE;
+
+/** Short names of the codes, for raise sites and callers switching on `err.code`. */
+export const LENS_ERRORS = {
+  CONFIG_INVALID_VALUE: 'LENS_CONFIG_INVALID_VALUE',
   SETUP_ALREADY_INITIALISED: 'LENS_SETUP_ALREADY_INITIALISED',
-} as const;
+} as const satisfies Record<string, LensErrorCode>;
 
 /** A configuration value (env var or field) is invalid. The message names it and the valid values. */
 export class LensConfigError extends LensError {

@@ -1,16 +1,17 @@
 /**
- * The open-span closer (nemo-lens §5.4): ends spans still open at telemetry shutdown so a
+ * The open-span closer (docs/lens-setup.md): ends spans still open at telemetry shutdown so a
  * run-wrapping span is exported, marked as truncated, instead of lost.
  * @module
  */
 import type { Context } from '@opentelemetry/api';
 import type { ReadableSpan, Span, SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { ATTR } from '@gym/names';
 import { OpenLeanSpans } from '../lean/open-lean-spans.js';
 
 /** Attribute and event name set on spans ended by the closer. */
-export const TRUNCATED = 'nemo.span.truncated';
+export const TRUNCATED = ATTR.TRUNCATED;
 /** Attribute on the truncation event carrying the reason. */
-export const TRUNCATED_REASON = 'nemo.span.truncated.reason';
+export const TRUNCATED_REASON = ATTR.TRUNCATED_REASON;
 const REASON = 'still open at telemetry shutdown';
 
 /**

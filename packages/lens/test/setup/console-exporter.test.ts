@@ -6,6 +6,7 @@ import { logs, SeverityNumber } from '@opentelemetry/api-logs';
 import pino from 'pino';
 import { NemoLensConfig, lensPinoOptions, setupTelemetry } from '@gym/lens/setup';
 import type { TelemetryHandle } from '@gym/lens/setup';
+import { CONSOLE_SPAN_FIELDS } from '@gym/names';
 import { parseJsonLines } from '@gym/lens/testing';
 import { JsonLinesWriter } from '../../src/setup/exporters/json-lines-writer.js';
 import { collectWarnings, textSink } from '../support/sinks.js';
@@ -195,6 +196,8 @@ describe('spanLine', () => {
       assert.ok(!line.includes('\n'));
       assert.deepEqual(JSON.parse(line), JSON.parse(JSON.stringify(toSpanRecord(span))));
       assert.deepEqual(Object.keys(JSON.parse(line)), Object.keys(toSpanRecord(span)));
+      // the fields and their order are the naming contract's, which gym trace reads by
+      assert.deepEqual(Object.keys(JSON.parse(line)), [...CONSOLE_SPAN_FIELDS]);
     }
     await provider.shutdown();
   });

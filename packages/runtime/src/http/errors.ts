@@ -1,13 +1,11 @@
 /**
- * Error classes of the HTTP layer (client and server ingress). Codes are `GYM_HTTP_*` and are
+ * Error classes of the HTTP layer (client and server ingress), built from their rows of the
+ * runtime's table (error-codes.ts: kind, message template). Codes are `GYM_HTTP_*` and are
  * catalogued in `docs/errors-http.md`.
  * @module
  */
-import { GymError, GymUpstreamError, GymUserError } from '../errors.js';
+import { gymErrorClass, gymMessage } from '../error-class.js';
 import type { GymErrorOptions } from '../errors.js';
-
-/** Upstream codes that look like ours are adopted as the error's own `code`, so callers can switch across processes. */
-const GYM_CODE = /^GYM_[A-Z0-9_]+$/;
 
 /** What {@link GymHttpStatusError} is built from. */
 export interface HttpStatusErrorInit {
@@ -26,16 +24,17 @@ export interface HttpStatusErrorInit {
 }
 
 /**
- * An upstream answered with a non-2xx status. `code` is the upstream's own code when its body has
- * the shape `{"error":{"code":"GYM_…","message":…}}`, else `GYM_HTTP_STATUS`.
+ * An upstream answered with a non-2xx status. `code` is always `GYM_HTTP_STATUS`, whatever the body
+ * says: a caller switching on `err.code` must see what happened here (a call failed), not what
+ * happened in another process. The upstream's own code, `GYM_*` or not, is `upstreamCode`.
  */
-export class GymHttpStatusError extends GymUpstreamError {
+export class GymHttpStatusError extends gymErrorClass('GYM_HTTP_STATUS') {
   readonly method: string;
   readonly url: string;
   readonly status: number;
   readonly bodyText: string;
   readonly body: unknown;
-  /** `error.code` from an `{"error":{code,message}}` body, whatever its style. */
+  /** `error.code` from an `{"error":{code,message}}` body, whatever its style (never adopted as `code`). */
   readonly upstreamCode: string | undefined;
   /** `error.message` from an `{"error":{code,message}}` body, or the `detail` of a FastAPI-style body. */
   readonly upstreamMessage: string | undefined;
@@ -46,13 +45,8 @@ export class GymHttpStatusError extends GymUpstreamError {
 
   constructor(init: HttpStatusErrorInit) {
     const { upstreamCode, upstreamMessage } = readErrorBody(init.body);
-    const code = upstreamCode !== undefined && GYM_CODE.test(upstreamCode) ? upstreamCode : 'GYM_HTTP_STATUS';
     const what = upstreamMessage ?? truncate(init.bodyText, 300);
-    super(
-      code,
-      `${init.method} ${init.url} answered ${init.status}${what ? `: ${what}` : ''}. ` +
-        'Check the log of the server at that URL.',
-    );
+    super(gymMessage('GYM_HTTP_STATUS', init.method, init.url, init.status, what ? `: ${what}` : ''));
     this.method = init.method;
     this.url = init.url;
     this.status = init.status;
@@ -67,61 +61,48 @@ export class GymHttpStatusError extends GymUpstreamError {
 }
 
 /** The connection failed (refused, reset, closed mid-response) on every allowed attempt. */
-export class GymHttpConnectionError extends GymUpstreamError {
+export class GymHttpConnectionError extends gymErrorClass('GYM_HTTP_CONNECTION') {
   readonly url: string;
   readonly attempts: number;
 
   constructor(method: string, url: string, attempts: number, options: GymErrorOptions = {}) {
     const reason = options.cause instanceof Error ? `: ${options.cause.message}` : '';
-    super(
-      'GYM_HTTP_CONNECTION',
-      `${method} ${url} failed after ${attempts} attempt(s)${reason}. ` +
-        'Check that the server is running and reachable, and that the open-file limit is high enough.',
-      options,
-    );
+    super(gymMessage('GYM_HTTP_CONNECTION', method, url, attempts, reason), options);
     this.url = url;
     this.attempts = attempts;
   }
 }
 
 /** The request did not finish within its `timeoutMs` (which covers all attempts). */
-export class GymHttpTimeoutError extends GymUpstreamError {
+export class GymHttpTimeoutError extends gymErrorClass('GYM_HTTP_TIMEOUT') {
   readonly url: string;
   readonly timeoutMs: number;
 
   constructor(method: string, url: string, timeoutMs: number) {
-    super(
-      'GYM_HTTP_TIMEOUT',
-      `${method} ${url} did not finish within ${timeoutMs} ms. Raise timeoutMs or check the upstream's load.`,
-    );
+    super(gymMessage('GYM_HTTP_TIMEOUT', method, url, timeoutMs));
     this.url = url;
     this.timeoutMs = timeoutMs;
   }
 }
 
 /** The caller's `signal` aborted the request. */
-export class GymHttpAbortedError extends GymError {
+export class GymHttpAbortedError extends gymErrorClass('GYM_HTTP_ABORTED') {
   readonly url: string;
 
   constructor(method: string, url: string, options: GymErrorOptions = {}) {
-    super('GYM_HTTP_ABORTED', `${method} ${url} was aborted by the caller's signal.`, options);
+    super(gymMessage('GYM_HTTP_ABORTED', method, url), options);
     this.url = url;
   }
 }
 
 /** A 2xx answer whose body is not valid JSON. */
-export class GymHttpInvalidJsonError extends GymUpstreamError {
+export class GymHttpInvalidJsonError extends gymErrorClass('GYM_HTTP_INVALID_JSON') {
   readonly url: string;
   readonly status: number;
   readonly bodyText: string;
 
   constructor(method: string, url: string, status: number, bodyText: string, options: GymErrorOptions = {}) {
-    super(
-      'GYM_HTTP_INVALID_JSON',
-      `${method} ${url} answered ${status} with a body that is not JSON (${truncate(bodyText, 100)}). ` +
-        'Point the client at a gym-compatible server, or pass { raw: true } to read the text.',
-      options,
-    );
+    super(gymMessage('GYM_HTTP_INVALID_JSON', method, url, status, truncate(bodyText, 100)), options);
     this.url = url;
     this.status = status;
     this.bodyText = bodyText;
@@ -129,16 +110,16 @@ export class GymHttpInvalidJsonError extends GymUpstreamError {
 }
 
 /** A request was made on a client after `close()`. */
-export class GymHttpClientClosedError extends GymError {
+export class GymHttpClientClosedError extends gymErrorClass('GYM_HTTP_CLIENT_CLOSED') {
   constructor(method: string, url: string) {
-    super('GYM_HTTP_CLIENT_CLOSED', `${method} ${url} was requested after the HTTP client was closed. Create a new client.`);
+    super(gymMessage('GYM_HTTP_CLIENT_CLOSED', method, url));
   }
 }
 
 /** A URL the client cannot use (not absolute http/https). */
-export class GymHttpInvalidUrlError extends GymUserError {
+export class GymHttpInvalidUrlError extends gymErrorClass('GYM_HTTP_INVALID_URL') {
   constructor(url: string) {
-    super('GYM_HTTP_INVALID_URL', `"${url}" is not an absolute http:// or https:// URL. Check the server host/port in the config.`);
+    super(gymMessage('GYM_HTTP_INVALID_URL', url));
   }
 }
 
@@ -146,12 +127,12 @@ export class GymHttpInvalidUrlError extends GymUserError {
  * Thrown by a route handler to answer with a 4xx and `{"detail": detail}` (FastAPI's
  * `HTTPException`). Any other thrown error becomes a 500.
  */
-export class GymHttpRequestError extends GymUserError {
+export class GymHttpRequestError extends gymErrorClass('GYM_HTTP_REQUEST_REJECTED') {
   readonly statusCode: number;
   readonly detail: unknown;
 
   constructor(statusCode: number, detail: unknown) {
-    super('GYM_HTTP_REQUEST_REJECTED', typeof detail === 'string' ? detail : JSON.stringify(detail));
+    super(typeof detail === 'string' ? detail : JSON.stringify(detail));
     this.statusCode = statusCode;
     this.detail = detail;
   }
@@ -181,8 +162,4 @@ function truncate(text: string, max: number): string {
 }
 
 /** A server definition whose route names are unusable (reserved, duplicate or not a path segment). */
-export class GymHttpInvalidRouteError extends GymUserError {
-  constructor(message: string) {
-    super('GYM_HTTP_INVALID_ROUTE', message);
-  }
-}
+export class GymHttpInvalidRouteError extends gymErrorClass('GYM_HTTP_INVALID_ROUTE') {}

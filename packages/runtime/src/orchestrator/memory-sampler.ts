@@ -1,5 +1,5 @@
 /**
- * The orchestrator's `telemetry.memory_profiling` (nemo-gym-observability.md §6.7): once the
+ * The orchestrator's `telemetry.memory_profiling` (docs/observability/metrics.md, "Memory profiling"): once the
  * servers are ready it samples each server's process tree and the host every `interval_seconds`,
  * with one sample at start and a last one before the servers are stopped, and records the
  * original's gauges. RSS and the host are read synchronously (tens of µs per process); PSS, which
@@ -8,23 +8,23 @@
  * @module
  */
 import type { Attributes, Gauge, Meter } from '@opentelemetry/api';
-import { ATTR } from '../telemetry/attributes.js';
+import { ATTR, GYM_SCOPE, METRIC, UNIT } from '../telemetry/attributes.js';
 import type { GymTelemetry } from '../telemetry/state.js';
 import { PROC_ROOT, procAvailable, readHostMemory, readTreeMemory, readTreePss } from './proc-memory.js';
 
 /** The original's metric names. */
 export const MEMORY_METRIC = {
-  SERVER_USAGE: 'gym.server.memory.usage',
-  SERVER_SAMPLED_PEAK: 'gym.server.memory.sampled_peak',
-  SERVER_PROCESSES: 'gym.server.processes',
-  HOST_USAGE: 'gym.host.memory.usage',
-  HOST_AVAILABLE: 'gym.host.memory.available',
-  HOST_TOTAL: 'gym.host.memory.total',
-  HOST_SAMPLED_PEAK: 'gym.host.memory.sampled_peak',
+  SERVER_USAGE: METRIC.SERVER_MEMORY_USAGE,
+  SERVER_SAMPLED_PEAK: METRIC.SERVER_MEMORY_SAMPLED_PEAK,
+  SERVER_PROCESSES: METRIC.SERVER_PROCESSES,
+  HOST_USAGE: METRIC.HOST_MEMORY_USAGE,
+  HOST_AVAILABLE: METRIC.HOST_MEMORY_AVAILABLE,
+  HOST_TOTAL: METRIC.HOST_MEMORY_TOTAL,
+  HOST_SAMPLED_PEAK: METRIC.HOST_MEMORY_SAMPLED_PEAK,
 } as const;
 
 /** Attribute keys beside `nemo.gym.server.name` / `.type`. */
-export const MEMORY_ATTR = { PID: 'process.pid', MEMORY_TYPE: 'memory.type' } as const;
+export const MEMORY_ATTR = { PID: ATTR.PROCESS_PID, MEMORY_TYPE: ATTR.MEMORY_TYPE } as const;
 
 /** One server to profile: its instance name, server type and root pid. */
 export interface ProfiledServer {
@@ -75,13 +75,13 @@ export function startMemorySampler(options: MemorySamplerOptions): MemorySampler
   const { meter } = options;
   const procRoot = options.procRoot ?? PROC_ROOT;
   const gauge = (name: string, unit: string, description: string): Gauge => meter.createGauge(name, { unit, description });
-  const usage = gauge(MEMORY_METRIC.SERVER_USAGE, 'By', 'Memory of a server process tree (RSS, or PSS), at the last sample');
-  const peak = gauge(MEMORY_METRIC.SERVER_SAMPLED_PEAK, 'By', 'Largest sampled memory of a server process tree');
-  const processes = gauge(MEMORY_METRIC.SERVER_PROCESSES, '{process}', 'Processes in a server process tree');
-  const hostUsage = gauge(MEMORY_METRIC.HOST_USAGE, 'By', 'Host memory in use (total - available)');
-  const hostAvailable = gauge(MEMORY_METRIC.HOST_AVAILABLE, 'By', 'Host memory available');
-  const hostTotal = gauge(MEMORY_METRIC.HOST_TOTAL, 'By', 'Host memory, total');
-  const hostPeak = gauge(MEMORY_METRIC.HOST_SAMPLED_PEAK, 'By', 'Largest sampled host memory in use');
+  const usage = gauge(MEMORY_METRIC.SERVER_USAGE, UNIT.BYTES, 'Memory of a server process tree (RSS, or PSS), at the last sample');
+  const peak = gauge(MEMORY_METRIC.SERVER_SAMPLED_PEAK, UNIT.BYTES, 'Largest sampled memory of a server process tree');
+  const processes = gauge(MEMORY_METRIC.SERVER_PROCESSES, UNIT.PROCESSES, 'Processes in a server process tree');
+  const hostUsage = gauge(MEMORY_METRIC.HOST_USAGE, UNIT.BYTES, 'Host memory in use (total - available)');
+  const hostAvailable = gauge(MEMORY_METRIC.HOST_AVAILABLE, UNIT.BYTES, 'Host memory available');
+  const hostTotal = gauge(MEMORY_METRIC.HOST_TOTAL, UNIT.BYTES, 'Host memory, total');
+  const hostPeak = gauge(MEMORY_METRIC.HOST_SAMPLED_PEAK, UNIT.BYTES, 'Largest sampled host memory in use');
   const servers: ServerState[] = [];
   for (const server of options.servers) {
     if (server.pid === undefined) continue;
@@ -175,5 +175,5 @@ export function startMemoryProfiling(
     onNote('memory profiling needs Linux /proc; no memory metrics on this platform');
     return undefined;
   }
-  return startMemorySampler({ meter: telemetry.lens.getMeter('nemo.gym'), servers, intervalMs: settings.intervalMs });
+  return startMemorySampler({ meter: telemetry.lens.getMeter(GYM_SCOPE), servers, intervalMs: settings.intervalMs });
 }

@@ -1,6 +1,6 @@
 /**
- * Memory of a process tree and of the host, read from Linux `/proc` (nemo-gym-observability.md
- * §6.7): the tree is the root pid and its descendants (`/proc/<pid>/task/<tid>/children`, or the
+ * Memory of a process tree and of the host, read from Linux `/proc` (docs/observability/metrics.md,
+ * "Memory profiling"): the tree is the root pid and its descendants (`/proc/<pid>/task/<tid>/children`, or the
  * parent pids of `/proc/<pid>/stat` on kernels without that file). RSS comes from `status`
  * (`VmRSS`), a small synchronous read (~15 µs); PSS from `smaps_rollup`, which makes the kernel walk
  * the whole address space (measured: 4 ms for a 250 MiB Node process, growing with its size), so it

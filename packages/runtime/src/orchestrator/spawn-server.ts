@@ -26,7 +26,7 @@ import { newServerToken, SERVER_TOKEN_ENV } from '../process/server-identity.js'
 import { isWorkersMessage, numWorkersOf } from '../process/server-workers.js';
 import { TELEMETRY_FILE_ENV } from '../telemetry/console-file.js';
 import { isLossesMessage } from '../telemetry/loss-report.js';
-import type { TelemetryLosses } from '@gym/lens';
+import type { TelemetryLosses } from '@gym/lens/setup';
 import { teeChildOutput } from './log-tee.js';
 import type { Tee } from './log-tee.js';
 import { pythonCommand } from './python-interpreter.js';

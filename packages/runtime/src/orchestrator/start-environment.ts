@@ -7,6 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { ConfigInvalidError } from '../config/errors.js';
 import type { ResolvedConfig } from '../config/types.js';
 import { GymUserError } from '../errors.js';
+import { gymMessage } from '../error-class.js';
 import { createHttpClient } from '../http/client.js';
 import type { GymTelemetry } from '../telemetry/state.js';
 import { startHeadServer } from './head-server.js';
@@ -56,7 +57,7 @@ export interface RunningEnvironment {
 /** @throws {GymUserError} `GYM_CONFIG_NO_SERVERS` when there is nothing to start. */
 export function assertHasServers(config: ResolvedConfig): void {
   if (config.servers.length === 0) {
-    throw new GymUserError('GYM_CONFIG_NO_SERVERS', 'The config declares no server instances. Pass --resources-server, --model-type or --config.');
+    throw new GymUserError('GYM_CONFIG_NO_SERVERS', gymMessage('GYM_CONFIG_NO_SERVERS'));
   }
 }
 

@@ -5,7 +5,7 @@
  * @module
  */
 import type { Span } from '@opentelemetry/api';
-import { ATTR } from '../telemetry/attributes.js';
+import { ATTR, SPAN } from '../telemetry/attributes.js';
 import { GATES } from '../telemetry/gates.js';
 import type { GymTelemetry } from '../telemetry/state.js';
 
@@ -25,12 +25,12 @@ const NOOP: StartupTelemetry = { serverSpawned: () => undefined, serverReady: ()
 export function startupTelemetry(telemetry: GymTelemetry | undefined): StartupTelemetry {
   if (telemetry === undefined) return NOOP;
   const { api, tracer, instruments } = telemetry;
-  const root = GATES.startup.enabled ? tracer.startSpan('gym.startup', {}, api.ROOT_CONTEXT) : undefined;
+  const root = GATES.startup.enabled ? tracer.startSpan(SPAN.STARTUP, {}, api.ROOT_CONTEXT) : undefined;
   const rootCtx = root === undefined ? api.ROOT_CONTEXT : api.trace.setSpan(api.ROOT_CONTEXT, root);
   const servers = new Map<string, { span: Span | undefined; type: string; started: number }>();
   return {
     serverSpawned(name, type) {
-      const span = root === undefined ? undefined : tracer.startSpan('gym.startup.server', { attributes: { [ATTR.SERVER_NAME]: name, [ATTR.SERVER_TYPE]: type } }, rootCtx);
+      const span = root === undefined ? undefined : tracer.startSpan(SPAN.STARTUP_SERVER, { attributes: { [ATTR.SERVER_NAME]: name, [ATTR.SERVER_TYPE]: type } }, rootCtx);
       servers.set(name, { span, type, started: performance.now() });
     },
     serverReady(name) {

@@ -4,6 +4,7 @@
  */
 import type { ConfigMap } from '../config/types.js';
 import { GymUpstreamError, GymUserError } from '../errors.js';
+import { gymErrorClass, gymMessage } from '../error-class.js';
 import type { HttpClient } from '../http/types.js';
 import { SERVER_TOKEN_HEADER } from '../process/server-identity.js';
 import { portOwner } from './port-owner.js';
@@ -26,9 +27,9 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 /** Thrown when the wait was stopped (Ctrl-C) before the servers or endpoints were ready. */
-export class StartInterruptedError extends GymUserError {
+export class StartInterruptedError extends gymErrorClass('GYM_START_INTERRUPTED') {
   constructor(what: string) {
-    super('GYM_START_INTERRUPTED', `Interrupted while waiting for ${what}; nothing was started for good.`);
+    super(gymMessage('GYM_START_INTERRUPTED', what));
   }
 }
 

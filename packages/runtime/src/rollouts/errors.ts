@@ -1,15 +1,18 @@
 /**
- * Errors of rollout collection (`gym eval run`, `gym eval aggregate`). Codes are `GYM_ROLLOUT_*`
- * and are catalogued, with the failure-row codes and warnings, in `docs/errors-rollouts.md`.
+ * Errors of rollout collection (`gym eval run`, `gym eval aggregate`), from their rows of the
+ * runtime's table (error-codes.ts). Codes are `GYM_ROLLOUT_*` and are catalogued, with the
+ * failure-row codes and warnings, in `docs/errors-rollouts.md`.
  * @module
  */
+import { gymErrorClass, gymMessage } from '../error-class.js';
+import type { GymErrorCodeOf } from '../error-codes.js';
 import { GymUserError } from '../errors.js';
 import type { GymErrorOptions } from '../errors.js';
 
 /** The input JSONL or a dataset is missing, unreadable, or (with `--strict-input`) has malformed lines; or the prompt config cannot be used. */
 export class RolloutInputError extends GymUserError {
   constructor(
-    code: 'GYM_ROLLOUT_INPUT_NOT_FOUND' | 'GYM_ROLLOUT_INPUT_MALFORMED' | 'GYM_ROLLOUT_NO_INPUT' | 'GYM_ROLLOUT_NO_AGENT_REF' | 'GYM_ROLLOUT_PROMPT_CONFIG',
+    code: Extract<GymErrorCodeOf<'user'>, 'GYM_ROLLOUT_INPUT_NOT_FOUND' | 'GYM_ROLLOUT_INPUT_MALFORMED' | 'GYM_ROLLOUT_NO_INPUT' | 'GYM_ROLLOUT_NO_AGENT_REF' | 'GYM_ROLLOUT_PROMPT_CONFIG'>,
     message: string,
     options?: GymErrorOptions,
   ) {
@@ -19,22 +22,18 @@ export class RolloutInputError extends GymUserError {
 
 /** `--agent` names no agent instance, or none was given and the choice is ambiguous. */
 export class RolloutAgentError extends GymUserError {
-  constructor(code: 'GYM_ROLLOUT_AGENT_UNKNOWN' | 'GYM_ROLLOUT_AGENT_AMBIGUOUS', message: string, options?: GymErrorOptions) {
+  constructor(code: Extract<GymErrorCodeOf<'user'>, 'GYM_ROLLOUT_AGENT_UNKNOWN' | 'GYM_ROLLOUT_AGENT_AMBIGUOUS'>, message: string, options?: GymErrorOptions) {
     super(code, message, options);
   }
 }
 
 /** A collection flag has an invalid value (e.g. `--concurrency 0`). */
-export class RolloutFlagError extends GymUserError {
-  constructor(message: string, options?: GymErrorOptions) {
-    super('GYM_ROLLOUT_BAD_FLAG', message, options);
-  }
-}
+export class RolloutFlagError extends gymErrorClass('GYM_ROLLOUT_BAD_FLAG') {}
 
 /** `gym eval aggregate` found no shard files. */
-export class RolloutShardsNotFoundError extends GymUserError {
+export class RolloutShardsNotFoundError extends gymErrorClass('GYM_ROLLOUT_NO_SHARDS') {
   constructor(patterns: readonly string[]) {
-    super('GYM_ROLLOUT_NO_SHARDS', `No rollout files match ${patterns.map((p) => `'${p}'`).join(', ')}. Check the paths or quote the glob so gym expands it.`);
+    super(gymMessage('GYM_ROLLOUT_NO_SHARDS', patterns.map((p) => `'${p}'`).join(', ')));
   }
 }
 

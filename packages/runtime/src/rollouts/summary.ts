@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { isAbsolute, relative } from 'node:path';
-import type { AgentAggregateMetrics } from './aggregate-metrics.js';
+import type { AgentAggregateMetrics } from '../metrics/aggregate-metrics.js';
 import type { CollectResult } from './collect.js';
 
 const fmt = (value: unknown, digits: number): string => (typeof value === 'number' ? value.toFixed(digits) : '-');

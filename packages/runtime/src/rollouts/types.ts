@@ -3,12 +3,12 @@
  * @module
  */
 
-/** A parsed JSON object. */
-export type JsonObject = Record<string, unknown>;
-
+import { isJsonObject } from '../protocol/json.js';
+import type { JsonObject } from '../protocol/json.js';
 import type { AgentRef, TaskRow } from '../protocol/task-row.js';
 
-export type { AgentRef };
+export type { AgentRef, JsonObject };
+export { isJsonObject };
 
 /** One input row after materialization: a task row with the collector's keys, what `/run` receives. */
 export interface MaterializedRow extends TaskRow {
@@ -59,7 +59,3 @@ export function rolloutKey(row: JsonObject): RolloutKey | undefined {
   return `${task}:${rollout}`;
 }
 
-/** True for a non-null, non-array object. */
-export function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

@@ -1,48 +1,10 @@
 /**
- * Attribute and metric names gym emits: kept identical to the original's so dashboards carry over
- * (nemo-gym-observability.md §2.5, §4.2, §6). Incubating GenAI names are copied here, not imported.
+ * The names gym emits come from the naming contract `@gym/names`, shared with `gym trace` (which
+ * reads them back); this module re-exports them for the runtime and adds what only the writer needs.
  * @module
  */
 
-export const ATTR = {
-  ROLLOUT_ID: 'nemo.gym.rollout.id',
-  SERVER_NAME: 'nemo.gym.server.name',
-  SERVER_TYPE: 'nemo.gym.server.type',
-  SERVICE_GROUP: 'nemo.gym.service_group',
-  GYM_VERSION: 'nemo.gym.version',
-  VERIFY_REWARD: 'gym.verify.reward',
-  ROLLOUT_OUTCOME: 'nemo.gym.rollout.outcome',
-  MODEL_DIALECT: 'nemo.gym.model.dialect',
-  RETRY_REASON: 'nemo.gym.http.retry_reason',
-  HTTP_METHOD: 'http.request.method',
-  HTTP_ROUTE: 'http.route',
-  HTTP_STATUS: 'http.response.status_code',
-  URL_FULL: 'url.full',
-  URL_PATH: 'url.path',
-  SERVER_ADDRESS: 'server.address',
-  SERVER_PORT: 'server.port',
-  ERROR_TYPE: 'error.type',
-  RESEND_COUNT: 'http.request.resend_count',
-  GEN_AI_OPERATION: 'gen_ai.operation.name',
-  GEN_AI_REQUEST_MODEL: 'gen_ai.request.model',
-  GEN_AI_RESPONSE_MODEL: 'gen_ai.response.model',
-  GEN_AI_RESPONSE_ID: 'gen_ai.response.id',
-  GEN_AI_INPUT_TOKENS: 'gen_ai.usage.input_tokens',
-  GEN_AI_OUTPUT_TOKENS: 'gen_ai.usage.output_tokens',
-  GEN_AI_FINISH_REASONS: 'gen_ai.response.finish_reasons',
-} as const;
-
-export const METRIC = {
-  ROLLOUT_DURATION: 'gym.rollout.duration_ms',
-  ROLLOUT_COMPLETED: 'gym.rollout.completed_total',
-  VERIFY_DURATION: 'gym.verify.duration_ms',
-  VERIFY_SUCCESS_RATE: 'gym.verify.success_rate',
-  SERVERS_ACTIVE: 'gym.servers.active',
-  SERVER_STARTUP_DURATION: 'gym.server.startup_duration_ms',
-  HTTP_SERVER_DURATION: 'http.server.request.duration',
-  MODEL_CALL_DURATION: 'gym.model.call_duration_ms',
-  HTTP_RETRY_TOTAL: 'gym.http.retry_total',
-} as const;
+export { ATTR, METRIC, SPAN, SPAN_EVENT, GYM_SCOPE, UNIT } from '@gym/names';
 
 // Bucket boundaries are the original's, so dashboards built on its metrics (Prometheus `le` labels
 // included) read ours. The `gym.*` durations it declares without buckets get the SDK's defaults.

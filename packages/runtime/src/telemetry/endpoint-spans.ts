@@ -9,10 +9,10 @@
 import type { Attributes, Span } from '@opentelemetry/api';
 import type { GymEndpoint } from '../server/instrumentation.js';
 import type { RouteHandler } from '../server/json-route.js';
-import { ATTR } from './attributes.js';
+import { ATTR, SPAN } from './attributes.js';
 import { GATES } from './gates.js';
 import { inGymSpan } from './gym-span.js';
-import { rolloutIdIn, rolloutIdOf, withRolloutId } from './rollout-context.js';
+import { rolloutIdIn, rolloutIdOfRow, withRolloutId } from './rollout-context.js';
 import type { GymTelemetry } from './state.js';
 
 type Row = Record<string, unknown>;
@@ -44,7 +44,7 @@ export function endpointWrappers(telemetry: GymTelemetry): Record<GymEndpoint, W
     let ctx = active;
     if (rolloutIdIn(telemetry, active) === undefined) {
       // a caller that sent no rollout id (not the collector): the SERVER span of /run learns it only now
-      const rolloutId = rolloutIdOf(row);
+      const rolloutId = rolloutIdOfRow(row);
       api.trace.getSpan(active)?.setAttribute(ATTR.ROLLOUT_ID, rolloutId);
       ctx = withRolloutId(telemetry, active, rolloutId);
     }
@@ -53,7 +53,7 @@ export function endpointWrappers(telemetry: GymTelemetry): Record<GymEndpoint, W
     let outcome = outcomes.failure;
     try {
       const result = await api.context.with(ctx, () =>
-        inSpan('gym.rollout', async (span) => {
+        inSpan(SPAN.ROLLOUT, async (span) => {
           const rolled = await handler(row, route);
           // the reward on the rollout too, so it is there when the verify group is off
           const reward = (rolled as { reward?: unknown } | null)?.reward;
@@ -72,7 +72,7 @@ export function endpointWrappers(telemetry: GymTelemetry): Record<GymEndpoint, W
   /** Agent `/v1/responses`: `gym.agent.responses`. */
   const agentResponses: Wrapper = (handler) => async (body, route) => {
     if (!AGENT.enabled) return handler(body, route);
-    return inSpan('gym.agent.responses', async () => handler(body, route));
+    return inSpan(SPAN.AGENT_RESPONSES, async () => handler(body, route));
   };
 
   /** Model `/v1/responses` and `/v1/chat/completions`: `gym.model.<dialect>` with model and token usage, `gym.model.call_duration_ms`. */
@@ -106,7 +106,7 @@ export function endpointWrappers(telemetry: GymTelemetry): Record<GymEndpoint, W
     const started = performance.now();
     instruments.verifyTally.calls++;
     try {
-      const result = await inSpan('gym.verify', async (span) => {
+      const result = await inSpan(SPAN.VERIFY, async (span) => {
         const verified = await handler(body, route);
         const reward = (verified as { reward?: unknown } | null)?.reward;
         if (typeof reward === 'number') span.setAttribute(ATTR.VERIFY_REWARD, reward);

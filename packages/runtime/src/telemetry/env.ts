@@ -1,7 +1,7 @@
 /**
  * The orchestrator's side of the telemetry settings: it resolves them once (refusing bad values
  * before anything starts) and hands them to its servers as environment variables, set-if-absent
- * so hand-set variables win (nemo-gym-observability.md §2.2–§2.3). Each server resolves the same
+ * so hand-set variables win (docs/observability/configuration.md). Each server resolves the same
  * variables once (settings.ts). Imports nothing of lens.
  * @module
  */

@@ -10,7 +10,7 @@
 /** The namespace gym registers its groups under. */
 export const GYM_NAMESPACE = 'gym';
 
-/** gym's span groups (nemo-gym-observability.md §3.2). */
+/** gym's span groups (docs/observability/span-groups.md). */
 export const GYM_SPAN_GROUPS = ['job', 'server', 'http_client', 'rollout', 'agent', 'model_call', 'verify', 'sandbox', 'startup'] as const;
 export type GymSpanGroup = (typeof GYM_SPAN_GROUPS)[number];
 
@@ -18,7 +18,7 @@ export type GymSpanGroup = (typeof GYM_SPAN_GROUPS)[number];
 const SPINE: GymSpanGroup[] = ['server', 'http_client', 'rollout'];
 
 /**
- * gym's presets (§3.3); `all` is lens's wildcard over every registered group. `default` draws the
+ * gym's presets (docs/observability/span-groups.md, "Presets"); `all` is lens's wildcard over every registered group. `default` draws the
  * documented tree — the spine plus `model_call` and `verify`, which the original's code leaves out
  * of `default` while its docs show them (docs/decisions.md).
  */

@@ -5,14 +5,14 @@
  * @module
  */
 import type { AttributeValue, Span } from '@opentelemetry/api';
-import { ATTR } from './attributes.js';
+import { ATTR, GYM_SCOPE } from './attributes.js';
 import { GATES } from './gates.js';
 import type { GymSpanGroup } from './gates.js';
 import { rolloutIdIn } from './rollout-context.js';
 import { activeTelemetry } from './state.js';
 import type { GymTelemetry } from './state.js';
 
-const GYM_SCOPE = { scope: 'nemo.gym' };
+const SCOPE = { scope: GYM_SCOPE };
 
 /** What server code may do with a span: annotate it with shapes and outcomes (never prompts). */
 export interface GymSpan {
@@ -59,5 +59,5 @@ export function inGymSpan<T>(telemetry: GymTelemetry, name: string, fn: (span: S
   const all: Record<string, unknown> = { ...attributes, [ATTR.SERVER_NAME]: telemetry.serverName };
   const rolloutId = rolloutIdIn(telemetry, telemetry.api.context.active());
   if (rolloutId !== undefined) all[ATTR.ROLLOUT_ID] = rolloutId;
-  return telemetry.lens.spanCm(name, fn, all, GYM_SCOPE);
+  return telemetry.lens.spanCm(name, fn, all, SCOPE);
 }

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { processSecretScrubber } from '../config/secret-scrub.js';
 import { bindGates, GYM_NAMESPACE, GYM_PRESETS, GYM_SPAN_GROUPS } from './gates.js';
-import { ATTR } from './attributes.js';
+import { ATTR, GYM_SCOPE } from './attributes.js';
 import { createInstruments } from './instruments.js';
 import { activeTelemetry, setActiveTelemetry } from './state.js';
 import type { GymTelemetry } from './state.js';
@@ -52,16 +52,18 @@ async function setUp(options: InitTelemetryOptions): Promise<GymTelemetry | unde
   if (!settings.enabled) return undefined;
   const env = options.env ?? process.env;
   let lens: typeof import('@gym/lens');
+  let setup: typeof import('@gym/lens/setup');
   let api: typeof import('@opentelemetry/api');
   try {
     lens = await import('@gym/lens');
+    setup = await import('@gym/lens/setup');
     api = await import('@opentelemetry/api');
   } catch (error) {
     gymWarn(GYM_TELEMETRY_WARNINGS.LENS_MISSING, `telemetry is enabled but @gym/lens is not installed (${(error as Error).message}); running without telemetry. Install @gym/lens to get traces.`);
     return undefined;
   }
   const serviceGroup = settings.serviceGroup;
-  const config = new lens.NemoLensConfig({
+  const config = new setup.NemoLensConfig({
     enabled: true,
     serviceName: settings.serviceNamePerServer ? `${serviceGroup}/${options.serverName}` : serviceGroup,
     tracesEnabled: settings.tracesEnabled,
@@ -76,9 +78,9 @@ async function setUp(options: InitTelemetryOptions): Promise<GymTelemetry | unde
   });
   lens.SpanRegistry.register(GYM_NAMESPACE, { groups: GYM_SPAN_GROUPS, presets: GYM_PRESETS }, { allowOverride: true });
 
-  let handle: Awaited<ReturnType<typeof lens.setupTelemetry>> | undefined;
+  let handle: Awaited<ReturnType<typeof setup.setupTelemetry>> | undefined;
   try {
-    handle = await lens.setupTelemetry(config, {
+    handle = await setup.setupTelemetry(config, {
       env,
       metricExportIntervalMs: settings.metricExportIntervalMs,
       ...(options.output === undefined ? {} : { output: options.output }),
@@ -101,14 +103,15 @@ async function setUp(options: InitTelemetryOptions): Promise<GymTelemetry | unde
   lens.setStringScrubber(processSecretScrubber());
   // process saturation metrics (runtime-metrics.ts), loaded only here: a process without telemetry never loads them
   const isExportingMetrics = handle?.isExporting === true && settings.metricsEnabled;
-  const runtimeMetrics = isExportingMetrics ? (await import('./runtime-metrics.js')).startRuntimeMetrics(lens.getMeter('nemo.gym', GYM_VERSION)) : undefined;
+  const runtimeMetrics = isExportingMetrics ? (await import('./runtime-metrics.js')).startRuntimeMetrics(lens.getMeter(GYM_SCOPE, GYM_VERSION)) : undefined;
   const telemetry: GymTelemetry = {
     lens,
+    setup,
     api,
-    tracer: lens.getTracer('nemo.gym', GYM_VERSION),
-    lean: lens.getLeanTracer('nemo.gym', GYM_VERSION),
+    tracer: lens.getTracer(GYM_SCOPE, GYM_VERSION),
+    lean: lens.getLeanTracer(GYM_SCOPE, GYM_VERSION),
     rolloutKey: api.createContextKey(ATTR.ROLLOUT_ID),
-    instruments: createInstruments(lens.getMeter('nemo.gym', GYM_VERSION)),
+    instruments: createInstruments(lens.getMeter(GYM_SCOPE, GYM_VERSION)),
     serverName: options.serverName,
     serverType: options.serverType,
     runId: config.runId,

@@ -4,6 +4,7 @@
  * each rollout is its own trace.
  * @module
  */
+import { SPAN } from './attributes.js';
 import { GATES } from './gates.js';
 import { inGymSpan } from './gym-span.js';
 import type { GymTelemetry } from './state.js';
@@ -11,5 +12,5 @@ import type { GymTelemetry } from './state.js';
 /** Runs `run` inside `gym.job` when telemetry is on and the `job` group enabled. */
 export function withJobSpan<T>(telemetry: GymTelemetry | undefined, run: () => Promise<T>): Promise<T> {
   if (telemetry === undefined || !GATES.job.enabled) return run();
-  return inGymSpan(telemetry, 'gym.job', () => run());
+  return inGymSpan(telemetry, SPAN.JOB, () => run());
 }

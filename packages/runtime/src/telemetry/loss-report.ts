@@ -5,7 +5,7 @@
  * prints the sum once everything stopped. The message carries counts only, never telemetry content.
  * @module
  */
-import type { SignalLosses, TelemetryLosses } from '@gym/lens';
+import type { SignalLosses, TelemetryLosses } from '@gym/lens/setup';
 import type { GymTelemetry } from './state.js';
 
 /** `type` of the IPC message a server sends its orchestrator with its final losses. */

@@ -26,7 +26,7 @@ export function declaredRolloutId(row: Record<string, unknown>): string | undefi
 }
 
 /** The rollout id of a `/run` row. A row without indices (a hand-made request) gets a random id. */
-export function rolloutIdOf(row: Record<string, unknown>): string {
+export function rolloutIdOfRow(row: Record<string, unknown>): string {
   return declaredRolloutId(row) ?? `r-${randomBytes(6).toString('hex')}`;
 }
 

@@ -2,7 +2,7 @@
  * The telemetry settings of a process, resolved once into one immutable object that is passed to
  * whoever needs it (initTelemetry, the orchestrator's environment for its servers, the memory
  * sampler). One precedence — `NEMO_GYM_OTEL_<KEY>` over `NEMO_LENS_<KEY>` over the `telemetry:`
- * YAML block over the default (nemo-gym-observability.md §2) — and one reading of values: trimmed,
+ * YAML block over the default (docs/observability/configuration.md) — and one reading of values: trimmed,
  * an empty value is unset. Imports nothing of lens: the pre-check of a process without telemetry
  * costs a few string reads.
  * @module
@@ -29,7 +29,7 @@ export const TELEMETRY_ENV_FIELDS: Readonly<Record<string, string>> = {
   otlp_protocol: 'OTEL_EXPORTER_OTLP_PROTOCOL',
   otlp_headers: 'OTEL_EXPORTER_OTLP_HEADERS',
 };
-/** `telemetry.memory_profiling` fields → their variables, as the original names them (§6.7). */
+/** `telemetry.memory_profiling` fields → their variables, as the original names them (docs/observability/configuration.md). */
 export const MEMORY_PROFILING_ENV_FIELDS: Readonly<Record<string, string>> = {
   enabled: `${GYM_OTEL_PREFIX}_MEMORY_PROFILING_ENABLED`,
   interval_seconds: `${GYM_OTEL_PREFIX}_MEMORY_PROFILING_INTERVAL_SECONDS`,

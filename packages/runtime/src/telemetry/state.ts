@@ -4,13 +4,16 @@
  * @module
  */
 import type { Tracer } from '@opentelemetry/api';
-import type { LeanTracer, TelemetryLosses } from '@gym/lens';
+import type { LeanTracer } from '@gym/lens';
+import type { TelemetryLosses } from '@gym/lens/setup';
 import type { GymInstruments } from './instruments.js';
 import type { TelemetrySettings } from './settings.js';
 
 /** What the instrumentation of a process needs, all loaded lazily. */
 export interface GymTelemetry {
   lens: typeof import('@gym/lens');
+  /** lens's set-up half: config, exporters, the pino integration. */
+  setup: typeof import('@gym/lens/setup');
   api: typeof import('@opentelemetry/api');
   tracer: Tracer;
   /** gym's per-request spans (SERVER, CLIENT): lean spans parented by span context. */

@@ -77,13 +77,14 @@ describe('http client retries', () => {
     assert.equal(server.requests, 1);
   });
 
-  it("adopts a gym error code from an {error:{code,message}} body", async () => {
+  it("keeps its own code when an upstream answers with a gym code, the upstream's as upstreamCode", async () => {
     const server = await start((_req, res) =>
       sendJson(res, 400, { error: { code: 'GYM_CONFIG_MISSING_VALUE', message: 'set policy_model.name' } }),
     );
     await assert.rejects(client.get(`${server.url}/x`), (err: unknown) => {
       assert.ok(err instanceof GymHttpStatusError);
-      assert.equal(err.code, 'GYM_CONFIG_MISSING_VALUE');
+      assert.equal(err.code, 'GYM_HTTP_STATUS');
+      assert.equal(err.upstreamCode, 'GYM_CONFIG_MISSING_VALUE');
       assert.equal(err.upstreamMessage, 'set policy_model.name');
       return true;
     });

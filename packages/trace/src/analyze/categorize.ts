@@ -37,7 +37,7 @@ const MODEL_ROUTES = new Set(['/v1/responses', '/v1/chat/completions', '/v1/mess
 
 /** The route of a SERVER span: `http.route`, else the path part of `<METHOD> <route>`. */
 export function routeOf(span: SpanRecord): string | null {
-  const r = span.attributes[ATTR.httpRoute];
+  const r = span.attributes[ATTR.HTTP_ROUTE];
   if (typeof r === 'string' && r.length > 0) return stripRolloutPrefix(r);
   const m = /^[A-Z]+ (\/\S*)$/.exec(span.name);
   return m === null ? null : stripRolloutPrefix(m[1]!);
@@ -55,9 +55,9 @@ function stripRolloutPrefix(route: string): string {
  * routes → model, any other route (a resources server's tool) → tools.
  */
 export function ownCategory(span: SpanRecord, agentService: string): TimeCategory | null {
-  if (span.name.startsWith(SPAN.modelPrefix)) return 'model';
-  if (span.name === SPAN.verify) return 'verify';
-  if (span.name === SPAN.rollout) return 'agent';
+  if (span.name.startsWith(SPAN.MODEL_PREFIX)) return 'model';
+  if (span.name === SPAN.VERIFY) return 'verify';
+  if (span.name === SPAN.ROLLOUT) return 'agent';
   if (span.kind !== 'SERVER') return null;
   const route = routeOf(span) ?? '';
   if (route.endsWith('/verify')) return 'verify';

@@ -5,17 +5,18 @@
  * the CLIENT span's own start, in milliseconds.
  * @module
  */
+import { ATTR } from '@gym/names';
 import type { SpanRecord } from '../span-record.js';
 import { retryCount } from './retries.js';
 
 /** Attribute keys of the client phases. */
 export const PHASE_ATTR = {
-  queuedMs: 'gym.http.phase.queued_ms',
-  connectMs: 'gym.http.phase.connect_ms',
-  reused: 'gym.http.connection.reused',
-  sentAtMs: 'gym.http.phase.sent_at_ms',
-  headersAtMs: 'gym.http.phase.headers_at_ms',
-  doneAtMs: 'gym.http.phase.done_at_ms',
+  queuedMs: ATTR.HTTP_PHASE_QUEUED_MS,
+  connectMs: ATTR.HTTP_PHASE_CONNECT_MS,
+  reused: ATTR.HTTP_CONNECTION_REUSED,
+  sentAtMs: ATTR.HTTP_PHASE_SENT_AT_MS,
+  headersAtMs: ATTR.HTTP_PHASE_HEADERS_AT_MS,
+  doneAtMs: ATTR.HTTP_PHASE_DONE_AT_MS,
 } as const;
 
 /** The phases of one CLIENT span; offsets from its start, durations in ms. */

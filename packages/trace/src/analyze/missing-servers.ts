@@ -93,7 +93,7 @@ function note(map: Map<string, LonelyCalls>, address: string, node: SpanNode): v
 function expectsServer(node: SpanNode): boolean {
   const s = node.span;
   if (!s.ended || isTruncated(s)) return false;
-  if (s.status.code === 'ERROR' && s.attributes[ATTR.httpStatus] === undefined) return false;
+  if (s.status.code === 'ERROR' && s.attributes[ATTR.HTTP_STATUS] === undefined) return false;
   return true;
 }
 
@@ -101,8 +101,8 @@ function expectsServer(node: SpanNode): boolean {
 // parent) always go to gym servers.
 function fromRolloutItself(node: SpanNode): boolean {
   for (let p = node.parent; p !== null; p = p.parent) {
-    if (p.span.name === SPAN.rollout) return true;
-    if (p.span.kind === 'SERVER' || p.span.name.startsWith(SPAN.modelPrefix)) return false;
+    if (p.span.name === SPAN.ROLLOUT) return true;
+    if (p.span.kind === 'SERVER' || p.span.name.startsWith(SPAN.MODEL_PREFIX)) return false;
   }
   return true;
 }

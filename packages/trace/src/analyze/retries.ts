@@ -7,7 +7,7 @@
 import { ATTR } from '../span-record.js';
 import type { SpanRecord } from '../span-record.js';
 
-const COUNT_KEYS = [ATTR.resendCount, 'nemo.gym.http.retry_count', 'gym.http.retry_count', 'http.retry_count', 'retry_count'];
+const COUNT_KEYS = [ATTR.RESEND_COUNT, 'nemo.gym.http.retry_count', 'gym.http.retry_count', 'http.retry_count', 'retry_count'];
 
 /** The retry count of `span`: the largest of the attributes and the number of retry events. */
 export function retryCount(span: SpanRecord): number {

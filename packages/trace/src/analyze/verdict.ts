@@ -29,7 +29,7 @@ export interface RolloutVerdict {
 /** The verdict of `r` (its `gym.rollout` span and the caller's span around it, if any). */
 export function verdictOf(r: Pick<Rollout, 'node' | 'envelope'>): RolloutVerdict {
   const nodes = subtree(r.node);
-  const verifySpan = findDescendant(r.node, (s) => s.name === SPAN.verify);
+  const verifySpan = findDescendant(r.node, (s) => s.name === SPAN.VERIFY);
   const verifyServer = findDescendant(r.node, isVerifyServerSpan);
   const reward = (verifySpan === null ? null : rewardOf(verifySpan.span)) ?? rewardOf(r.node.span) ?? (verifyServer === null ? null : rewardOf(verifyServer.span));
   const verified = verifySpan !== null || verifyServer !== null || rewardOf(r.node.span) !== null;
@@ -67,7 +67,7 @@ function isVerifyServerSpan(span: SpanRecord): boolean {
 function firstError(r: Pick<Rollout, 'node'>, nodes: readonly SpanNode[]): string | null {
   const run = r.node.parent;
   if (run !== null && run.span.kind === 'SERVER') {
-    const status = Number(run.span.attributes[ATTR.httpStatus]);
+    const status = Number(run.span.attributes[ATTR.HTTP_STATUS]);
     if (status >= 500) return `${run.span.name} answered ${status}`;
     if (run.span.status.code === 'ERROR') return describe(run.span);
   }

@@ -34,10 +34,10 @@ export function findRollouts(set: TraceSet): Rollout[] {
   const out: Rollout[] = [];
   for (const trace of set.traces.values()) {
     const found: SpanNode[] = [];
-    for (const node of trace.nodes.values()) if (node.span.name === SPAN.rollout) found.push(node);
+    for (const node of trace.nodes.values()) if (node.span.name === SPAN.ROLLOUT) found.push(node);
     for (const node of found) {
       // the `default` preset has no gym.verify span, but the /verify SERVER span is there
-      const verify = findDescendant(node, (s) => s.name === SPAN.verify) ?? findDescendant(node, isVerifyServerSpan);
+      const verify = findDescendant(node, (s) => s.name === SPAN.VERIFY) ?? findDescendant(node, isVerifyServerSpan);
       const reward = (verify === null ? null : rewardOf(verify.span)) ?? rewardOf(node.span);
       out.push({ rolloutId: rolloutIdOf(node.span), traceId: trace.traceId, trace, node, verify, reward, sharedTrace: found.length > 1, envelope: envelopeOf(node) });
     }
@@ -64,7 +64,7 @@ export function outermostOf(r: Rollout): SpanNode {
 
 /** The rollout id of a span (`nemo.gym.rollout.id`), or `span:<id>` when absent. */
 export function rolloutIdOf(span: SpanRecord): string {
-  const v = span.attributes[ATTR.rolloutId];
+  const v = span.attributes[ATTR.ROLLOUT_ID];
   return typeof v === 'string' && v.length > 0 ? v : typeof v === 'number' ? String(v) : `span:${span.spanId}`;
 }
 
@@ -74,7 +74,7 @@ function isVerifyServerSpan(span: SpanRecord): boolean {
 
 /** `gym.verify.reward` as a number, or null. */
 export function rewardOf(span: SpanRecord): number | null {
-  const v = span.attributes[ATTR.reward];
+  const v = span.attributes[ATTR.VERIFY_REWARD];
   const n = typeof v === 'number' ? v : typeof v === 'string' ? Number(v) : NaN;
   return Number.isFinite(n) ? n : null;
 }

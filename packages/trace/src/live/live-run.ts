@@ -80,7 +80,7 @@ export class LiveRun {
   span(s: SpanRecord): void {
     this.#spans++;
     if (this.#latest === null || s.endNs > this.#latest) this.#latest = s.endNs;
-    const rid = s.attributes[ATTR.rolloutId];
+    const rid = s.attributes[ATTR.ROLLOUT_ID];
     if (typeof rid !== 'string') return;
     const finished = this.#recent.get(rid);
     if (finished !== undefined) {
@@ -88,7 +88,7 @@ export class LiveRun {
       return;
     }
     const state = this.#inFlight.get(rid);
-    if (s.name === SPAN.rollout) {
+    if (s.name === SPAN.ROLLOUT) {
       this.#finish(rid, s, state?.error === true || s.status.code === 'ERROR');
       return;
     }
@@ -164,10 +164,10 @@ const DELAY_P99 = 'nodejs.eventloop.delay.p99';
 
 // The step a finished span stands for: by route (SERVER), by URL path (CLIENT), by gym span name.
 function stepOf(s: SpanRecord): RolloutStep | null {
-  if (s.name === SPAN.verify) return 'verify';
-  if (s.name.startsWith(SPAN.modelPrefix)) return 'model';
-  if (s.name === 'gym.agent.responses') return 'agent';
-  const route = s.attributes[ATTR.httpRoute];
+  if (s.name === SPAN.VERIFY) return 'verify';
+  if (s.name.startsWith(SPAN.MODEL_PREFIX)) return 'model';
+  if (s.name === SPAN.AGENT_RESPONSES) return 'agent';
+  const route = s.attributes[ATTR.HTTP_ROUTE];
   const url = s.attributes['url.full'];
   const path = typeof route === 'string' ? route : typeof url === 'string' ? pathOf(url) : null;
   if (path === null) return null;

@@ -134,7 +134,7 @@ async function scanSpans(files: readonly InputFile[], stats: ReadStats, onSpan: 
     };
     const handlers: RecordHandlers = {
       span(s, format) {
-        const rollout = s.name === SPAN.rollout ? s.attributes[ATTR.rolloutId] : undefined;
+        const rollout = s.name === SPAN.ROLLOUT ? s.attributes[ATTR.ROLLOUT_ID] : undefined;
         const keys = { traceId: s.traceId, spanId: s.spanId, parentSpanId: s.parentSpanId, rolloutId: typeof rollout === 'string' ? rollout : null };
         onSpan(keys, () => partitionLine(fi, recordLine, FORMAT_TAG[format], JSON.stringify(toConsoleRecord(s))));
       },

@@ -20,8 +20,8 @@ const TYPE_SPAN = '{"type":"span"';
 const TRACE_ID = '"trace_id":"';
 const SPAN_ID = '"span_id":"';
 const PARENT_ID = '"parent_span_id":';
-const ROLLOUT_ID = `"${ATTR.rolloutId}":"`;
-const ROLLOUT_NAME = `"name":"${SPAN.rollout}"`;
+const ROLLOUT_ID = `"${ATTR.ROLLOUT_ID}":"`;
+const ROLLOUT_NAME = `"name":"${SPAN.ROLLOUT}"`;
 
 /**
  * The offset of what looks like one of our console span records in `line` (it may follow a prefix

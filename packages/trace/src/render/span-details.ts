@@ -15,20 +15,20 @@ import { formatMs } from './format.js';
 export function spanDetails(node: SpanNode, agentService: string): string[] {
   const s = node.span;
   const out: string[] = [];
-  if (s.name === SPAN.rollout) {
+  if (s.name === SPAN.ROLLOUT) {
     out.push(`rollout ${rolloutIdOf(s)}`);
     // the same verdict as the list, `why`, `--failed`, `anomalies` and the report
     const v = verdictOf({ node, envelope: envelopeOf(node) });
     out.push(v.status === 'error' ? 'error' : verdictLabel(v));
   }
-  if (s.name === SPAN.verify) {
+  if (s.name === SPAN.VERIFY) {
     const reward = rewardOf(s);
     if (reward !== null) out.push(`reward ${reward}`);
   }
-  const model = s.attributes[ATTR.requestModel] ?? s.attributes[ATTR.responseModel];
+  const model = s.attributes[ATTR.GEN_AI_REQUEST_MODEL] ?? s.attributes[ATTR.GEN_AI_RESPONSE_MODEL];
   if (typeof model === 'string') out.push(`model ${model}`);
-  const inTok = s.attributes[ATTR.inputTokens];
-  const outTok = s.attributes[ATTR.outputTokens];
+  const inTok = s.attributes[ATTR.GEN_AI_INPUT_TOKENS];
+  const outTok = s.attributes[ATTR.GEN_AI_OUTPUT_TOKENS];
   if (inTok !== undefined || outTok !== undefined) out.push(`tokens ${inTok ?? '?'} in / ${outTok ?? '?'} out`);
   const phases = clientPhasesOf(s);
   if (phases !== null) out.push(openedConnection(phases) ? `new connection (connect ${formatMs(phases.connectMs)})` : phases.reused === true ? 'reused connection' : '');

@@ -131,7 +131,7 @@ export function treeToJson(tree: SpanTree): object {
 
 // The rollout's own service: the first gym.rollout's (the view may start at the collector's call).
 function agentServiceOf(tree: SpanTree): string {
-  const rollout = tree.rows.find((r) => r.node.span.name === SPAN.rollout);
+  const rollout = tree.rows.find((r) => r.node.span.name === SPAN.ROLLOUT);
   return (rollout ?? tree.rows[0])?.node.span.service ?? '';
 }
 

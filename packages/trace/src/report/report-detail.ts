@@ -10,7 +10,7 @@ import type { TimeCategory } from '../analyze/categorize.js';
 import { hopTimeline } from '../analyze/hop-timeline.js';
 import { buildSpanTree } from '../analyze/span-tree.js';
 import type { SpanNode } from '../assemble/trace-model.js';
-import { isTruncated } from '../span-record.js';
+import { ATTR, isTruncated } from '../span-record.js';
 import type { AttributeValue } from '../span-record.js';
 
 /** One waterfall row. Times in ms; `offsetMs` from the start of the view. */
@@ -62,7 +62,7 @@ export function buildDetail(roots: readonly SpanNode[], attribution: Attribution
   const spans = tree.rows.map((row): ReportSpan => {
     const s = row.node.span;
     const phases = phaseSegments(row.node, tree.startNs);
-    const reused = s.attributes['gym.http.connection.reused'];
+    const reused = s.attributes[ATTR.HTTP_CONNECTION_REUSED];
     const flags = [!s.ended ? 'never ended' : '', isTruncated(s) ? 'truncated' : '', row.node.orphan ? 'orphan' : '', reused === false ? 'new connection' : ''].filter(Boolean);
     return {
       id: s.spanId,

@@ -5,6 +5,7 @@
  * Every series is bounded in length whatever the size of the run.
  * @module
  */
+import { METRIC } from '@gym/names';
 import type { SaturationData, Sample } from '../analyze/saturation.js';
 
 /** Times in ms from the run's start. */
@@ -62,7 +63,7 @@ export function buildRunView(intervals: { starts: BigInt64Array; ends: BigInt64A
 function memoryView(sat: SaturationData, inRun: (s: Sample) => boolean, rel: (ns: bigint) => number): RunView['memory'] {
   const point = (s: Sample): [number, number] => [rel(s.endNs), s.value];
   const servers = sat.memory.filter((m) => m.samples.some(inRun));
-  if (servers.length > 0) return { what: 'gym.server.memory.usage', series: servers.map((m) => ({ name: `${m.server} (${m.type})`, points: thin(m.samples.filter(inRun)).map(point) })) };
+  if (servers.length > 0) return { what: METRIC.SERVER_MEMORY_USAGE, series: servers.map((m) => ({ name: `${m.server} (${m.type})`, points: thin(m.samples.filter(inRun)).map(point) })) };
   const heaps = sat.processes.filter((p) => p.heapUsed.some(inRun));
   return { what: 'v8js.memory.heap.used', series: heaps.map((p) => ({ name: p.key, points: thin(p.heapUsed.filter(inRun)).map(point) })) };
 }

@@ -1,10 +1,11 @@
 /**
- * The console record of one span (format: docs/lens-setup.md, "console"): ids and name at the top level, so
- * `jq -r '"\(.trace_id) \(.name)"'` works on the raw output.
+ * The console record of one span (format: docs/lens-setup.md, "console"; fields: `@gym/names`,
+ * which `gym trace` reads by): ids and name at the top level, so `jq -r '"\(.trace_id) \(.name)"'`
+ * works on the raw output.
  * @module
  */
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
-import type { Attributes } from '@opentelemetry/api';
+import type { ConsoleSpanRecord } from '@gym/names';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { durationMs, hrTimeToIso, hrTimeToNanosString } from './time.js';
 
@@ -21,29 +22,8 @@ const STATUS: Record<number, string> = {
   [SpanStatusCode.ERROR]: 'ERROR',
 };
 
-/** The JSON object written for one span. */
-export interface SpanRecord {
-  type: 'span';
-  trace_id: string;
-  span_id: string;
-  parent_span_id: string | null;
-  name: string;
-  kind: string;
-  start_time: string;
-  end_time: string;
-  start_time_unix_nano: string;
-  end_time_unix_nano: string;
-  duration_ms: number;
-  status: { code: string; message: string | null };
-  attributes: Attributes;
-  events: Array<{ name: string; time: string; attributes: Attributes }>;
-  links: Array<{ trace_id: string; span_id: string; attributes: Attributes }>;
-  resource: { attributes: Attributes };
-  scope: { name: string; version: string | null };
-}
-
 /** Builds the record of `span` (key order as documented). */
-export function toSpanRecord(span: ReadableSpan): SpanRecord {
+export function toSpanRecord(span: ReadableSpan): ConsoleSpanRecord {
   const ctx = span.spanContext();
   return {
     type: 'span',

@@ -4,7 +4,7 @@
  * signal's number.
  * @module
  */
-import { outputWidth } from '@gym/trace';
+import { outputWidth } from '@gym/trace/cli';
 import { loadConfig } from '../../config/load.js';
 import { searchRoots } from '../../config/search-roots.js';
 import { ExitError } from '../../errors.js';

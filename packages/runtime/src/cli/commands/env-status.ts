@@ -5,7 +5,7 @@
 import { ExitError, GymUserError } from '../../errors.js';
 import { createHttpClient } from '../../http/client.js';
 import type { ServerInstanceDisplay } from '../../orchestrator/server-instances.js';
-import { outputWidth } from '@gym/trace';
+import { outputWidth } from '@gym/trace/cli';
 import { findHeadUrl } from '../head-url.js';
 import type { CliIo } from '../io.js';
 import { serverTableLines } from '../server-table.js';

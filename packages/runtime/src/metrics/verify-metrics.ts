@@ -6,8 +6,8 @@
  * @module
  */
 import { defaultKeyMetrics, profileRollouts } from './aggregate-metrics.js';
-import { isJsonObject } from './types.js';
-import type { JsonObject } from './types.js';
+import { isJsonObject } from '../protocol/json.js';
+import type { JsonObject } from '../protocol/json.js';
 
 /** The answer of `POST /aggregate_metrics`, field names as the original's. */
 export interface VerifyMetrics {

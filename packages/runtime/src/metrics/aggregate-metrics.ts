@@ -6,8 +6,8 @@
  */
 import { describeColumns, numericColumns } from './numeric-stats.js';
 import { passAtKMetrics } from './pass-at-k.js';
-import { isJsonObject } from './types.js';
-import type { JsonObject } from './types.js';
+import { isJsonObject } from '../protocol/json.js';
+import type { JsonObject } from '../protocol/json.js';
 
 /** Metrics of one task (group). */
 export interface GroupMetrics extends JsonObject {

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// Runs benchmarks under bench/ (never part of the tests). Usage: npm run bench -- [name-filter]
+// Runs benchmarks under bench/ (never part of the tests). Usage: npm run bench -- [name-filter] (from the repository root or bench/)
 import { readdirSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 
-const dir = new URL('../bench/', import.meta.url);
+const dir = new URL('./', import.meta.url);
 const filter = process.argv[2] ?? '';
 const files = readdirSync(dir).filter((f) => f.endsWith('.bench.ts') && f.includes(filter)).sort();
 if (files.length === 0) {

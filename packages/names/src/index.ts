@@ -1,0 +1,13 @@
+/**
+ * `@gym/names`: the naming contract of gym telemetry. The writers (`@gym/lens`, `@gym/runtime`) and
+ * the reader (`@gym/trace`) import every span name, attribute key, metric name, unit and console
+ * record field from here, so what is written is what is read. Constants only: no dependencies, no
+ * side effects.
+ * @module
+ */
+export { ATTR } from './attributes.js';
+export type { AttributeKey } from './attributes.js';
+export { SPAN, SPAN_EVENT } from './spans.js';
+export { GYM_SCOPE, METRIC, UNIT } from './metrics.js';
+export { CONSOLE_SPAN_FIELDS, CONSOLE_SPAN_TYPE } from './console-record.js';
+export type { ConsoleSpanRecord, RecordAttributes } from './console-record.js';

@@ -1,0 +1,165 @@
+// The arrows of docs/architecture/packages.md, checked over the sources: which package may import
+// which, how the runtime reaches its optional packages, which runtime folders may import which,
+// and that every package a source imports is declared in its package.json.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { builtinModules } from 'node:module';
+import ts from 'typescript';
+import { REPO_ROOT } from '../support/gym-process.js';
+
+interface Import {
+  /** Repository-relative path of the importing file. */
+  file: string;
+  specifier: string;
+  /** `import type` / `export type` (erased: costs nothing at run time). */
+  typeOnly: boolean;
+  /** `import('…')` (loaded only when that code runs). */
+  dynamic: boolean;
+}
+
+function sourceFiles(dir: string, out: string[] = []): string[] {
+  for (const name of readdirSync(dir)) {
+    if (name === 'node_modules' || name === 'dist' || name === 'results') continue;
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) sourceFiles(path, out);
+    else if (/\.(ts|mts|mjs)$/.test(name) && !name.endsWith('.d.ts')) out.push(path);
+  }
+  return out;
+}
+
+function importsOf(path: string): Import[] {
+  const file = ts.createSourceFile(path, readFileSync(path, 'utf8'), ts.ScriptTarget.Latest, true);
+  const rel = relative(REPO_ROOT, path);
+  const out: Import[] = [];
+  const visit = (node: ts.Node): void => {
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier !== undefined && ts.isStringLiteral(node.moduleSpecifier)) {
+      const typeOnly = ts.isImportDeclaration(node)
+        ? node.importClause?.isTypeOnly === true || (node.importClause?.name === undefined && node.importClause?.namedBindings !== undefined && ts.isNamedImports(node.importClause.namedBindings) && node.importClause.namedBindings.elements.length > 0 && node.importClause.namedBindings.elements.every((e) => e.isTypeOnly))
+        : node.isTypeOnly;
+      out.push({ file: rel, specifier: node.moduleSpecifier.text, typeOnly, dynamic: false });
+    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] !== undefined && ts.isStringLiteral(node.arguments[0])) {
+      out.push({ file: rel, specifier: node.arguments[0].text, typeOnly: false, dynamic: true });
+    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
+      out.push({ file: rel, specifier: node.argument.literal.text, typeOnly: true, dynamic: false });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return out;
+}
+
+/** `@scope/name` or `name` of a bare specifier. */
+function packageOf(specifier: string): string {
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0]!;
+}
+
+const isBare = (s: string): boolean => !s.startsWith('.') && !s.startsWith('/') && !s.startsWith('node:') && !builtinModules.includes(s);
+
+interface Workspace {
+  dir: string;
+  name: string;
+  declared: Set<string>;
+  exports: Set<string>;
+  imports: Import[];
+}
+
+function workspace(dir: string, roots: string[]): Workspace {
+  const pkg = JSON.parse(readFileSync(join(REPO_ROOT, dir, 'package.json'), 'utf8')) as { name: string; exports?: Record<string, unknown>; dependencies?: object; peerDependencies?: object; optionalDependencies?: object };
+  const declared = new Set([...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {}), ...Object.keys(pkg.optionalDependencies ?? {})]);
+  const exports = new Set(Object.keys(pkg.exports ?? {}).map((sub) => (sub === '.' ? pkg.name : `${pkg.name}/${sub.slice(2)}`)));
+  const imports = roots.flatMap((root) => sourceFiles(join(REPO_ROOT, dir, root))).flatMap(importsOf);
+  return { dir, name: pkg.name, declared, exports, imports };
+}
+
+const names = workspace('packages/names', ['src']);
+const lens = workspace('packages/lens', ['src']);
+const trace = workspace('packages/trace', ['src']);
+const runtime = workspace('packages/runtime', ['src', 'bin']);
+const bench = workspace('bench', ['.']);
+const ALL = [names, lens, trace, runtime, bench];
+const byName = new Map(ALL.map((w) => [w.name, w]));
+
+const gymImports = (w: Workspace): Import[] => w.imports.filter((i) => i.specifier.startsWith('@gym/'));
+const show = (list: Import[]): string[] => list.map((i) => `${i.file} → ${i.specifier}`);
+
+describe('package arrows', () => {
+  it('@gym/names imports no package at all', () => {
+    assert.deepEqual(show(names.imports.filter((i) => isBare(i.specifier) || i.specifier.startsWith('node:'))), []);
+  });
+
+  it('@gym/lens imports only @gym/names of the gym packages', () => {
+    assert.deepEqual(show(gymImports(lens).filter((i) => packageOf(i.specifier) !== '@gym/names')), []);
+  });
+
+  it('@gym/trace imports only @gym/names of the gym packages (never lens, never runtime)', () => {
+    assert.deepEqual(show(gymImports(trace).filter((i) => packageOf(i.specifier) !== '@gym/names')), []);
+  });
+
+  it('@gym/runtime reaches lens and OpenTelemetry only through types and import(), so it runs without them', () => {
+    const optional = runtime.imports.filter((i) => ['@gym/lens', '@opentelemetry/api'].includes(packageOf(i.specifier)));
+    assert.ok(optional.length > 0, 'the scan found no lens import: it is broken');
+    assert.deepEqual(show(optional.filter((i) => !i.typeOnly && !i.dynamic)), []);
+  });
+
+  it('@gym/runtime imports @gym/trace only in cli/: the command table statically, the library through import()', () => {
+    const traceImports = runtime.imports.filter((i) => packageOf(i.specifier) === '@gym/trace');
+    assert.deepEqual(show(traceImports.filter((i) => !i.file.startsWith('packages/runtime/src/cli/'))), []);
+    assert.deepEqual(show(traceImports.filter((i) => i.specifier === '@gym/trace' && !i.dynamic && !i.typeOnly)), []);
+  });
+
+  it('imports other packages through their exported entry points only', () => {
+    const bad = ALL.flatMap((w) => gymImports(w).filter((i) => !(byName.get(packageOf(i.specifier))?.exports.has(i.specifier) ?? false)));
+    assert.deepEqual(show(bad), []);
+  });
+
+  it('bench/ uses the packages as a user does: no relative path into packages/', () => {
+    assert.deepEqual(show(bench.imports.filter((i) => i.specifier.startsWith('.') && resolve(REPO_ROOT, dirname(i.file), i.specifier).startsWith(join(REPO_ROOT, 'packages')))), []);
+  });
+
+  it('declares every package a source imports in its package.json', () => {
+    const undeclared = ALL.flatMap((w) => w.imports.filter((i) => isBare(i.specifier) && packageOf(i.specifier) !== w.name && !w.declared.has(packageOf(i.specifier))));
+    assert.deepEqual(show(undeclared), []);
+  });
+});
+
+/** The runtime folder of a repository-relative path under packages/runtime/src (`(root)` for errors.ts, index.ts). */
+function folderOf(path: string): string {
+  const inSrc = relative(join(REPO_ROOT, 'packages/runtime/src'), join(REPO_ROOT, path));
+  return inSrc.includes('/') ? inSrc.split('/')[0]! : '(root)';
+}
+
+/** Runtime-internal arrows: from folder → to folder, for every relative import between two folders. */
+const folderArrows = runtime.imports
+  .filter((i) => i.file.startsWith('packages/runtime/src/') && i.specifier.startsWith('.'))
+  .map((i) => ({ ...i, from: folderOf(i.file), to: folderOf(relative(REPO_ROOT, resolve(REPO_ROOT, dirname(i.file), i.specifier))) }))
+  .filter((a) => a.from !== a.to);
+
+function arrowsFrom(from: string, allowed: (to: string) => boolean): string[] {
+  return folderArrows.filter((a) => a.from === from && !allowed(a.to)).map((a) => `${a.file} → ${a.specifier}`);
+}
+
+describe("runtime's folders", () => {
+  it('the scan sees the folders', () => {
+    assert.ok(new Set(folderArrows.map((a) => a.from)).size >= 8);
+  });
+
+  it('config/ and http/ are leaves: they import only the error base (errors.ts)', () => {
+    assert.deepEqual(arrowsFrom('config', (to) => to === '(root)'), []);
+    assert.deepEqual(arrowsFrom('http', (to) => to === '(root)'), []);
+  });
+
+  it('server/ never imports telemetry/, orchestrator/, rollouts/ or cli/: instrumentation reaches it through seams', () => {
+    assert.deepEqual(arrowsFrom('server', (to) => !['telemetry', 'orchestrator', 'rollouts', 'cli'].includes(to)), []);
+  });
+
+  it('telemetry/ imports only config/, http/, server/ (their seams and types) and errors.ts', () => {
+    assert.deepEqual(arrowsFrom('telemetry', (to) => ['config', 'http', 'server', '(root)'].includes(to)), []);
+  });
+
+  it('nothing imports cli/ (only bin/gym.mjs runs it) and nothing but testing/ imports testing/', () => {
+    assert.deepEqual(folderArrows.filter((a) => a.to === 'cli' || a.to === 'testing').map((a) => `${a.file} → ${a.specifier}`), []);
+  });
+});

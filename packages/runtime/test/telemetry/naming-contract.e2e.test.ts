@@ -1,0 +1,119 @@
+// The naming contract (`@gym/names`) end to end: a real `gym eval run` writes console telemetry
+// files (real processes, every span group on, memory profiling on), and `@gym/trace` reads them
+// back. Every console record has exactly the contract's fields and reads back whole; every span
+// name and attribute key of the contract is written by the run and found by the reader, every
+// metric name is written (the reader keeps the saturation ones), except the few this run cannot
+// produce, each listed with why.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ATTR, CONSOLE_SPAN_FIELDS, METRIC, SPAN } from '@gym/names';
+import { isTruncated, readSpans, rewardOf, rolloutIdOf } from '@gym/trace';
+import type { MetricPoint, SpanRecord } from '@gym/trace';
+import { freePort, runGym } from '../support/gym-process.js';
+import { telemetryEnv } from '../support/rollout-tree.js';
+
+/** Names of the contract one short, clean run does not write, and why. */
+const NOT_IN_THIS_RUN: Record<string, string> = {
+  [ATTR.ROLLOUT_OUTCOME]: 'set by agents that report an outcome; simple_agent does not',
+  [ATTR.MODEL_DIALECT]: 'set by the OpenAI-compatible model servers, not simulated_model',
+  [ATTR.RETRY_REASON]: 'a clean run retries nothing',
+  [ATTR.TRUNCATED]: 'every span of a clean run ends before shutdown',
+  [ATTR.TRUNCATED_REASON]: 'every span of a clean run ends before shutdown',
+  [ATTR.ERROR_TYPE]: 'a clean run has no failed request',
+  [ATTR.RESEND_COUNT]: 'a clean run retries nothing',
+  [ATTR.GEN_AI_RESPONSE_ID]: 'simulated_model answers without a response id attribute',
+  [ATTR.GEN_AI_FINISH_REASONS]: 'simulated_model reports no finish reason',
+  [SPAN.AGENT_RESPONSES]: "the collector calls the agent's /run, never its /v1/responses",
+  [METRIC.HTTP_RETRY_TOTAL]: 'a clean run retries nothing',
+};
+
+describe('the naming contract on a real run', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'gym-names-run-'));
+  const logDir = join(dir, 'logs');
+  let rawSpans: Array<Record<string, unknown>> = [];
+  const rawMetricNames = new Set<string>();
+  let spans: SpanRecord[] = [];
+  let metrics: MetricPoint[] = [];
+
+  before(async () => {
+    const run = await runGym(
+      ['eval', 'run', '--resources-server', 'example_single_tool_call', '--model-type', 'simulated_model', '--limit', '1', '-o', join(dir, 'rollouts.jsonl'), '--log-dir', logDir,
+        `++head_server.port=${await freePort()}`, '++telemetry.enabled=true', '++telemetry.exporter=console', '++telemetry.span_groups=all', '++telemetry.memory_profiling.enabled=true'],
+      { env: telemetryEnv({}) },
+    );
+    assert.equal(run.code, 0, run.stderr);
+    for (const file of readdirSync(logDir).filter((f) => f.endsWith('.log'))) {
+      for (const line of readFileSync(join(logDir, file), 'utf8').split('\n')) {
+        if (line.startsWith('{"type":"span"')) rawSpans.push(JSON.parse(line) as Record<string, unknown>);
+        if (line.startsWith('{"type":"metric"')) rawMetricNames.add((JSON.parse(line) as { name: string }).name);
+      }
+    }
+    ({ spans, metrics } = await readSpans([logDir]));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('writes every span record with exactly the contract fields, in order', () => {
+    assert.ok(rawSpans.length > 10, `only ${rawSpans.length} span records`);
+    for (const record of rawSpans) assert.deepEqual(Object.keys(record), [...CONSOLE_SPAN_FIELDS]);
+  });
+
+  it('reads every record back through @gym/trace, field by field', () => {
+    assert.equal(spans.length, rawSpans.length);
+    const byId = new Map(spans.map((s) => [s.spanId, s]));
+    for (const raw of rawSpans) {
+      const span = byId.get(raw['span_id'] as string);
+      assert.ok(span !== undefined, `span ${String(raw['span_id'])} not read back`);
+      const status = raw['status'] as { code: string; message: string | null };
+      const resource = raw['resource'] as { attributes: Record<string, unknown> };
+      const scope = raw['scope'] as { name: string };
+      assert.equal(span.traceId, raw['trace_id']);
+      assert.equal(span.parentSpanId, raw['parent_span_id']);
+      assert.equal(span.name, raw['name']);
+      assert.equal(span.kind, raw['kind']);
+      assert.equal(span.startNs, BigInt(raw['start_time_unix_nano'] as string));
+      assert.equal(span.endNs, BigInt(raw['end_time_unix_nano'] as string));
+      assert.ok(Math.abs(span.durationMs - (raw['duration_ms'] as number)) < 0.001);
+      assert.equal(span.status.code, status.code);
+      assert.deepEqual(span.attributes, raw['attributes']);
+      assert.deepEqual(span.events.map((e) => e.name), (raw['events'] as Array<{ name: string }>).map((e) => e.name));
+      assert.deepEqual(span.resource.attributes, resource.attributes);
+      assert.equal(span.service, resource.attributes[ATTR.SERVICE_NAME]);
+      assert.equal(span.scope?.name, scope.name);
+      assert.equal(isTruncated(span), false);
+    }
+  });
+
+  it('writes and reads back every span name and attribute key, and writes every metric name, of the contract', () => {
+    const written = new Set<string>();
+    for (const s of spans) {
+      written.add(s.name);
+      if (s.name.startsWith(SPAN.MODEL_PREFIX)) written.add(SPAN.MODEL_PREFIX);
+      for (const key of Object.keys(s.attributes)) written.add(key);
+      for (const key of Object.keys(s.resource.attributes)) written.add(key);
+    }
+    for (const m of metrics) for (const key of Object.keys(m.attributes)) written.add(key);
+    for (const name of rawMetricNames) written.add(name);
+    const contract = [...Object.values(SPAN), ...Object.values(ATTR), ...Object.values(METRIC)];
+    const missing = contract.filter((name) => !written.has(name) && !(name in NOT_IN_THIS_RUN));
+    assert.deepEqual(missing, []);
+    // the exceptions stay honest: a name listed as not written must really be absent
+    assert.deepEqual(Object.keys(NOT_IN_THIS_RUN).filter((name) => written.has(name)), []);
+  });
+
+  it("reads back the memory metrics its saturation view uses", () => {
+    const read = new Set(metrics.map((m) => m.name));
+    for (const name of [METRIC.SERVER_MEMORY_USAGE, METRIC.SERVER_PROCESSES, METRIC.HOST_MEMORY_USAGE, METRIC.HOST_MEMORY_TOTAL]) assert.ok(read.has(name), name);
+  });
+
+  it("answers through the reader's helpers by the contract's names", () => {
+    const rollout = spans.find((s) => s.name === SPAN.ROLLOUT);
+    const verify = spans.find((s) => s.name === SPAN.VERIFY);
+    assert.ok(rollout !== undefined && verify !== undefined);
+    assert.equal(rolloutIdOf(rollout), '0-0');
+    assert.equal(rolloutIdOf(verify), '0-0');
+    assert.equal(rewardOf(verify), 1);
+  });
+});
