@@ -5,11 +5,9 @@
  * Bearer auth and an optional concurrency cap. Docs: docs/models.md.
  * @module
  */
-import { defineModelServer, GymUpstreamError } from '@gym/runtime';
+import { CHAT_COMPLETION_CREATE_PARAMS, defineModelServer, GymUpstreamError, OpenAIUpstream, RESPONSES_CREATE_PARAMS } from '@gym/runtime';
 import { parseOpenAIModelConfig } from './config.js';
-import { OpenAIUpstream } from './openai-upstream.js';
 import { checkReply, dropReasoningItems, withExtraBodyAndModel } from './pass-through.js';
-import { CHAT_COMPLETION_CREATE_PARAMS, RESPONSES_CREATE_PARAMS } from './request-schemas.js';
 import { Semaphore } from './semaphore.js';
 import type { ServerFactory } from '@gym/runtime';
 

@@ -5,9 +5,7 @@
  * Docs: docs/models.md.
  * @module
  */
-import { defineModelServer, GymUpstreamError } from '@gym/runtime';
-import { OpenAIUpstream } from '../openai_model/openai-upstream.js';
-import { CHAT_COMPLETION_CREATE_PARAMS, RESPONSES_CREATE_PARAMS } from '../openai_model/request-schemas.js';
+import { CHAT_COMPLETION_CREATE_PARAMS, defineModelServer, GymUpstreamError, OpenAIUpstream, RESPONSES_CREATE_PARAMS } from '@gym/runtime';
 import { ChatPipeline } from './chat-pipeline.js';
 import { chatToResponse } from './chat-to-responses.js';
 import { parseVllmModelConfig } from './config.js';

@@ -10,7 +10,7 @@ import { prepareChatRequest } from './params.js';
 import { foldReplyReasoning } from './reasoning.js';
 import { ReplicaSet } from './replicas.js';
 import { attachTokenIds } from './token-ids.js';
-import type { OpenAIUpstream } from '../openai_model/openai-upstream.js';
+import type { OpenAIUpstream } from '@gym/runtime';
 import type { VllmModelConfig } from './config.js';
 
 type Json = Record<string, unknown>;

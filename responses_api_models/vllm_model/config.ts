@@ -3,8 +3,7 @@
  * @module
  */
 import { z } from 'zod';
-import { GymUserError } from '@gym/runtime';
-import { configBool, configHeaders, configObject, parseModelConfig, PROPAGATION_FIELDS, upstreamPropagation } from '../openai_model/config-values.js';
+import { configBool, configHeaders, configObject, GymUserError, parseModelConfig, PROPAGATION_FIELDS, upstreamPropagation } from '@gym/runtime';
 
 /** Fields of a `vllm_model` block; other keys (`entrypoint`, `host`, …) are ignored. */
 export const VLLM_MODEL_CONFIG = z.looseObject({

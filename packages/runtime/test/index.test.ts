@@ -7,10 +7,11 @@ import * as testing from '../src/testing/index.js';
 describe('@gym/runtime public surface', () => {
   it('exports exactly the pinned names', () => {
     assert.deepEqual(Object.keys(runtime).sort(), [
-      'ExitError', 'GYM_PRESETS', 'GYM_SPAN_GROUPS', 'GymError', 'GymHttpRequestError', 'GymHttpStatusError', 'GymInternalError', 'GymUpstreamError', 'GymUserError', 'MODEL_CALL_ID_HEADER', 'RESPONSES_REQUEST_FIELDS',
-      'addJsonRoute', 'collectRollouts', 'computeAggregateMetrics', 'createHttpClient', 'createServerApp', 'createServerContext', 'defineAgentServer', 'defineModelServer',
-      'defineResourcesServer', 'dumpConfigYaml', 'gymSpan', 'installShutdownHandlers', 'instanceUrl', 'isGymSpanGroupEnabled', 'listen', 'loadConfig', 'materializeRows',
-      'readEvidenceSettings', 'redactSecrets', 'rolloutIdOf', 'rolloutUrlPrefix', 'startEnvironment',
+      'CHAT_COMPLETION_CREATE_PARAMS', 'ExitError', 'GYM_PRESETS', 'GYM_SPAN_GROUPS', 'GymError', 'GymHttpRequestError', 'GymHttpStatusError', 'GymInternalError', 'GymUpstreamError', 'GymUserError', 'MODEL_CALL_ID_HEADER',
+      'OpenAIUpstream', 'PROPAGATION_FIELDS', 'RESPONSES_CREATE_PARAMS', 'RESPONSES_REQUEST_FIELDS',
+      'addJsonRoute', 'collectRollouts', 'computeAggregateMetrics', 'configBool', 'configHeaders', 'configObject', 'configPositiveInt', 'createHttpClient', 'createServerApp', 'createServerContext', 'defineAgentServer', 'defineModelServer',
+      'defineResourcesServer', 'dumpConfigYaml', 'gymSpan', 'installShutdownHandlers', 'instanceUrl', 'isGymSpanGroupEnabled', 'isHttpStatusError', 'listen', 'loadConfig', 'materializeRows', 'parseModelConfig',
+      'readEvidenceSettings', 'redactError', 'redactSecrets', 'redactText', 'rolloutIdOf', 'rolloutUrlPrefix', 'startEnvironment', 'upstreamPropagation',
     ]);
     assert.deepEqual(Object.keys(testing).sort(), ['assistantMessage', 'freePort', 'functionCall', 'scriptedModelServer']);
   });
