@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { createServerApp } from './app.js';
 import { addJsonRoute } from './json-route.js';
 import { CHAT_COMPLETIONS_REQUEST, RESPONSES_REQUEST } from './responses-request.js';
+import { acceptingStream, streamingResponses } from './responses-streaming.js';
 import type { BuildOptions, EndpointSpec, ServerDefinition } from './endpoint.js';
 import type { ModelDialect } from '../evidence/model-call-capture.js';
 
@@ -18,7 +19,11 @@ export const MODEL_REQUEST = z.looseObject({});
 /** The spec of a model server. */
 export interface ModelServerSpec<R extends z.ZodType, C extends z.ZodType> {
   name: string;
-  /** `POST /v1/responses`: returns an OpenAI `Response` object. */
+  /**
+   * `POST /v1/responses`: returns an OpenAI `Response` object. A request with `stream: true` is
+   * validated without its stream fields, comes here as any other (with `context.signal`), and its
+   * answer goes out as Responses streaming events over SSE.
+   */
   responses: EndpointSpec<R>;
   /** `POST /v1/chat/completions`: returns an OpenAI `ChatCompletion` object. */
   chatCompletions: EndpointSpec<C>;
@@ -38,7 +43,14 @@ export function defineModelServer<R extends z.ZodType = typeof RESPONSES_REQUEST
     const app = createServerApp({ serverClass, ...options, name: options.name ?? spec.name });
     // decided once per app: with evidence off the routes get the handlers themselves
     const capture = (dialect: ModelDialect, handler: AnyHandler): AnyHandler => (modelCapture === undefined ? handler : modelCapture.wrap(dialect, handler));
-    addJsonRoute(app, { method: 'POST', path: '/v1/responses', input: spec.responses.input ?? RESPONSES_REQUEST, handler: capture('responses', spec.responses.handler as AnyHandler), endpoint: 'model_responses' });
+    // the capture inside the stream: its record is written before the first event leaves
+    addJsonRoute(app, {
+      method: 'POST',
+      path: '/v1/responses',
+      input: acceptingStream(spec.responses.input ?? RESPONSES_REQUEST),
+      handler: streamingResponses(capture('responses', spec.responses.handler as AnyHandler)),
+      endpoint: 'model_responses',
+    });
     addJsonRoute(app, {
       method: 'POST',
       path: '/v1/chat/completions',
