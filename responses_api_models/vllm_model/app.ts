@@ -24,14 +24,14 @@ const createVllmModel: ServerFactory = (context) => {
     name: config.name,
     responses: {
       input: RESPONSES_CREATE_PARAMS,
-      handler: async (body, { session }) => {
+      handler: async (body, { session, signal }) => {
         if (config.isResponsesNative) {
-          const reply = await pipeline.replicaFor(session.id).post('/responses', prepareNativeRequest(body, config));
+          const reply = await pipeline.replicaFor(session.id).post('/responses', prepareNativeRequest(body, config), { signal });
           if (!Array.isArray(reply['output'])) throw new GymUpstreamError('GYM_MODEL_BAD_REPLY', `vLLM's /responses answered without an output list. Check is_responses_native and base_url.`);
           return reply;
         }
         const chat = responsesToChat(body, { carryTokenIds: config.returnTokenIdInformation });
-        const completion = await pipeline.complete(chat, session.id);
+        const completion = await pipeline.complete(chat, session.id, signal);
         return chatToResponse(completion, body, convert);
       },
     },

@@ -33,8 +33,8 @@ export class ChatPipeline {
     return this.#replicas.pick(sessionId);
   }
 
-  /** Sends Chat request `body` for the session `sessionId`; resolves to the chat completion. */
-  async complete(body: Json, sessionId: string): Promise<Json> {
+  /** Sends Chat request `body` for the session `sessionId`; resolves to the chat completion. `signal` aborts the upstream calls. */
+  async complete(body: Json, sessionId: string, signal?: AbortSignal): Promise<Json> {
     const config = this.#config;
     const request = prepareChatRequest(body, config);
     if (!config.sequentialReasoningAllowed && endsWithEmptyAssistant(request['messages'] as Json[])) {
@@ -43,7 +43,7 @@ export class ChatPipeline {
     const upstream = this.#replicas.pick(sessionId);
     let completion: Json;
     try {
-      completion = await upstream.post('/chat/completions', request);
+      completion = await upstream.post('/chat/completions', request, { signal });
     } catch (error) {
       if (isContextOverflow(error)) return emptyChatCompletion(config.model, 'length');
       throw error;
@@ -54,7 +54,7 @@ export class ChatPipeline {
     }
     foldReplyReasoning(choice['message'] as Json, config.usesReasoningParser, config.name);
     if (config.returnTokenIdInformation) {
-      await attachTokenIds(completion, () => upstream.postUrl(`${upstream.baseUrl.replace(/\/v1$/, '')}/tokenize`, tokenizeBody(request)));
+      await attachTokenIds(completion, () => upstream.postUrl(`${upstream.baseUrl.replace(/\/v1$/, '')}/tokenize`, tokenizeBody(request), { signal }));
     }
     return completion;
   }

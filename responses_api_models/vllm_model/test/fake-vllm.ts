@@ -18,8 +18,11 @@ export interface RecordedRequest {
   body: Json | undefined;
 }
 
-/** A failure to inject: a status (with a JSON body) or a connection dropped before any answer. */
-export type Failure = { status: number; body?: unknown; headers?: Record<string, string> } | 'disconnect';
+/**
+ * A failure to inject: a status (with a JSON body), a connection dropped before any answer, or
+ * no answer at all (`hang`: the request waits until its caller gives up).
+ */
+export type Failure = { status: number; body?: unknown; headers?: Record<string, string> } | 'disconnect' | 'hang';
 
 /** Computes an answer for a request; return `undefined` to use the default. */
 export type Responder = (request: RecordedRequest) => Json | undefined;
@@ -43,6 +46,8 @@ export interface FakeVllm {
   readonly requests: RecordedRequest[];
   /** Most requests that were being answered at the same time (received, answer not yet sent). */
   readonly peakInFlight: number;
+  /** Resolves once `count` requests in all were given up by their caller before an answer. */
+  abandoned(count: number): Promise<void>;
   /** Queues failures for the next requests to a path (e.g. `/v1/chat/completions`). */
   fail(path: string, ...failures: Failure[]): void;
   /** Answers the next requests to a path with these bodies (or responders), in order. */
@@ -103,6 +108,15 @@ export async function startFakeVllm(options: FakeVllmOptions = {}): Promise<Fake
   const answers = new Map<string, Array<Json | Responder>>();
   let inFlight = 0;
   let peakInFlight = 0;
+  let abandoned = 0;
+  const abandonWaiters: Array<{ count: number; resolve: () => void }> = [];
+  const noteAbandoned = (): void => {
+    abandoned += 1;
+    for (const waiter of abandonWaiters.filter((w) => w.count <= abandoned)) {
+      abandonWaiters.splice(abandonWaiters.indexOf(waiter), 1);
+      waiter.resolve();
+    }
+  };
   const server: Server = createServer((req, res) => {
     let raw = '';
     req.setEncoding('utf8');
@@ -113,11 +127,19 @@ export async function startFakeVllm(options: FakeVllmOptions = {}): Promise<Fake
       requests.push(recorded);
       inFlight += 1;
       peakInFlight = Math.max(peakInFlight, inFlight);
-      res.on('close', () => (inFlight -= 1));
+      let dropped = false;
+      res.on('close', () => {
+        inFlight -= 1;
+        if (!res.writableEnded && !dropped) noteAbandoned();
+      });
       const failure = failures.get(path)?.shift();
       const scripted = failure === undefined ? answers.get(path)?.shift() : undefined;
       setTimeout(() => {
-        if (failure === 'disconnect') return void req.socket.destroy();
+        if (failure === 'disconnect') {
+          dropped = true;
+          return void req.socket.destroy();
+        }
+        if (failure === 'hang') return;
         const status = failure?.status ?? 200;
         const answer = failure !== undefined ? failure.body : typeof scripted === 'function' ? (scripted(recorded) ?? defaultAnswer(recorded, model, name)) : (scripted ?? defaultAnswer(recorded, model, name));
         if (answer === undefined) {
@@ -137,6 +159,7 @@ export async function startFakeVllm(options: FakeVllmOptions = {}): Promise<Fake
     get peakInFlight() {
       return peakInFlight;
     },
+    abandoned: (count) => (abandoned >= count ? Promise.resolve() : new Promise<void>((resolve) => abandonWaiters.push({ count, resolve }))),
     fail: (path, ...list) => failures.set(path, [...(failures.get(path) ?? []), ...list]),
     reply: (path, ...list) => answers.set(path, [...(answers.get(path) ?? []), ...list]),
     close: () =>
