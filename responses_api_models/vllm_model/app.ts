@@ -7,6 +7,7 @@
  */
 import { CHAT_COMPLETION_CREATE_PARAMS, defineModelServer, GymUpstreamError, OpenAIUpstream, RESPONSES_CREATE_PARAMS } from '@gym/runtime';
 import { ChatPipeline } from './chat-pipeline.js';
+import { loadChatTemplate } from './chat-template.js';
 import { chatToResponse } from './chat-to-responses.js';
 import { parseVllmModelConfig } from './config.js';
 import { checkNativeConfig, prepareNativeRequest } from './native-responses.js';
@@ -17,7 +18,9 @@ const createVllmModel: ServerFactory = (context) => {
   const config = parseVllmModelConfig(context.config, context.instance.instanceName);
   if (config.isResponsesNative) checkNativeConfig(config);
   const upstreams = config.baseUrls.map((baseUrl) => new OpenAIUpstream({ http: context.http, baseUrl, apiKey: config.apiKey, defaultHeaders: config.defaultHeaders, propagateTraceparent: config.propagateTraceparent, propagateBaggage: config.propagateBaggage }));
-  const pipeline = new ChatPipeline(config, upstreams);
+  // read once at start-up: a missing or broken template stops the server before it serves
+  const template = config.useCompletionsApi && config.renderChatTemplate ? loadChatTemplate(config.name, config.tokenizer ?? config.model) : undefined;
+  const pipeline = new ChatPipeline(config, upstreams, template);
   const convert = { usesReasoningParser: config.usesReasoningParser, returnTokenIdInformation: config.returnTokenIdInformation, model: config.model };
 
   return defineModelServer({

@@ -1,6 +1,6 @@
 /**
  * A local OpenAI-compatible upstream standing in for vLLM (and for OpenAI in openai_model's
- * tests): `GET /v1/models`, `POST /v1/chat/completions`, `POST /tokenize`, `POST /v1/responses`,
+ * tests): `GET /v1/models`, `POST /v1/chat/completions`, `POST /v1/completions`, `POST /tokenize`, `POST /v1/responses`,
  * on 127.0.0.1 port 0, with real latency and injectable failures (a status with a body, or a
  * dropped connection) consumed in order before normal answers resume.
  */
@@ -79,6 +79,20 @@ export function defaultChatCompletion(body: Json, model: string, name: string): 
   return completion;
 }
 
+/** The default text completion (`/v1/completions`), with vLLM's token fields when they were asked for. */
+export function defaultCompletion(body: Json, model: string, name: string): Json {
+  const generation = [9906, 505, 2311, 13];
+  const choice: Json = { index: 0, text: `Hello from ${name}.`, finish_reason: 'stop', stop_reason: null, logprobs: null };
+  if (typeof body['logprobs'] === 'number') {
+    choice['logprobs'] = { tokens: generation.map((id) => (body['return_tokens_as_token_ids'] === true ? `token_id:${id}` : `t${id}`)), token_logprobs: generation.map((_, i) => -0.25 * (i + 1)), top_logprobs: null, text_offset: [0, 1, 2, 3] };
+  }
+  if (body['return_token_ids'] === true) {
+    choice['prompt_token_ids'] = FAKE_PROMPT_IDS;
+    choice['token_ids'] = generation;
+  }
+  return { id: 'cmpl-fake0001', object: 'text_completion', created: 1_750_000_000, model, choices: [choice], usage: { prompt_tokens: 12, completion_tokens: 4, total_tokens: 16 } };
+}
+
 /** Prompt ids the fake reports (from `/tokenize` and with `return_token_ids`). */
 export const FAKE_PROMPT_IDS = [128000, 882, 25, 13347];
 
@@ -86,6 +100,7 @@ function defaultAnswer(request: RecordedRequest, model: string, name: string): J
   const body = request.body ?? {};
   if (request.method === 'GET' && request.path === '/v1/models') return { object: 'list', data: [{ id: model, object: 'model', owned_by: 'vllm' }] };
   if (request.path === '/v1/chat/completions') return defaultChatCompletion(body, model, name);
+  if (request.path === '/v1/completions') return defaultCompletion(body, model, name);
   if (request.path === '/tokenize') return { tokens: FAKE_PROMPT_IDS, count: FAKE_PROMPT_IDS.length, max_model_len: 32768 };
   if (request.path === '/v1/responses') {
     return {
