@@ -1,5 +1,5 @@
 // `stream: true` on the simulated model: the `openai` client streams its canned tool call and,
-// once a tool output is present, its text answer.
+// once a tool output is present, its text answer; an Anthropic client gets the same over /v1/messages.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import OpenAI from 'openai';
@@ -51,5 +51,17 @@ describe('simulated_model streaming /v1/responses', () => {
     assert.equal(final.output_text, 'Based on the tool result: cold');
     assert.equal(deltas.join(''), final.output_text);
     assert.ok((final.usage?.output_tokens ?? 0) > 0);
+  });
+
+  it('answers the Anthropic dialect on /v1/messages with its tool call', async () => {
+    const res = await fetch(`${server.url}/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'sim', max_tokens: 100, messages: [{ role: 'user', content: 'weather in oslo?' }], tools: [{ name: 'get_weather', input_schema: WEATHER.parameters }] }),
+    });
+    const message = (await res.json()) as { content: Array<Record<string, unknown>>; stop_reason: string };
+    assert.equal(message.stop_reason, 'tool_use');
+    assert.equal(message.content[0]?.['type'], 'tool_use');
+    assert.deepEqual(message.content[0]?.['input'], { city: 'oslo' });
   });
 });

@@ -1,6 +1,7 @@
 /**
- * `defineModelServer()`: `POST /v1/responses` and `POST /v1/chat/completions`,
- * wire-compatible with the `openai` client pointed at the server as `baseURL`.
+ * `defineModelServer()`: `POST /v1/responses` (also streamed) and `POST /v1/chat/completions`,
+ * wire-compatible with the `openai` client pointed at the server as `baseURL`, and
+ * `POST /v1/messages`, the Anthropic dialect mapped onto the server's `responses` handler.
  * @module
  */
 import { z } from 'zod';
@@ -8,6 +9,8 @@ import { createServerApp } from './app.js';
 import { addJsonRoute } from './json-route.js';
 import { CHAT_COMPLETIONS_REQUEST, RESPONSES_REQUEST } from './responses-request.js';
 import { acceptingStream, streamingResponses } from './responses-streaming.js';
+import { MESSAGES_REQUEST } from './anthropic-messages.js';
+import { messagesHandler } from './messages-endpoint.js';
 import type { BuildOptions, EndpointSpec, ServerDefinition } from './endpoint.js';
 import type { ModelDialect } from '../evidence/model-call-capture.js';
 
@@ -43,14 +46,12 @@ export function defineModelServer<R extends z.ZodType = typeof RESPONSES_REQUEST
     const app = createServerApp({ serverClass, ...options, name: options.name ?? spec.name });
     // decided once per app: with evidence off the routes get the handlers themselves
     const capture = (dialect: ModelDialect, handler: AnyHandler): AnyHandler => (modelCapture === undefined ? handler : modelCapture.wrap(dialect, handler));
+    const responsesInput = spec.responses.input ?? RESPONSES_REQUEST;
     // the capture inside the stream: its record is written before the first event leaves
-    addJsonRoute(app, {
-      method: 'POST',
-      path: '/v1/responses',
-      input: acceptingStream(spec.responses.input ?? RESPONSES_REQUEST),
-      handler: streamingResponses(capture('responses', spec.responses.handler as AnyHandler)),
-      endpoint: 'model_responses',
-    });
+    const responses = capture('responses', spec.responses.handler as AnyHandler);
+    addJsonRoute(app, { method: 'POST', path: '/v1/responses', input: acceptingStream(responsesInput), handler: streamingResponses(responses), endpoint: 'model_responses' });
+    // the Anthropic dialect is a Responses call underneath: its span and metrics are those of /v1/responses
+    addJsonRoute(app, { method: 'POST', path: '/v1/messages', input: MESSAGES_REQUEST, handler: messagesHandler(responses, responsesInput) as AnyHandler, endpoint: 'model_responses' });
     addJsonRoute(app, {
       method: 'POST',
       path: '/v1/chat/completions',
@@ -60,5 +61,5 @@ export function defineModelServer<R extends z.ZodType = typeof RESPONSES_REQUEST
     });
     return app;
   };
-  return { kind: 'model', name: spec.name, serverClass, routes: ['/v1/responses', '/v1/chat/completions'], build };
+  return { kind: 'model', name: spec.name, serverClass, routes: ['/v1/responses', '/v1/chat/completions', '/v1/messages'], build };
 }

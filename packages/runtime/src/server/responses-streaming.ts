@@ -45,7 +45,7 @@ export function acceptingStream(schema: z.ZodType): z.ZodType<unknown> {
 }
 
 /** An AbortSignal that fires when the caller goes away before the answer was completely sent. */
-function callerGone(context: RouteContext): AbortController {
+export function callerGone(context: RouteContext): AbortController {
   const controller = new AbortController();
   const res = context.reply.raw;
   const onClose = (): void => {
