@@ -71,4 +71,13 @@ describe('vllm_model streaming /v1/responses', () => {
     await vllm.abandoned(1);
     assert.equal((await client.responses.stream({ model: 'x', input: 'Hi' }).finalResponse()).output_text, 'Hello from replica.');
   });
+
+  it('streams /v1/chat/completions as chunks from one non-streamed vLLM call', async () => {
+    const final = await client.chat.completions.stream({ model: 'x', messages: [{ role: 'user', content: 'Hi' }] }).finalChatCompletion();
+    assert.equal(final.choices[0]?.message.content, 'Hello from replica.');
+    const chat = vllm.requests.filter((r) => r.path === '/v1/chat/completions');
+    assert.equal(chat.length, 1);
+    assert.equal(chat[0]!.body?.['stream'], undefined);
+    assert.equal(chat[0]!.body?.['stream_options'], undefined);
+  });
 });

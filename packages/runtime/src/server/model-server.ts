@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { createServerApp } from './app.js';
 import { addJsonRoute } from './json-route.js';
 import { CHAT_COMPLETIONS_REQUEST, RESPONSES_REQUEST } from './responses-request.js';
-import { acceptingStream, streamingResponses } from './responses-streaming.js';
+import { acceptingStream, streamingChat, streamingResponses } from './responses-streaming.js';
 import { MESSAGES_REQUEST } from './anthropic-messages.js';
 import { messagesHandler } from './messages-endpoint.js';
 import type { BuildOptions, EndpointSpec, ServerDefinition } from './endpoint.js';
@@ -28,7 +28,7 @@ export interface ModelServerSpec<R extends z.ZodType, C extends z.ZodType> {
    * answer goes out as Responses streaming events over SSE.
    */
   responses: EndpointSpec<R>;
-  /** `POST /v1/chat/completions`: returns an OpenAI `ChatCompletion` object. */
+  /** `POST /v1/chat/completions`: returns an OpenAI `ChatCompletion` object (sent as `chat.completion.chunk` events for `stream: true`). */
   chatCompletions: EndpointSpec<C>;
 }
 
@@ -55,8 +55,8 @@ export function defineModelServer<R extends z.ZodType = typeof RESPONSES_REQUEST
     addJsonRoute(app, {
       method: 'POST',
       path: '/v1/chat/completions',
-      input: spec.chatCompletions.input ?? CHAT_COMPLETIONS_REQUEST,
-      handler: capture('chat_completions', spec.chatCompletions.handler as AnyHandler),
+      input: acceptingStream(spec.chatCompletions.input ?? CHAT_COMPLETIONS_REQUEST),
+      handler: streamingChat(capture('chat_completions', spec.chatCompletions.handler as AnyHandler)),
       endpoint: 'model_chat_completions',
     });
     return app;

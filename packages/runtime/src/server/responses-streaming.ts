@@ -1,5 +1,6 @@
 /**
- * `stream: true` on a model server's `POST /v1/responses`, as the original serves it: the body is
+ * `stream: true` on a model server's `POST /v1/responses` (and, in the same way, on
+ * `POST /v1/chat/completions` as `chat.completion.chunk` events), as the original serves it: the body is
  * validated without `stream` / `stream_options` by the server's own schema, the server's
  * `responses` handler produces the whole answer, and the answer goes out as Responses streaming
  * events over SSE (responses-events.ts). The endpoint span `gym.model.responses` and the SERVER
@@ -11,13 +12,21 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { failedResponseEvents, responseStreamEvents } from './responses-events.js';
 import { takeOverReply, writeSse } from './sse.js';
+import { chatCompletionChunks } from './chat-chunks.js';
+import type { ChatCompletion } from 'openai/resources/chat/completions';
 import type { Response } from 'openai/resources/responses/responses';
 import type { RouteContext, RouteHandler } from './json-route.js';
 
 type Json = Record<string, unknown>;
 
+/** What a streamed request asked for besides the stream. */
+interface StreamOptions {
+  /** `stream_options.include_usage` (Chat Completions): end with a usage chunk. */
+  includeUsage: boolean;
+}
+
 /** The validated bodies of requests that asked for a stream (the flag itself is gone from them). */
-const STREAMED = new WeakSet<object>();
+const STREAMED = new WeakMap<object, StreamOptions>();
 
 /** The fields of a streaming request that the non-streaming schemas do not take. */
 const STREAM_FIELDS = new Set(['stream', 'stream_options']);
@@ -39,7 +48,7 @@ export function acceptingStream(schema: z.ZodType): z.ZodType<unknown> {
       for (const issue of parsed.error.issues) ctx.addIssue(issue as z.core.$ZodRawIssue);
       return z.NEVER;
     }
-    if (streamed && isObject(parsed.data)) STREAMED.add(parsed.data);
+    if (streamed && isObject(parsed.data)) STREAMED.set(parsed.data, { includeUsage: isObject(body['stream_options']) && body['stream_options']['include_usage'] === true });
     return parsed.data;
   });
 }
@@ -82,5 +91,22 @@ export function streamingResponses<In, Out>(handler: RouteHandler<In, Out>): Rou
     }
     await writeSse(context.reply, events);
     return response;
+  };
+}
+
+/**
+ * Wraps a `/v1/chat/completions` handler: a streamed request is answered as `chat.completion.chunk`
+ * events ending with `data: [DONE]`, as the original does; any other goes to `handler`
+ * unchanged. A failure before the first chunk is the usual JSON error, as in the original.
+ */
+export function streamingChat<In, Out>(handler: RouteHandler<In, Out>): RouteHandler<In, Out> {
+  return async (body, context) => {
+    const options = isObject(body) ? STREAMED.get(body) : undefined;
+    if (options === undefined) return handler(body, context);
+    const gone = callerGone(context);
+    const completion = await handler(body, { ...context, signal: gone.signal });
+    takeOverReply(context.reply);
+    await writeSse(context.reply, chatCompletionChunks(completion as unknown as ChatCompletion, options.includeUsage), { named: false, terminator: '[DONE]' });
+    return completion;
   };
 }

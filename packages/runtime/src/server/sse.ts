@@ -30,12 +30,21 @@ export function takeOverReply(reply: FastifyReply): void {
   reply.hijack();
 }
 
+/** How the events are framed. */
+export interface SseFraming {
+  /** Precede each `data:` line with `event: <type>` (the Responses and Anthropic streams). Default true. */
+  named?: boolean;
+  /** A last `data:` line after the events, e.g. Chat Completions' `[DONE]`. */
+  terminator?: string;
+}
+
 /**
  * Writes `events` as `text/event-stream` on a reply taken over with {@link takeOverReply},
  * waiting for the caller to read (backpressure), and ends it. Resolves when the stream ended or
  * the caller went away (then nothing more is written); never rejects.
  */
-export async function writeSse(reply: FastifyReply, events: readonly SseEvent[]): Promise<void> {
+export async function writeSse(reply: FastifyReply, events: readonly object[], framing: SseFraming = {}): Promise<void> {
+  const named = framing.named ?? true;
   const res = reply.raw;
   if (res.destroyed) return;
   try {
@@ -46,9 +55,11 @@ export async function writeSse(reply: FastifyReply, events: readonly SseEvent[])
     // proxies (nginx) would otherwise hold the events back
     headers['x-accel-buffering'] = 'no';
     res.writeHead(200, headers);
-    for (const event of events) {
+    const lines = events.map((event) => `${named ? `event: ${(event as SseEvent).type}\n` : ''}data: ${JSON.stringify(event)}\n\n`);
+    if (framing.terminator !== undefined) lines.push(`data: ${framing.terminator}\n\n`);
+    for (const line of lines) {
       if (res.destroyed) return;
-      if (!res.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`)) {
+      if (!res.write(line)) {
         await drainedOrClosed(res);
       }
     }

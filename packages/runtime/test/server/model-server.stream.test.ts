@@ -31,6 +31,22 @@ const RESPONSE = {
   usage: { input_tokens: 5, input_tokens_details: { cached_tokens: 0 }, output_tokens: 4, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 9 },
 };
 
+const CHAT = {
+  id: 'chatcmpl_1',
+  object: 'chat.completion',
+  created: 1_700_000_000,
+  model: 'policy',
+  choices: [
+    {
+      index: 0,
+      finish_reason: 'tool_calls',
+      logprobs: null,
+      message: { role: 'assistant', content: 'Let me look.', refusal: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+    },
+  ],
+  usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 },
+};
+
 const EXPECTED_ORDER = [
   'response.created',
   'response.in_progress',
@@ -82,7 +98,7 @@ describe('model server /v1/responses with stream: true', () => {
           return RESPONSE;
         },
       },
-      chatCompletions: { handler: () => ({}) },
+      chatCompletions: { handler: (body) => (seen.push(body), CHAT) },
     }).build();
     ({ url } = await listen(app));
     client = new OpenAI({ baseURL: `${url}/v1`, apiKey: 'unused', maxRetries: 0 });
@@ -165,5 +181,28 @@ describe('model server /v1/responses with stream: true', () => {
     assert.equal(signals.at(-1)?.aborted, true);
     const final = await client.responses.stream({ model: 'policy', input: 'Hi' }).finalResponse();
     assert.equal(final.output_text, 'Let me look.');
+  });
+
+  it('streams a chat completion as chat.completion.chunk events, with usage when asked for', async () => {
+    const stream = await client.chat.completions.create({ model: 'policy', messages: [{ role: 'user', content: 'Hi' }], stream: true, stream_options: { include_usage: true } });
+    const chunks = [];
+    for await (const chunk of stream) chunks.push(chunk);
+    assert.deepEqual(chunks.map((c) => c.object), chunks.map(() => 'chat.completion.chunk'));
+    assert.equal(chunks.map((c) => c.choices[0]?.delta.content ?? '').join(''), 'Let me look.');
+    assert.equal(chunks.flatMap((c) => c.choices[0]?.delta.tool_calls ?? [])[0]?.function?.arguments, '{"city":"Paris"}');
+    assert.equal(chunks.at(-2)?.choices[0]?.finish_reason, 'tool_calls');
+    assert.deepEqual(chunks.at(-1)?.choices, []);
+    assert.equal(chunks.at(-1)?.usage?.total_tokens, 5);
+    assert.deepEqual(seen.at(-1), { model: 'policy', messages: [{ role: 'user', content: 'Hi' }] });
+  });
+
+  it('lets chat.completions.stream() rebuild the completion, and ends the raw stream with [DONE]', async () => {
+    const final = await client.chat.completions.stream({ model: 'policy', messages: [{ role: 'user', content: 'Hi' }] }).finalChatCompletion();
+    assert.equal(final.choices[0]?.message.content, 'Let me look.');
+    assert.equal(final.choices[0]?.message.tool_calls?.[0]?.type === 'function' && final.choices[0].message.tool_calls[0].function.name, 'get_weather');
+    const raw = await (await fetch(`${url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ messages: [{ role: 'user', content: 'Hi' }], stream: true }) })).text();
+    assert.ok(raw.startsWith('data: {"id":"chatcmpl_1","object":"chat.completion.chunk"'));
+    assert.ok(raw.endsWith('data: [DONE]\n\n'));
+    assert.doesNotMatch(raw, /"usage"/);
   });
 });
