@@ -7,7 +7,7 @@
  * @module
  */
 import { anthropicMessageEvents, GymMessagesInputError, messagesToResponsesRequest, responseToAnthropicMessage } from './anthropic-messages.js';
-import { callerGone } from './responses-streaming.js';
+import { callerGone } from './streamed-requests.js';
 import { takeOverReply, writeSse } from './sse.js';
 import type { z } from 'zod';
 import type { MessagesRequest } from './anthropic-messages.js';

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { createServerApp } from './app.js';
 import { addJsonRoute } from './json-route.js';
 import { CHAT_COMPLETIONS_REQUEST, RESPONSES_REQUEST } from './responses-request.js';
-import { acceptingStream, streamingChat, streamingResponses } from './responses-streaming.js';
+import { acceptingStream, streamingChat, streamingResponses } from './streamed-requests.js';
 import { MESSAGES_REQUEST } from './anthropic-messages.js';
 import { messagesHandler } from './messages-endpoint.js';
 import type { BuildOptions, EndpointSpec, ServerDefinition } from './endpoint.js';
