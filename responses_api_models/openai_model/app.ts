@@ -5,11 +5,9 @@
  * Bearer auth and an optional concurrency cap. Docs: docs/models.md.
  * @module
  */
-import { defineModelServer, GymUpstreamError } from '@gym/runtime';
+import { CHAT_COMPLETION_CREATE_PARAMS, defineModelServer, GymUpstreamError, OpenAIUpstream, RESPONSES_CREATE_PARAMS } from '@gym/runtime';
 import { parseOpenAIModelConfig } from './config.js';
-import { OpenAIUpstream } from './openai-upstream.js';
 import { checkReply, dropReasoningItems, withExtraBodyAndModel } from './pass-through.js';
-import { CHAT_COMPLETION_CREATE_PARAMS, RESPONSES_CREATE_PARAMS } from './request-schemas.js';
 import { Semaphore } from './semaphore.js';
 import type { ServerFactory } from '@gym/runtime';
 
@@ -27,8 +25,8 @@ const createOpenAIModel: ServerFactory = (context) => {
     propagateBaggage: config.propagateBaggage,
   });
   const semaphore = config.maxConcurrentRequests === null ? undefined : new Semaphore(config.maxConcurrentRequests);
-  const call = async (path: string, body: Json, kind: 'response' | 'chat.completion'): Promise<Json> => {
-    const send = () => upstream.post(path, body);
+  const call = async (path: string, body: Json, kind: 'response' | 'chat.completion', signal?: AbortSignal): Promise<Json> => {
+    const send = () => upstream.post(path, body, { signal });
     const reply = semaphore === undefined ? await send() : await semaphore.run(send);
     const problem = checkReply(reply, kind);
     if (problem !== undefined) {
@@ -41,10 +39,10 @@ const createOpenAIModel: ServerFactory = (context) => {
     name,
     responses: {
       input: RESPONSES_CREATE_PARAMS,
-      handler: (body) => {
+      handler: (body, { signal }) => {
         let request = withExtraBodyAndModel(body, config.extraBody, config.openaiModel);
         if (config.dropInputReasoningItems) request = dropReasoningItems(request);
-        return call('/responses', request, 'response');
+        return call('/responses', request, 'response', signal);
       },
     },
     chatCompletions: {

@@ -5,10 +5,9 @@
  * Docs: docs/models.md.
  * @module
  */
-import { defineModelServer, GymUpstreamError } from '@gym/runtime';
-import { OpenAIUpstream } from '../openai_model/openai-upstream.js';
-import { CHAT_COMPLETION_CREATE_PARAMS, RESPONSES_CREATE_PARAMS } from '../openai_model/request-schemas.js';
+import { CHAT_COMPLETION_CREATE_PARAMS, defineModelServer, GymUpstreamError, OpenAIUpstream, RESPONSES_CREATE_PARAMS } from '@gym/runtime';
 import { ChatPipeline } from './chat-pipeline.js';
+import { loadChatTemplate } from './chat-template.js';
 import { chatToResponse } from './chat-to-responses.js';
 import { parseVllmModelConfig } from './config.js';
 import { checkNativeConfig, prepareNativeRequest } from './native-responses.js';
@@ -19,21 +18,23 @@ const createVllmModel: ServerFactory = (context) => {
   const config = parseVllmModelConfig(context.config, context.instance.instanceName);
   if (config.isResponsesNative) checkNativeConfig(config);
   const upstreams = config.baseUrls.map((baseUrl) => new OpenAIUpstream({ http: context.http, baseUrl, apiKey: config.apiKey, defaultHeaders: config.defaultHeaders, propagateTraceparent: config.propagateTraceparent, propagateBaggage: config.propagateBaggage }));
-  const pipeline = new ChatPipeline(config, upstreams);
+  // read once at start-up: a missing or broken template stops the server before it serves
+  const template = config.useCompletionsApi && config.renderChatTemplate ? loadChatTemplate(config.name, config.tokenizer ?? config.model) : undefined;
+  const pipeline = new ChatPipeline(config, upstreams, template);
   const convert = { usesReasoningParser: config.usesReasoningParser, returnTokenIdInformation: config.returnTokenIdInformation, model: config.model };
 
   return defineModelServer({
     name: config.name,
     responses: {
       input: RESPONSES_CREATE_PARAMS,
-      handler: async (body, { session }) => {
+      handler: async (body, { session, signal }) => {
         if (config.isResponsesNative) {
-          const reply = await pipeline.replicaFor(session.id).post('/responses', prepareNativeRequest(body, config));
+          const reply = await pipeline.replicaFor(session.id).post('/responses', prepareNativeRequest(body, config), { signal });
           if (!Array.isArray(reply['output'])) throw new GymUpstreamError('GYM_MODEL_BAD_REPLY', `vLLM's /responses answered without an output list. Check is_responses_native and base_url.`);
           return reply;
         }
         const chat = responsesToChat(body, { carryTokenIds: config.returnTokenIdInformation });
-        const completion = await pipeline.complete(chat, session.id);
+        const completion = await pipeline.complete(chat, session.id, signal);
         return chatToResponse(completion, body, convert);
       },
     },

@@ -4,13 +4,15 @@
  * back into `<think>`, and in training mode attach the token ids.
  * @module
  */
+import { completionRequest, completionToChat, promptOf } from './completions-api.js';
 import { emptyChatCompletion, isContextOverflow } from './context-overflow.js';
 import { GymModelReplyError } from './errors.js';
 import { prepareChatRequest } from './params.js';
 import { foldReplyReasoning } from './reasoning.js';
 import { ReplicaSet } from './replicas.js';
 import { attachTokenIds } from './token-ids.js';
-import type { OpenAIUpstream } from '../openai_model/openai-upstream.js';
+import type { OpenAIUpstream } from '@gym/runtime';
+import type { ChatTemplate } from './chat-template.js';
 import type { VllmModelConfig } from './config.js';
 
 type Json = Record<string, unknown>;
@@ -22,10 +24,13 @@ const TOKENIZE_FIELDS = ['model', 'messages', 'tools', 'chat_template_kwargs', '
 export class ChatPipeline {
   readonly #config: VllmModelConfig;
   readonly #replicas: ReplicaSet<OpenAIUpstream>;
+  readonly #template: ChatTemplate | undefined;
 
-  constructor(config: VllmModelConfig, upstreams: readonly OpenAIUpstream[]) {
+  /** `template`: the model's chat template, for `use_completions_api` with `render_chat_template`. */
+  constructor(config: VllmModelConfig, upstreams: readonly OpenAIUpstream[], template?: ChatTemplate) {
     this.#config = config;
     this.#replicas = new ReplicaSet(upstreams);
+    this.#template = template;
   }
 
   /** The replica that serves `sessionId` (exposed for affinity checks). */
@@ -33,9 +38,10 @@ export class ChatPipeline {
     return this.#replicas.pick(sessionId);
   }
 
-  /** Sends Chat request `body` for the session `sessionId`; resolves to the chat completion. */
-  async complete(body: Json, sessionId: string): Promise<Json> {
+  /** Sends Chat request `body` for the session `sessionId`; resolves to the chat completion. `signal` aborts the upstream calls. */
+  async complete(body: Json, sessionId: string, signal?: AbortSignal): Promise<Json> {
     const config = this.#config;
+    if (config.useCompletionsApi) return this.#completeByPrompt(body, sessionId, signal);
     const request = prepareChatRequest(body, config);
     if (!config.sequentialReasoningAllowed && endsWithEmptyAssistant(request['messages'] as Json[])) {
       return emptyChatCompletion(config.model, 'content_filter');
@@ -43,7 +49,7 @@ export class ChatPipeline {
     const upstream = this.#replicas.pick(sessionId);
     let completion: Json;
     try {
-      completion = await upstream.post('/chat/completions', request);
+      completion = await upstream.post('/chat/completions', request, { signal });
     } catch (error) {
       if (isContextOverflow(error)) return emptyChatCompletion(config.model, 'length');
       throw error;
@@ -54,9 +60,26 @@ export class ChatPipeline {
     }
     foldReplyReasoning(choice['message'] as Json, config.usesReasoningParser, config.name);
     if (config.returnTokenIdInformation) {
-      await attachTokenIds(completion, () => upstream.postUrl(`${upstream.baseUrl.replace(/\/v1$/, '')}/tokenize`, tokenizeBody(request)));
+      await attachTokenIds(completion, () => upstream.postUrl(`${upstream.baseUrl.replace(/\/v1$/, '')}/tokenize`, tokenizeBody(request), { signal }));
     }
     return completion;
+  }
+
+  /** The `use_completions_api` path: render the prompt, `/v1/completions`, back to a chat completion. */
+  async #completeByPrompt(body: Json, sessionId: string, signal: AbortSignal | undefined): Promise<Json> {
+    const config = this.#config;
+    const prompt = promptOf(body, config, this.#template);
+    const request = completionRequest(body, prompt, config);
+    const upstream = this.#replicas.pick(sessionId);
+    let completion: Json;
+    try {
+      completion = await upstream.post('/completions', request, { signal });
+    } catch (error) {
+      if (isContextOverflow(error)) return emptyChatCompletion(config.model, 'length');
+      throw error;
+    }
+    const tokenize = () => upstream.postUrl(`${upstream.baseUrl.replace(/\/v1$/, '')}/tokenize`, { model: config.model, prompt }, { signal });
+    return completionToChat(completion, config, tokenize);
   }
 }
 

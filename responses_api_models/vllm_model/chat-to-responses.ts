@@ -6,7 +6,7 @@
  */
 import { newId } from './ids.js';
 import { splitThink } from './think-tags.js';
-import type { ResponsesCreateParams } from '../openai_model/request-schemas.js';
+import type { ResponsesCreateParams } from '@gym/runtime';
 
 type Json = Record<string, unknown>;
 

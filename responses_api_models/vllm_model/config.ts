@@ -3,8 +3,7 @@
  * @module
  */
 import { z } from 'zod';
-import { GymUserError } from '@gym/runtime';
-import { configBool, configHeaders, configObject, parseModelConfig, PROPAGATION_FIELDS, upstreamPropagation } from '../openai_model/config-values.js';
+import { configBool, configHeaders, configObject, parseModelConfig, PROPAGATION_FIELDS, upstreamPropagation } from '@gym/runtime';
 
 /** Fields of a `vllm_model` block; other keys (`entrypoint`, `host`, …) are ignored. */
 export const VLLM_MODEL_CONFIG = z.looseObject({
@@ -51,6 +50,12 @@ export interface VllmModelConfig {
   defaultHeaders: Record<string, string>;
   requestPromptAndGenerationTokenIds: boolean;
   audioRoot: string | null;
+  /** Serve through vLLM's `/v1/completions` instead of `/v1/chat/completions`. */
+  useCompletionsApi: boolean;
+  /** With `useCompletionsApi`: render the prompt with the model's chat template (else one user message's text). */
+  renderChatTemplate: boolean;
+  /** Where the chat template comes from (a local tokenizer directory, file, or cached hub model); `null` = `model`. */
+  tokenizer: string | null;
   /** Send `traceparent` to vLLM (default true). */
   propagateTraceparent: boolean;
   /** Send gym's baggage to vLLM (default false). */
@@ -60,12 +65,6 @@ export interface VllmModelConfig {
 /** Parses an instance's field map; rejects options gym does not implement (see docs/models.md). */
 export function parseVllmModelConfig(config: unknown, instance: string): VllmModelConfig {
   const c = parseModelConfig(VLLM_MODEL_CONFIG, config, instance);
-  if (c.use_completions_api === true) {
-    throw new GymUserError(
-      'GYM_MODEL_CONFIG_UNSUPPORTED',
-      `Model server '${instance}' sets use_completions_api: true, which gym does not implement yet (it needs a client-side chat template). Use vLLM's /v1/chat/completions (the default).`,
-    );
-  }
   return {
     name: instance,
     baseUrls: typeof c.base_url === 'string' ? [c.base_url] : c.base_url,
@@ -84,6 +83,9 @@ export function parseVllmModelConfig(config: unknown, instance: string): VllmMod
     defaultHeaders: c.default_headers ?? {},
     requestPromptAndGenerationTokenIds: c.request_prompt_and_generation_token_ids ?? false,
     audioRoot: c.audio_root ?? null,
+    useCompletionsApi: c.use_completions_api ?? false,
+    renderChatTemplate: c.render_chat_template ?? false,
+    tokenizer: c.tokenizer ?? null,
     ...upstreamPropagation(c),
   };
 }

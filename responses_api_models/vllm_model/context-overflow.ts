@@ -4,7 +4,7 @@
  * `finish_reason: "length"`, so the rollout ends as incomplete instead of failing.
  * @module
  */
-import { isHttpStatusError } from '../openai_model/redact.js';
+import { isHttpStatusError } from '@gym/runtime';
 import { newId } from './ids.js';
 
 type Json = Record<string, unknown>;

@@ -5,7 +5,7 @@
  */
 import { GymModelInputError } from './errors.js';
 import { inputItemsToMessages } from './input-items.js';
-import type { ResponsesCreateParams } from '../openai_model/request-schemas.js';
+import type { ResponsesCreateParams } from '@gym/runtime';
 
 type Json = Record<string, unknown>;
 

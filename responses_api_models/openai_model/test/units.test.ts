@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseOpenAIModelConfig } from '../config.js';
 import { dropReasoningItems, withExtraBodyAndModel } from '../pass-through.js';
-import { redactError, redactText } from '../redact.js';
+import { redactError, redactText } from '@gym/runtime';
 import { Semaphore } from '../semaphore.js';
 import { GymUpstreamError } from '@gym/runtime';
 

@@ -24,10 +24,6 @@ describe('vllm_model config', () => {
     const { return_token_id_information: _a, uses_reasoning_parser: _b, ...rest } = FIELDS;
     assert.throws(() => parseVllmModelConfig(rest, 'policy_model'), { code: 'GYM_MODEL_CONFIG_INVALID', message: /return_token_id_information.*uses_reasoning_parser/ });
   });
-
-  it('rejects use_completions_api, which gym does not implement', () => {
-    assert.throws(() => parseVllmModelConfig({ ...FIELDS, use_completions_api: true }, 'p'), { code: 'GYM_MODEL_CONFIG_UNSUPPORTED' });
-  });
 });
 
 describe('vllm_model native Responses path', () => {

@@ -1,6 +1,6 @@
 /**
  * A local OpenAI-compatible upstream standing in for vLLM (and for OpenAI in openai_model's
- * tests): `GET /v1/models`, `POST /v1/chat/completions`, `POST /tokenize`, `POST /v1/responses`,
+ * tests): `GET /v1/models`, `POST /v1/chat/completions`, `POST /v1/completions`, `POST /tokenize`, `POST /v1/responses`,
  * on 127.0.0.1 port 0, with real latency and injectable failures (a status with a body, or a
  * dropped connection) consumed in order before normal answers resume.
  */
@@ -18,8 +18,11 @@ export interface RecordedRequest {
   body: Json | undefined;
 }
 
-/** A failure to inject: a status (with a JSON body) or a connection dropped before any answer. */
-export type Failure = { status: number; body?: unknown; headers?: Record<string, string> } | 'disconnect';
+/**
+ * A failure to inject: a status (with a JSON body), a connection dropped before any answer, or
+ * no answer at all (`hang`: the request waits until its caller gives up).
+ */
+export type Failure = { status: number; body?: unknown; headers?: Record<string, string> } | 'disconnect' | 'hang';
 
 /** Computes an answer for a request; return `undefined` to use the default. */
 export type Responder = (request: RecordedRequest) => Json | undefined;
@@ -43,6 +46,8 @@ export interface FakeVllm {
   readonly requests: RecordedRequest[];
   /** Most requests that were being answered at the same time (received, answer not yet sent). */
   readonly peakInFlight: number;
+  /** Resolves once `count` requests in all were given up by their caller before an answer. */
+  abandoned(count: number): Promise<void>;
   /** Queues failures for the next requests to a path (e.g. `/v1/chat/completions`). */
   fail(path: string, ...failures: Failure[]): void;
   /** Answers the next requests to a path with these bodies (or responders), in order. */
@@ -74,6 +79,20 @@ export function defaultChatCompletion(body: Json, model: string, name: string): 
   return completion;
 }
 
+/** The default text completion (`/v1/completions`), with vLLM's token fields when they were asked for. */
+export function defaultCompletion(body: Json, model: string, name: string): Json {
+  const generation = [9906, 505, 2311, 13];
+  const choice: Json = { index: 0, text: `Hello from ${name}.`, finish_reason: 'stop', stop_reason: null, logprobs: null };
+  if (typeof body['logprobs'] === 'number') {
+    choice['logprobs'] = { tokens: generation.map((id) => (body['return_tokens_as_token_ids'] === true ? `token_id:${id}` : `t${id}`)), token_logprobs: generation.map((_, i) => -0.25 * (i + 1)), top_logprobs: null, text_offset: [0, 1, 2, 3] };
+  }
+  if (body['return_token_ids'] === true) {
+    choice['prompt_token_ids'] = FAKE_PROMPT_IDS;
+    choice['token_ids'] = generation;
+  }
+  return { id: 'cmpl-fake0001', object: 'text_completion', created: 1_750_000_000, model, choices: [choice], usage: { prompt_tokens: 12, completion_tokens: 4, total_tokens: 16 } };
+}
+
 /** Prompt ids the fake reports (from `/tokenize` and with `return_token_ids`). */
 export const FAKE_PROMPT_IDS = [128000, 882, 25, 13347];
 
@@ -81,6 +100,7 @@ function defaultAnswer(request: RecordedRequest, model: string, name: string): J
   const body = request.body ?? {};
   if (request.method === 'GET' && request.path === '/v1/models') return { object: 'list', data: [{ id: model, object: 'model', owned_by: 'vllm' }] };
   if (request.path === '/v1/chat/completions') return defaultChatCompletion(body, model, name);
+  if (request.path === '/v1/completions') return defaultCompletion(body, model, name);
   if (request.path === '/tokenize') return { tokens: FAKE_PROMPT_IDS, count: FAKE_PROMPT_IDS.length, max_model_len: 32768 };
   if (request.path === '/v1/responses') {
     return {
@@ -103,6 +123,15 @@ export async function startFakeVllm(options: FakeVllmOptions = {}): Promise<Fake
   const answers = new Map<string, Array<Json | Responder>>();
   let inFlight = 0;
   let peakInFlight = 0;
+  let abandoned = 0;
+  const abandonWaiters: Array<{ count: number; resolve: () => void }> = [];
+  const noteAbandoned = (): void => {
+    abandoned += 1;
+    for (const waiter of abandonWaiters.filter((w) => w.count <= abandoned)) {
+      abandonWaiters.splice(abandonWaiters.indexOf(waiter), 1);
+      waiter.resolve();
+    }
+  };
   const server: Server = createServer((req, res) => {
     let raw = '';
     req.setEncoding('utf8');
@@ -113,11 +142,19 @@ export async function startFakeVllm(options: FakeVllmOptions = {}): Promise<Fake
       requests.push(recorded);
       inFlight += 1;
       peakInFlight = Math.max(peakInFlight, inFlight);
-      res.on('close', () => (inFlight -= 1));
+      let dropped = false;
+      res.on('close', () => {
+        inFlight -= 1;
+        if (!res.writableEnded && !dropped) noteAbandoned();
+      });
       const failure = failures.get(path)?.shift();
       const scripted = failure === undefined ? answers.get(path)?.shift() : undefined;
       setTimeout(() => {
-        if (failure === 'disconnect') return void req.socket.destroy();
+        if (failure === 'disconnect') {
+          dropped = true;
+          return void req.socket.destroy();
+        }
+        if (failure === 'hang') return;
         const status = failure?.status ?? 200;
         const answer = failure !== undefined ? failure.body : typeof scripted === 'function' ? (scripted(recorded) ?? defaultAnswer(recorded, model, name)) : (scripted ?? defaultAnswer(recorded, model, name));
         if (answer === undefined) {
@@ -137,6 +174,7 @@ export async function startFakeVllm(options: FakeVllmOptions = {}): Promise<Fake
     get peakInFlight() {
       return peakInFlight;
     },
+    abandoned: (count) => (abandoned >= count ? Promise.resolve() : new Promise<void>((resolve) => abandonWaiters.push({ count, resolve }))),
     fail: (path, ...list) => failures.set(path, [...(failures.get(path) ?? []), ...list]),
     reply: (path, ...list) => answers.set(path, [...(answers.get(path) ?? []), ...list]),
     close: () =>

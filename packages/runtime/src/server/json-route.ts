@@ -24,6 +24,11 @@ export interface RouteContext {
   rolloutId: string | null;
   /** The cookies the caller sent, e.g. to forward to upstreams. */
   cookies: CookieMap;
+  /**
+   * Fires when the caller went away before its answer was sent; pass it to upstream calls. Set
+   * for streamed model requests (`stream: true`); absent otherwise.
+   */
+  signal?: AbortSignal;
 }
 
 /** A route handler: validated body in, JSON-serialisable result out (`undefined` sends `null`). */

@@ -134,7 +134,7 @@ export const RESPONSES_REQUEST_FIELDS = {
   user: z.string().nullish(),
   background: z.boolean().nullish(),
   include: z.array(z.string()).nullish(),
-  // the original answers stream:true as synthesized SSE; gym does not stream yet
+  // a model server takes `stream: true` off before this schema sees the body (streamed-requests.ts)
   stream: z.literal(false).nullish(),
 };
 

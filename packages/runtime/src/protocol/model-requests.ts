@@ -4,7 +4,7 @@
  * The Chat request is open: it accepts every OpenAI and vLLM chat parameter.
  * @module
  */
-import { RESPONSES_REQUEST_FIELDS } from '@gym/runtime';
+import { RESPONSES_REQUEST_FIELDS } from '../server/responses-request.js';
 import { z } from 'zod';
 
 /**

@@ -2,12 +2,13 @@
  * An OpenAI-compatible upstream (OpenAI, vLLM, any `/v1` server) reached through the process's
  * one HTTP client, so every call gets the client's retries and its CLIENT span. The gym
  * counterpart of the original's `NeMoGymAsyncOpenAI`: Bearer auth, default headers, JSON in and
- * out, and errors that never carry the key.
+ * out, and errors that never carry the key. Shared by every model server that fronts such an
+ * endpoint (`openai_model`, `vllm_model`), so none of them imports another.
  * @module
  */
-import { GymUpstreamError } from '@gym/runtime';
-import { redactError } from './redact.js';
-import type { HttpClient } from '@gym/runtime';
+import { GymUpstreamError } from '../../errors.js';
+import { redactError } from './redact-secrets.js';
+import type { HttpClient } from '../../http/index.js';
 
 /** Options of {@link OpenAIUpstream}. */
 export interface OpenAIUpstreamOptions {
@@ -22,6 +23,12 @@ export interface OpenAIUpstreamOptions {
   propagateTraceparent?: boolean;
   /** Send gym's baggage (the rollout id) to this upstream. Default false: it is a third party. */
   propagateBaggage?: boolean;
+}
+
+/** Per-call options of {@link OpenAIUpstream.post}. */
+export interface UpstreamCallOptions {
+  /** Aborts the call, e.g. when the model server's own caller went away. */
+  signal?: AbortSignal | undefined;
 }
 
 /** One OpenAI-compatible endpoint. */
@@ -46,16 +53,20 @@ export class OpenAIUpstream {
     this.#baggage = options.propagateBaggage ?? false;
   }
 
-  /** `POST <baseUrl><path>` with a JSON body; resolves to the parsed JSON object answer. */
-  post<T extends object = Record<string, unknown>>(path: string, body: unknown): Promise<T> {
-    return this.postUrl<T>(`${this.baseUrl}${path}`, body);
+  /**
+   * `POST <baseUrl><path>` with a JSON body; resolves to the parsed JSON object answer. Throws a
+   * `GymUpstreamError` (key redacted) on a non-2xx answer, a network failure or a non-object body.
+   */
+  post<T extends object = Record<string, unknown>>(path: string, body: unknown, options: UpstreamCallOptions = {}): Promise<T> {
+    return this.postUrl<T>(`${this.baseUrl}${path}`, body, options);
   }
 
   /** `POST` to an absolute URL of the same server (e.g. vLLM's `/tokenize`, outside `/v1`). */
-  async postUrl<T extends object = Record<string, unknown>>(url: string, body: unknown): Promise<T> {
+  async postUrl<T extends object = Record<string, unknown>>(url: string, body: unknown, options: UpstreamCallOptions = {}): Promise<T> {
     let answer: unknown;
     try {
-      answer = (await this.#http.post(url, body, { headers: this.#headers, external: true, traceparent: this.#traceparent, baggage: this.#baggage })).body;
+      const request = { headers: this.#headers, external: true, traceparent: this.#traceparent, baggage: this.#baggage, ...(options.signal === undefined ? {} : { signal: options.signal }) };
+      answer = (await this.#http.post(url, body, request)).body;
     } catch (error) {
       throw redactError(error, this.#secrets);
     }

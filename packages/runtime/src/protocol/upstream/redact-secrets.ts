@@ -3,7 +3,7 @@
  * error body, and that body would travel up as the 500 text of every server in the chain.
  * @module
  */
-import { GymUpstreamError } from '@gym/runtime';
+import { GymUpstreamError } from '../../errors.js';
 
 /** What replaces a secret in text. */
 export const REDACTED = '[REDACTED]';
