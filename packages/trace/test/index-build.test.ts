@@ -26,6 +26,12 @@ function oddRun() {
   const spans = defaultPresetSpans(['0-0', '1-0', '2-0']);
   const lines = spans.map(consoleLine);
   const named = (name: string, id: string) => consoleLine(bare(name, id, null, 1, 2, { service: MODEL }));
+  // keys in another order, and an upper-case id: not at the fixed offsets, so searched or parsed
+  const reordered = (() => {
+    const { type, span_id, trace_id, ...rest } = JSON.parse(named('reordered', '6666666666666666')) as Record<string, unknown>;
+    return JSON.stringify({ span_id, type, trace_id, ...rest });
+  })();
+  const upper = named('upper-case id', '7777777777777777').replace('7777777777777777', 'ABCDEF7777777777');
   const python = JSON.stringify({ name: 'POST /verify', context: { trace_id: '0x4bf92f3577b34da6a3ce929d0e0e4736', span_id: '0x00f067aa0ba902b7' }, kind: 'SpanKind.SERVER', parent_id: null, start_time: '2026-01-01T00:00:00.100000Z', end_time: '2026-01-01T00:00:00.350500Z', status: { status_code: 'OK' }, attributes: {}, events: [], links: [], resource: { attributes: { 'service.name': 'nemo-gym/py_tool' } } }, null, 2);
   const d = tempDir({
     'agent.log': [
@@ -37,6 +43,8 @@ function oddRun() {
       `[agent] ${lines[10]!}`,
       named('naïve “quoted” \\"name\\" 名前 🚀', '1111111111111111'),
       named('x'.repeat(3000), '2222222222222222'),
+      reordered,
+      upper,
       python,
       '{"type":"span","trace_id":"zz","span_id":"0000000000000001","name":"x"}',
       '{"level":30,"msg":"cut off',
@@ -80,6 +88,7 @@ describe('building the index from bytes', () => {
     assert.ok(parts.includes('naïve “quoted” \\\\\\"name\\\\\\" 名前 🚀'));
     assert.ok(parts.includes('"crlf span"') && !parts.includes('\r'));
     assert.ok(parts.includes('"no newline at the end"'));
+    assert.ok(parts.includes('"reordered"') && parts.includes('"upper-case id"'));
   });
 
   it('gives the answers of one read (stats, anomalies, the read counters)', async () => {

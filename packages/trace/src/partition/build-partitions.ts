@@ -22,7 +22,7 @@ import { ATTR, SPAN } from '../span-record.js';
 import { SpanLinks } from './span-links.js';
 import type { SpanRouting } from './span-links.js';
 import { forEachRawLine, RAW_CHUNK_BYTES } from './raw-lines.js';
-import { cannotBeRecord, consoleSpanStartIn, keysOfConsoleSpanIn, toConsoleRecord } from './span-line.js';
+import { cannotBeRecord, consoleSpanStartIn, keysAtFixedOffsets, keysOfConsoleSpanIn, toConsoleRecord } from './span-line.js';
 import type { SpanKeys } from './span-line.js';
 
 /** Format tags of partition lines (see {@link partitionLine}). */
@@ -166,12 +166,17 @@ async function scanSpans(files: readonly InputFile[], stats: ReadStats, onSpan: 
         stats.linesRead++;
         if (end > start && buf[end - 1] === 13 /* \r */) end--;
         if (!scanner.inRecord) {
+          const fixed = keysAtFixedOffsets(buf, start, end);
+          if (fixed !== null) {
+            const n = lineNo;
+            return onSpan(fixed, () => partitionLineOf(fi, n, FORMAT_TAG.console, buf, start, end));
+          }
           const line = buf.subarray(start, end);
           const at = consoleSpanStartIn(line);
           const keys = at < 0 ? null : keysOfConsoleSpanIn(line, at);
           if (keys !== null) {
             const n = lineNo;
-            return onSpan(keys, () => partitionLineOf(fi, n, FORMAT_TAG.console, line, at));
+            return onSpan(keys, () => partitionLineOf(fi, n, FORMAT_TAG.console, line, at, line.length));
           }
           if (cannotBeRecord(line)) return void stats.skippedLines++;
         }
@@ -191,12 +196,12 @@ export function setBuildChunkBytes(bytes = RAW_CHUNK_BYTES): void {
   chunkBytes = bytes;
 }
 
-/** A partition line holding the bytes of a console record (`line` from `at`), copied as they are. */
-function partitionLineOf(file: number, line: number, tag: string, bytes: Buffer, at: number): Buffer {
+/** A partition line holding the bytes of a console record (`bytes` from `at` to `end`), copied as they are. */
+function partitionLineOf(file: number, line: number, tag: string, bytes: Buffer, at: number, end: number): Buffer {
   const head = `{"${SOURCE_KEY}":[${file},${line},"${tag}"],`;
-  const out = Buffer.allocUnsafe(head.length + bytes.length - at);
+  const out = Buffer.allocUnsafe(head.length + end - at);
   out.write(head, 0, 'latin1');
-  bytes.copy(out, head.length, at + 1);
+  bytes.copy(out, head.length, at + 1, end);
   out[out.length - 1] = 10; // \n
   return out;
 }

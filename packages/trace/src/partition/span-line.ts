@@ -61,6 +61,45 @@ export function keysOfConsoleSpanIn(line: Buffer, at: number): SpanKeys | null {
   return { traceId, spanId, parentSpanId, rolloutId: line.toString('utf8', from, to) };
 }
 
+const HEAD = Buffer.from('{"type":"span","trace_id":"');
+const AFTER_TRACE = Buffer.from('","span_id":"');
+const AFTER_SPAN = Buffer.from('","parent_span_id":');
+const NAME_ROLLOUT = Buffer.from(`,"name":"${SPAN.rollout}"`);
+const NAME = Buffer.from(',"name":"');
+
+/**
+ * {@link keysOfConsoleSpanIn} for a line of `buf` (from `start` to `end`) laid out as the console
+ * exporter writes it — type, trace id, span id, parent id, name, in that order — read at fixed
+ * offsets without a search (a call into the Buffer search per key cost more than the rest of
+ * the build). Null when the line is not laid out so: the caller then searches.
+ */
+export function keysAtFixedOffsets(buf: Buffer, start: number, end: number): SpanKeys | null {
+  if (buf[end - 1] !== 125 /* } */ || !bytesAt(buf, start, HEAD)) return null;
+  let i = start + HEAD.length;
+  const traceId = hexAt(buf, i, 32);
+  if (traceId === null || !bytesAt(buf, (i += 32), AFTER_TRACE)) return null;
+  i += AFTER_TRACE.length;
+  const spanId = hexAt(buf, i, 16);
+  if (spanId === null || !bytesAt(buf, (i += 16), AFTER_SPAN)) return null;
+  i += AFTER_SPAN.length;
+  let parentSpanId: string | null = null;
+  if (bytesAt(buf, i, NULL)) i += NULL.length;
+  else {
+    if (buf[i] !== 34 || buf[i + 17] !== 34 || (parentSpanId = hexAt(buf, i + 1, 16)) === null) return null;
+    i += 18;
+  }
+  if (!bytesAt(buf, i, NAME)) return null;
+  // the rollout id is wanted of gym.rollout spans only: it is looked for in them alone
+  if (!bytesAt(buf, i, NAME_ROLLOUT)) return { traceId, spanId, parentSpanId, rolloutId: null };
+  const line = buf.subarray(start, end);
+  const r = line.indexOf(ROLLOUT_ID, i - start);
+  if (r < 0) return { traceId, spanId, parentSpanId, rolloutId: null };
+  const from = r + ROLLOUT_ID.length;
+  const to = line.indexOf(34 /* " */, from);
+  if (to < 0 || line.subarray(from, to).includes(92 /* \ */)) return null;
+  return { traceId, spanId, parentSpanId, rolloutId: line.toString('utf8', from, to) };
+}
+
 /**
  * True when the record scanner would skip `line` without a look at its content (so it need not
  * be decoded): blank, no `{` at all, or a one-line JSON object naming none of the record keys
@@ -73,20 +112,27 @@ export function cannotBeRecord(line: Buffer): boolean {
   return true;
 }
 
-function bytesAt(line: Buffer, at: number, bytes: Buffer): boolean {
-  return at + bytes.length <= line.length && bytes.compare(line, at, at + bytes.length) === 0;
+// compared in JS: a call into Buffer#compare costs more than these few bytes
+function bytesAt(buf: Buffer, at: number, bytes: Buffer): boolean {
+  if (at + bytes.length > buf.length) return false;
+  for (let k = 0; k < bytes.length; k++) if (buf[at + k] !== bytes[k]) return false;
+  return true;
+}
+
+function hexAt(buf: Buffer, from: number, width: number): string | null {
+  if (from + width > buf.length) return null;
+  for (let i = from; i < from + width; i++) {
+    const c = buf[i]!;
+    if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102))) return null;
+  }
+  return buf.toString('latin1', from, from + width);
 }
 
 function fixedHexAfter(line: Buffer, at: number, key: Buffer, width: number): string | null {
   const k = line.indexOf(key, at);
   if (k < 0) return null;
   const from = k + key.length;
-  if (line[from + width] !== 34 /* " */) return null;
-  for (let i = from; i < from + width; i++) {
-    const c = line[i]!;
-    if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102))) return null;
-  }
-  return line.toString('latin1', from, from + width);
+  return line[from + width] === 34 /* " */ ? hexAt(line, from, width) : null;
 }
 
 /** A span (from any input format) as one of our console span records. */
