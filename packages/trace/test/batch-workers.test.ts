@@ -9,7 +9,7 @@ import { assembleTraces } from '../src/assemble/assemble-traces.js';
 import { findRollouts } from '../src/assemble/rollouts.js';
 import { anomalies } from '../src/commands/anomalies.js';
 import { StatsTask } from '../src/commands/batch-tasks.js';
-import { shareBatches, WORKERS_ENV } from '../src/commands/batch-workers.js';
+import { limitWorkers, shareBatches, WORKERS_ENV } from '../src/commands/batch-workers.js';
 import { BATCH_ENV, readInBatches } from '../src/commands/load-batches.js';
 import { stats } from '../src/commands/stats.js';
 import { why } from '../src/commands/why.js';
@@ -89,6 +89,27 @@ describe('worker threads over a large run', () => {
       }
     });
   }
+});
+
+describe('worker threads that fail', () => {
+  it('leave the answer to this thread, with a warning', async () => {
+    const d = writeRunLogs(run());
+    cleanups.push(d.cleanup);
+    const one = await answer((c) => stats({ paths: [d.dir], format: 'json' }, c), 1);
+    // a heap far too small for the reader: each worker runs out of memory as it starts
+    limitWorkers({ maxOldGenerationSizeMb: 2, maxYoungGenerationSizeMb: 1 });
+    try {
+      process.env[BATCH_ENV] = TINY_BATCH_MIB;
+      process.env[WORKERS_ENV] = '2';
+      const c = capture();
+      const read = await readInBatches({ paths: [d.dir] }, c, new StatsTask({ type: 'name' }));
+      assert.equal(read.workers, 1);
+      assert.match(c.err, /warning: the trace reader threads failed \(.+\); reading in one thread/);
+      assert.deepEqual(rounded(await answer((c2) => stats({ paths: [d.dir], format: 'json' }, c2), 2)), rounded(one));
+    } finally {
+      limitWorkers();
+    }
+  });
 });
 
 describe('merging the sums of two threads', () => {

@@ -7,6 +7,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import type { ResourceLimits } from 'node:worker_threads';
 import type { PartitionIndex } from '../partition/partition-index.js';
 import type { ReadStats } from '../read/read-stats.js';
 import type { BatchTaskSpec } from './batch-tasks.js';
@@ -27,6 +28,13 @@ export interface WorkerOutput {
   state: unknown;
   /** Spans and malformed records it read (the other counters are the index's). */
   stats: ReadStats;
+}
+
+let limits: ResourceLimits | undefined;
+
+/** For tests: the workers' resource limits (none by default: a worker may use what the process may). */
+export function limitWorkers(resourceLimits?: ResourceLimits): void {
+  limits = resourceLimits;
 }
 
 /** Worker threads to use: `GYM_TRACE_WORKERS`, else one per core. */
@@ -84,8 +92,9 @@ export async function runInWorkers(index: PartitionIndex, shares: readonly numbe
 // its own thread first; from built JavaScript it starts directly.
 function startWorker(workerData: WorkerInput): Worker {
   const here = import.meta.url;
-  if (!here.endsWith('.ts')) return new Worker(new URL('./batch-worker.js', here), { workerData });
+  const options = { workerData, ...(limits === undefined ? {} : { resourceLimits: limits }) };
+  if (!here.endsWith('.ts')) return new Worker(new URL('./batch-worker.js', here), options);
   const entry = new URL('./batch-worker.ts', here).href;
   const boot = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })`;
-  return new Worker(boot, { eval: true, workerData });
+  return new Worker(boot, { eval: true, ...options });
 }

@@ -85,8 +85,14 @@ export async function readInBatches(options: InputOptions, out: CommandOutput, o
     // each worker holds one batch at a time: together they hold about one batch of the set size
     let groups = groupPartitions(index.partitionBytes, Math.ceil(limit / workers));
     const shares = workers > 1 ? shareBatches(groups, index.partitionBytes, workers) : [];
-    if (shares.length > 1) {
-      for (const { state, stats: read } of await runInWorkers(index, shares, (onBatch as BatchTask).spec)) {
+    // the task is merged into only once every worker has answered: when one fails (a thread that
+    // cannot start, or runs out of memory), the batches are read here instead
+    const answers = shares.length > 1 ? await runInWorkers(index, shares, (onBatch as BatchTask).spec).catch((err: unknown) => {
+      out.error(`warning: the trace reader threads failed (${err instanceof Error ? err.message : String(err)}); reading in one thread\n`);
+      return null;
+    }) : null;
+    if (answers !== null) {
+      for (const { state, stats: read } of answers) {
         (onBatch as BatchTask).merge(state);
         addReadStats(stats, read);
       }
@@ -98,7 +104,7 @@ export async function readInBatches(options: InputOptions, out: CommandOutput, o
     const batches = groups.length;
     if (stats.spans === 0) throw new TraceUserError(TRACE_ERROR_CODES.noSpans, `No spans found in ${paths.join(', ')}: ${describeRead(stats)}. Telemetry must be on with the console or OTLP/JSON file exporter (NEMO_GYM_OTEL_ENABLED=1).`);
     if (stats.malformedLines > 0) out.error(`warning: ${describeRead(stats)}\n`);
-    return { paths, stats, saturation, batches, workers: Math.max(1, shares.length) };
+    return { paths, stats, saturation, batches, workers: answers === null ? 1 : answers.length };
   } finally {
     await closeIndex(index);
   }
