@@ -78,7 +78,7 @@ try {
     ['sql', 'SELECT name, count(*), quantile_disc(duration_ms, 0.5), quantile_disc(duration_ms, 0.99) FROM spans GROUP BY name', 'sql (per-name p50/p99)'],
   ] as const) {
     if (label === 'stats (builds the index)') rmSync(join(dir, '.gym-trace-index'), { recursive: true, force: true });
-    const env = label === 'stats, one thread' ? { [WORKERS_ENV]: '1' } : {};
+    const env: Record<string, string> = label === 'stats, one thread' ? { [WORKERS_ENV]: '1' } : {};
     const load = loadavg()[0]!.toFixed(1);
     const r = JSON.parse(run(command, arg, env).stdout.trim().split('\n').at(-1)!) as { code: number; wallMs: number; cpuMs: number; maxRssMiB: number };
     if (r.code !== 0) throw new Error(`${label} exited ${r.code}`);
