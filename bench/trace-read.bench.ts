@@ -7,9 +7,9 @@
 import { spawnSync } from 'node:child_process';
 import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expandPaths, sql } from '@gym/trace';
+import { expandPaths, sql, TRACE_WORKERS_ENV as WORKERS_ENV } from '@gym/trace';
 
 const SPANS = Number(process.env['TRACE_BENCH_SPANS'] ?? 1_000_000);
 const PER_ROLLOUT = 7;
@@ -60,33 +60,39 @@ if (dir === undefined) {
 try {
   const bytes = (await expandPaths([dir])).reduce((n, f) => n + f.bytes, 0);
   console.log(`${(bytes / 1048576).toFixed(0)} MiB of console files in ${dir}`);
-  console.log('| command | spans | wall s | CPU s | spans/s (wall) | spans/s (CPU) | peak RSS MiB |');
-  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+  // CPU time is of every thread of the command's process; the load average (1 min) is the machine's
+  // when the command started: on a shared machine, wall time says more about the neighbours
+  console.log(`${availableParallelism()} cores; worker threads: ${process.env[WORKERS_ENV] ?? 'one per core'}`);
+  console.log('| command | spans | wall s | CPU s | spans/s (wall) | spans/s (CPU) | peak RSS MiB | load |');
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   let counted = '';
   await sql({ paths: [dir], query: 'SELECT count(*) AS n FROM spans', format: 'json' }, { write: (t) => void (counted += t), error: (t) => void process.stderr.write(t) });
   const spans = (JSON.parse(counted) as Array<{ n: number }>)[0]!.n;
   for (const [command, arg, label] of [
     ['stats', undefined, 'stats (builds the index)'],
     ['stats', undefined, 'stats'],
+    ['stats', undefined, 'stats, one thread'],
     ['anomalies', undefined, 'anomalies'],
     ['why-all', undefined, 'why --all'],
     ['show', generated ? `${Math.floor(SPANS / PER_ROLLOUT / 2)}-0` : (process.env['TRACE_BENCH_ROLLOUT'] ?? '0-0'), 'show --rollout'],
     ['sql', 'SELECT name, count(*), quantile_disc(duration_ms, 0.5), quantile_disc(duration_ms, 0.99) FROM spans GROUP BY name', 'sql (per-name p50/p99)'],
   ] as const) {
     if (label === 'stats (builds the index)') rmSync(join(dir, '.gym-trace-index'), { recursive: true, force: true });
-    const r = JSON.parse(run(command, arg).stdout.trim().split('\n').at(-1)!) as { code: number; wallMs: number; cpuMs: number; maxRssMiB: number };
+    const env: Record<string, string> = label === 'stats, one thread' ? { [WORKERS_ENV]: '1' } : {};
+    const load = loadavg()[0]!.toFixed(1);
+    const r = JSON.parse(run(command, arg, env).stdout.trim().split('\n').at(-1)!) as { code: number; wallMs: number; cpuMs: number; maxRssMiB: number };
     if (r.code !== 0) throw new Error(`${label} exited ${r.code}`);
     const perSpans = command === 'show' ? '' : String(spans);
     const rate = (ms: number) => (command === 'show' ? '-' : String(Math.round(spans / (ms / 1000))));
-    console.log(`| ${label} | ${perSpans} | ${(r.wallMs / 1000).toFixed(2)} | ${(r.cpuMs / 1000).toFixed(2)} | ${rate(r.wallMs)} | ${rate(r.cpuMs)} | ${r.maxRssMiB.toFixed(0)} |`);
+    console.log(`| ${label} | ${perSpans} | ${(r.wallMs / 1000).toFixed(2)} | ${(r.cpuMs / 1000).toFixed(2)} | ${rate(r.wallMs)} | ${rate(r.cpuMs)} | ${r.maxRssMiB.toFixed(0)} | ${load} |`);
   }
 } finally {
   if (generated) rmSync(dir, { recursive: true, force: true });
 }
 
-function run(command: string, arg?: string) {
+function run(command: string, arg: string | undefined, env: Record<string, string>) {
   const args = ['--conditions=source', '--import', 'tsx', RUNNER, command, dir!, ...(arg === undefined ? [] : [arg])];
-  const r = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const r = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, ...env } });
   if (r.status !== 0) throw new Error(`${command} failed: ${r.stderr}`);
   return r;
 }

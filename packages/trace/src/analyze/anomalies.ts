@@ -5,6 +5,7 @@
  */
 import type { Rollout } from '../assemble/rollouts.js';
 import { MissingServerAccumulator } from './missing-servers.js';
+import type { MissingServerState } from './missing-servers.js';
 import { verdictOf } from './verdict.js';
 import type { TraceSet } from '../assemble/trace-model.js';
 import { isTruncated } from '../span-record.js';
@@ -58,6 +59,17 @@ export function findAnomalies(set: TraceSet, rollouts: readonly Rollout[], optio
   return acc.finish();
 }
 
+type RootMissing = { kind: 'root_missing'; traceId: string; spanCount: number };
+
+/** What an {@link AnomalyAccumulator} holds. */
+export interface AnomalyState {
+  counts: Record<AnomalyKind, number>;
+  findings: Anomaly[];
+  duplicateCount: number;
+  rootMissing: RootMissing[];
+  missingServers: MissingServerState;
+}
+
 /**
  * {@link findAnomalies} over trace sets read one after the other (a run read in partitions, where
  * one trace may be split over several sets: a trace without its root is reported once).
@@ -67,7 +79,7 @@ export class AnomalyAccumulator {
   #counts = Object.fromEntries(ANOMALY_KINDS.map((k) => [k, 0])) as Record<AnomalyKind, number>;
   #findings: Anomaly[] = [];
   #duplicateCount = 0;
-  #rootMissing = new Map<string, { kind: 'root_missing'; traceId: string; spanCount: number }>();
+  #rootMissing = new Map<string, RootMissing>();
   #missingServers = new MissingServerAccumulator();
 
   constructor(options: AnomalyOptions = {}) {
@@ -108,6 +120,41 @@ export class AnomalyAccumulator {
     }
     for (const r of rollouts) if (!verdictOf(r).verified) this.#add({ kind: 'missing_verify', traceId: r.traceId, rolloutId: r.rolloutId });
     this.#missingServers.add(set);
+  }
+
+  /** What has been added so far, as plain data (for {@link AnomalyAccumulator.merge} in another thread). */
+  state(): AnomalyState {
+    return { counts: this.#counts, findings: this.#findings, duplicateCount: this.#duplicateCount, rootMissing: [...this.#rootMissing.values()], missingServers: this.#missingServers.state() };
+  }
+
+  /**
+   * Adds another accumulator's state, as if its sets had been added here after these: its findings
+   * fill what is left of each kind's quota, in its order; a trace without a root seen on both sides
+   * is one finding (this side's) with the spans of both.
+   */
+  merge(s: AnomalyState): void {
+    const again = new Set<string>();
+    const mine = new Map<string, RootMissing>();
+    for (const r of s.rootMissing) {
+      const seen = this.#rootMissing.get(r.traceId);
+      if (seen !== undefined) {
+        seen.spanCount += r.spanCount;
+        again.add(r.traceId);
+      } else {
+        const a = { ...r };
+        this.#rootMissing.set(r.traceId, a);
+        mine.set(r.traceId, a);
+      }
+    }
+    const before = { ...this.#counts };
+    const taken = Object.fromEntries(ANOMALY_KINDS.map((k) => [k, 0])) as Record<AnomalyKind, number>;
+    for (const f of s.findings) {
+      if (f.kind === 'root_missing' && again.has(f.traceId)) continue;
+      if (before[f.kind] + ++taken[f.kind] <= this.#max) this.#findings.push(f.kind === 'root_missing' ? (mine.get(f.traceId) ?? f) : f);
+    }
+    for (const k of ANOMALY_KINDS) this.#counts[k] += s.counts[k] - (k === 'root_missing' ? again.size : 0);
+    this.#duplicateCount += s.duplicateCount;
+    this.#missingServers.merge(s.missingServers);
   }
 
   finish(): AnomalyReport {

@@ -24,6 +24,15 @@ export function summarizeAttributions(items: readonly Attribution[]): Attributio
   return totals.finish();
 }
 
+/** What an {@link AttributionTotals} holds. */
+export interface AttributionTotalsState {
+  categories: AttributionSummary['categories'];
+  totalWallMs: number;
+  counted: number;
+  items: number;
+  network: { beforeMs: number; afterMs: number };
+}
+
 /** {@link summarizeAttributions} one attribution at a time, keeping sums only. */
 export class AttributionTotals {
   #categories = Object.fromEntries(TIME_CATEGORIES.map((c) => [c, { totalMs: 0, meanShare: 0 }])) as AttributionSummary['categories'];
@@ -47,6 +56,24 @@ export class AttributionTotals {
   /** Number of attributions added. */
   get count(): number {
     return this.#items;
+  }
+
+  /** The sums so far, as plain data (for {@link AttributionTotals.merge} in another thread). */
+  state(): AttributionTotalsState {
+    return { categories: this.#categories, totalWallMs: this.#totalWallMs, counted: this.#counted, items: this.#items, network: this.#network };
+  }
+
+  /** Adds the sums of another instance, as if its attributions had been added here after these. */
+  merge(s: AttributionTotalsState): void {
+    this.#items += s.items;
+    this.#counted += s.counted;
+    this.#totalWallMs += s.totalWallMs;
+    this.#network.beforeMs += s.network.beforeMs;
+    this.#network.afterMs += s.network.afterMs;
+    for (const c of TIME_CATEGORIES) {
+      this.#categories[c].totalMs += s.categories[c].totalMs;
+      this.#categories[c].meanShare += s.categories[c].meanShare;
+    }
   }
 
   finish(): AttributionSummary {

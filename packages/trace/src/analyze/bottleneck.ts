@@ -63,6 +63,16 @@ export function findBottleneck(items: readonly Attribution[], saturation: Satura
   return acc.finish(saturation);
 }
 
+/** What a {@link BottleneckAccumulator} holds. */
+export interface BottleneckState {
+  causes: Cause[];
+  loopWait: Array<[string, number]>;
+  wallMs: number;
+  items: number;
+  start: bigint | null;
+  end: bigint | null;
+}
+
 /** {@link findBottleneck} one attribution at a time, keeping sums per cause only. */
 export class BottleneckAccumulator {
   #causes = new Map<string, Cause>();
@@ -101,6 +111,21 @@ export class BottleneckAccumulator {
         if ((kind === 'caller_queue' || kind === 'connect' || kind === 'return') && !h.collector) this.#loopWait.set(h.fromService, (this.#loopWait.get(h.fromService) ?? 0) + ms);
       }
     }
+  }
+
+  /** The sums so far, as plain data (for {@link BottleneckAccumulator.merge} in another thread). */
+  state(): BottleneckState {
+    return { causes: [...this.#causes.values()], loopWait: [...this.#loopWait], wallMs: this.#wallMs, items: this.#items, start: this.#start, end: this.#end };
+  }
+
+  /** Adds another instance's sums, as if its attributions had been added here after these. */
+  merge(s: BottleneckState): void {
+    for (const c of s.causes) this.#cause(c, c.ms);
+    for (const [from, ms] of s.loopWait) this.#loopWait.set(from, (this.#loopWait.get(from) ?? 0) + ms);
+    this.#wallMs += s.wallMs;
+    this.#items += s.items;
+    if (s.start !== null && (this.#start === null || s.start < this.#start)) this.#start = s.start;
+    if (s.end !== null && (this.#end === null || s.end > this.#end)) this.#end = s.end;
   }
 
   finish(saturation: SaturationData): Bottleneck {

@@ -35,6 +35,13 @@ interface LonelyCalls {
   examples: MissingServerSpans['examples'];
 }
 
+/** What a {@link MissingServerAccumulator} holds. */
+export interface MissingServerState {
+  serviceAt: Array<[string, string]>;
+  all: Array<[string, LonelyCalls]>;
+  fromRollout: Array<[string, LonelyCalls]>;
+}
+
 /**
  * {@link findMissingServerSpans} over trace sets read one after the other (a run read in
  * partitions): what each set teaches about addresses and its lonely calls are kept as counts.
@@ -57,6 +64,25 @@ export class MissingServerAccumulator {
           note(this.#all, address, node);
           if (fromRolloutItself(node)) note(this.#fromRollout, address, node);
         }
+      }
+    }
+  }
+
+  /** What has been added so far, as plain data (for {@link MissingServerAccumulator.merge} in another thread). */
+  state(): MissingServerState {
+    return { serviceAt: [...this.#serviceAt], all: [...this.#all], fromRollout: [...this.#fromRollout] };
+  }
+
+  /** Adds another accumulator's state, as if its sets had been added here after these. */
+  merge(s: MissingServerState): void {
+    for (const [address, service] of s.serviceAt) this.#serviceAt.set(address, service);
+    for (const [into, from] of [[this.#all, s.all], [this.#fromRollout, s.fromRollout]] as const) {
+      for (const [address, calls] of from) {
+        let c = into.get(address);
+        if (c === undefined) into.set(address, (c = { count: 0, from: [], examples: [] }));
+        c.count += calls.count;
+        for (const f of calls.from) if (!c.from.includes(f)) c.from.push(f);
+        for (const e of calls.examples) if (c.examples.length < 5) c.examples.push(e);
       }
     }
   }

@@ -14,6 +14,13 @@ export class Float64List {
     this.#buf[this.length++] = v;
   }
 
+  /** Appends every value of `values`. */
+  pushAll(values: Float64Array): void {
+    if (this.length + values.length > this.#buf.length) this.#buf = grow(this.#buf, new Float64Array(Math.max(nextSize(this.#buf.length), this.length + values.length)));
+    this.#buf.set(values, this.length);
+    this.length += values.length;
+  }
+
   /** The values, as a view over the list's storage (valid until the next push). */
   view(): Float64Array {
     return this.#buf.subarray(0, this.length);
@@ -28,6 +35,13 @@ export class BigInt64List {
   push(v: bigint): void {
     if (this.length === this.#buf.length) this.#buf = grow(this.#buf, new BigInt64Array(nextSize(this.#buf.length)));
     this.#buf[this.length++] = v;
+  }
+
+  /** Appends every value of `values`. */
+  pushAll(values: BigInt64Array): void {
+    if (this.length + values.length > this.#buf.length) this.#buf = grow(this.#buf, new BigInt64Array(Math.max(nextSize(this.#buf.length), this.length + values.length)));
+    this.#buf.set(values, this.length);
+    this.length += values.length;
   }
 
   /** The values, as a view over the list's storage (valid until the next push). */

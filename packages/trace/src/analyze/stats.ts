@@ -78,6 +78,17 @@ interface PendingSelf {
   children: bigint[];
 }
 
+/** What a {@link StatsAccumulator} holds, as plain data (durations in typed arrays). */
+export interface StatsState {
+  groups: Array<{ key: string; durations: Float64Array; errors: number; totalMs: number; selfNs: bigint }>;
+  truncatedExcluded: number;
+  ungrouped: number;
+  rolloutCount: number;
+  rolloutWallMs: number;
+  pending: Array<{ spanId: string; key: string; startNs: bigint; endNs: bigint; children: bigint[] }>;
+  boundary: Array<[string, BigInt64Array]>;
+}
+
 /**
  * {@link computeStats} over trace sets read one after the other (a run read in partitions).
  * `shared` names the spans outside rollouts: a rollout's outermost span may sit in another set
@@ -117,8 +128,7 @@ export class StatsAccumulator {
           this.#ungrouped++;
           continue;
         }
-        let a = this.#acc.get(key);
-        if (a === undefined) this.#acc.set(key, (a = { durations: new Float64List(), errors: 0, totalMs: 0, selfNs: 0n }));
+        const a = this.#group(key);
         a.durations.push(s.durationMs);
         if (s.status.code === 'ERROR') a.errors++;
         a.totalMs += s.durationMs;
@@ -128,6 +138,49 @@ export class StatsAccumulator {
     }
     this.#rolloutCount += rollouts.length;
     this.#rolloutWallMs += rollouts.reduce((n, r) => n + r.node.span.durationMs, 0);
+  }
+
+  /**
+   * What has been added so far, as plain data: another thread's accumulator {@link merge}s it.
+   * The typed arrays are copies, so they can be transferred.
+   */
+  state(): StatsState {
+    const keyOf = new Map<GroupAcc, string>();
+    const groups: StatsState['groups'] = [];
+    for (const [key, a] of this.#acc) {
+      keyOf.set(a, key);
+      groups.push({ key, durations: a.durations.view().slice(), errors: a.errors, totalMs: a.totalMs, selfNs: a.selfNs });
+    }
+    const pending = [...this.#pending].map(([spanId, p]) => ({ spanId, key: keyOf.get(p.group)!, startNs: p.startNs, endNs: p.endNs, children: p.children }));
+    const boundary = [...this.#boundary].map(([id, b]): [string, BigInt64Array] => [id, b.view().slice()]);
+    return { groups, truncatedExcluded: this.#truncatedExcluded, ungrouped: this.#ungrouped, rolloutCount: this.#rolloutCount, rolloutWallMs: this.#rolloutWallMs, pending, boundary };
+  }
+
+  /** Adds another accumulator's {@link state}, as if its sets had been added here after these. */
+  merge(s: StatsState): void {
+    for (const g of s.groups) {
+      const a = this.#group(g.key);
+      a.durations.pushAll(g.durations);
+      a.errors += g.errors;
+      a.totalMs += g.totalMs;
+      a.selfNs += g.selfNs;
+    }
+    this.#truncatedExcluded += s.truncatedExcluded;
+    this.#ungrouped += s.ungrouped;
+    this.#rolloutCount += s.rolloutCount;
+    this.#rolloutWallMs += s.rolloutWallMs;
+    for (const p of s.pending) this.#pending.set(p.spanId, { group: this.#group(p.key), startNs: p.startNs, endNs: p.endNs, children: p.children });
+    for (const [id, values] of s.boundary) {
+      let b = this.#boundary.get(id);
+      if (b === undefined) this.#boundary.set(id, (b = new BigInt64List()));
+      b.pushAll(values);
+    }
+  }
+
+  #group(key: string): GroupAcc {
+    let a = this.#acc.get(key);
+    if (a === undefined) this.#acc.set(key, (a = { durations: new Float64List(), errors: 0, totalMs: 0, selfNs: 0n }));
+    return a;
   }
 
   finish(): SpanStats {

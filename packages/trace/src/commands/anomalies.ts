@@ -3,9 +3,9 @@
  * root, rollouts without verification, retried requests.
  * @module
  */
-import { AnomalyAccumulator } from '../analyze/anomalies.js';
 import { toJson } from '../render/format.js';
 import { renderAnomalies } from '../render/anomalies.js';
+import { AnomaliesTask } from './batch-tasks.js';
 import { readInBatches } from './load-batches.js';
 import type { InputOptions } from './load.js';
 import { runCommand } from './output.js';
@@ -19,9 +19,9 @@ export interface AnomaliesOptions extends InputOptions {
 /** Runs `anomalies`; returns 0 whether or not anomalies were found (2 for bad input). */
 export async function anomalies(options: AnomaliesOptions, out: CommandOutput): Promise<number> {
   return runCommand(out, async () => {
-    const acc = new AnomalyAccumulator();
-    const { stats } = await readInBatches(options, out, ({ set, rollouts }) => acc.add(set, rollouts));
-    const report = acc.finish();
+    const task = new AnomaliesTask();
+    const { stats } = await readInBatches(options, out, task);
+    const report = task.anomalies.finish();
     if (options.format === 'json') out.write(toJson({ ...report, read: stats }));
     else out.write(renderAnomalies(report, options.format === 'markdown' ? 'markdown' : 'text'));
     return 0;

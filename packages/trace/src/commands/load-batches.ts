@@ -16,8 +16,11 @@ import { closeIndex, LARGE_TRACE_SPANS, openIndex, PARTITION_TARGET_BYTES } from
 import type { PartitionIndex } from '../partition/partition-index.js';
 import { readIndexMetrics, readPartitions, readSplitRoots } from '../partition/read-partitions.js';
 import { expandPaths } from '../read/expand-paths.js';
+import { MAX_MALFORMED_EXAMPLES } from '../read/read-stats.js';
 import type { ReadStats } from '../read/read-stats.js';
 import type { SpanRecord } from '../span-record.js';
+import type { BatchTask } from './batch-tasks.js';
+import { runInWorkers, shareBatches, workerCount } from './batch-workers.js';
 import { resolvePaths } from './default-paths.js';
 import { describeRead, loadTelemetry } from './load.js';
 import type { InputOptions } from './load.js';
@@ -47,6 +50,8 @@ export interface BatchedRead {
   saturation: SaturationData;
   /** Number of batches handed over (1 for an input read whole). */
   batches: number;
+  /** Worker threads that read them (1: the calling thread). */
+  workers: number;
 }
 
 /** The batch size in bytes: `GYM_TRACE_BATCH_MIB`, else {@link DEFAULT_BATCH_MIB}. */
@@ -56,38 +61,72 @@ export function batchBytes(env: NodeJS.ProcessEnv = process.env): number {
 }
 
 /**
- * Calls `onBatch` for each batch of the input, in order; returns the counters of the whole read.
+ * Hands each batch of the input to `onBatch` (a function, called in order in this thread) or adds
+ * it to `task`; returns the counters of the whole read. A task over a large input is run in
+ * worker threads (`GYM_TRACE_WORKERS`, default one per core), each on a share of the batches,
+ * and their sums are merged into `task` in batch order.
  * @throws TraceUserError `GYM_TRACE_PATH_NOT_FOUND`, `GYM_TRACE_NO_PATHS`, `GYM_TRACE_NO_SPANS`.
  */
-export async function readInBatches(options: InputOptions, out: CommandOutput, onBatch: (batch: Batch) => void): Promise<BatchedRead> {
+export async function readInBatches(options: InputOptions, out: CommandOutput, onBatch: ((batch: Batch) => void) | BatchTask): Promise<BatchedRead> {
+  const add = typeof onBatch === 'function' ? onBatch : (batch: Batch) => onBatch.add(batch);
   const paths = await resolvePaths(options.paths, options.cwd);
   const files = await expandPaths(paths);
   const limit = batchBytes();
   if (files.reduce((n, f) => n + f.bytes, 0) <= limit) {
     const whole = await loadTelemetry({ ...options, paths }, out);
-    onBatch({ set: whole.set, rollouts: whole.rollouts, shared: null });
-    return { paths, stats: whole.stats, saturation: whole.saturation, batches: 1 };
+    add({ set: whole.set, rollouts: whole.rollouts, shared: null });
+    return { paths, stats: whole.stats, saturation: whole.saturation, batches: 1, workers: 1 };
   }
   const index = await openLogged(files, paths[0]!, out);
   try {
     const stats: ReadStats = { ...index.stats, malformedExamples: [...index.stats.malformedExamples], formats: { ...index.stats.formats } };
-    const shared = await readSplitRoots(index);
     const saturation = buildSaturation(await readIndexMetrics(index));
-    let batches = 0;
-    for (const which of groupPartitions(index.partitionBytes, limit)) {
-      const spans: SpanRecord[] = [];
-      await readPartitions(index, which, stats, (s) => void spans.push(s));
-      const set = assembleTraces(spans, { externalParents: shared });
-      spans.length = 0;
-      batches++;
-      onBatch({ set, rollouts: findRollouts(set), shared });
+    const workers = typeof onBatch === 'function' ? 1 : workerCount();
+    // each worker holds one batch at a time: together they hold about one batch of the set size
+    let groups = groupPartitions(index.partitionBytes, Math.ceil(limit / workers));
+    const shares = workers > 1 ? shareBatches(groups, index.partitionBytes, workers) : [];
+    // the task is merged into only once every worker has answered: when one fails (a thread that
+    // cannot start, or runs out of memory), the batches are read here instead
+    const answers = shares.length > 1 ? await runInWorkers(index, shares, (onBatch as BatchTask).spec).catch((err: unknown) => {
+      out.error(`warning: the trace reader threads failed (${err instanceof Error ? err.message : String(err)}); reading in one thread\n`);
+      return null;
+    }) : null;
+    if (answers !== null) {
+      for (const { state, stats: read } of answers) {
+        (onBatch as BatchTask).merge(state);
+        addReadStats(stats, read);
+      }
+    } else {
+      groups = groupPartitions(index.partitionBytes, limit);
+      const shared = await readSplitRoots(index);
+      for (const which of groups) add(await readBatch(index, which, stats, shared));
     }
+    const batches = groups.length;
     if (stats.spans === 0) throw new TraceUserError(TRACE_ERROR_CODES.noSpans, `No spans found in ${paths.join(', ')}: ${describeRead(stats)}. Telemetry must be on with the console or OTLP/JSON file exporter (NEMO_GYM_OTEL_ENABLED=1).`);
     if (stats.malformedLines > 0) out.error(`warning: ${describeRead(stats)}\n`);
-    return { paths, stats, saturation, batches };
+    return { paths, stats, saturation, batches, workers: answers === null ? 1 : answers.length };
   } finally {
     await closeIndex(index);
   }
+}
+
+/** Reads and assembles the partitions `which` of `index`, counting spans into `stats`. */
+export async function readBatch(index: PartitionIndex, which: readonly number[], stats: ReadStats, shared: ReadonlySet<string>): Promise<Batch> {
+  const spans: SpanRecord[] = [];
+  await readPartitions(index, which, stats, (s) => void spans.push(s));
+  const set = assembleTraces(spans, { externalParents: shared });
+  spans.length = 0;
+  return { set, rollouts: findRollouts(set), shared };
+}
+
+// What a worker read: its spans and malformed records (the other counters are the index's).
+function addReadStats(into: ReadStats, read: ReadStats): void {
+  into.spans += read.spans;
+  into.malformedLines += read.malformedLines;
+  for (const e of read.malformedExamples) if (into.malformedExamples.length < MAX_MALFORMED_EXAMPLES) into.malformedExamples.push(e);
+  into.formats.console += read.formats.console;
+  into.formats.python += read.formats.python;
+  into.formats.otlp += read.formats.otlp;
 }
 
 /** Opens (or builds, saying so on a terminal) the partition index of `files`. */

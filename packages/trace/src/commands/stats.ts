@@ -3,14 +3,13 @@
  * `--compare A B` flags groups whose p50 or p95 moved beyond `--threshold` percent.
  * @module
  */
-import { attributeRollout } from '../analyze/attribution.js';
-import { AttributionTotals } from '../analyze/attribution-summary.js';
 import { compareStats } from '../analyze/compare.js';
-import { computeStats, parseGrouping, StatsAccumulator } from '../analyze/stats.js';
+import { computeStats, parseGrouping } from '../analyze/stats.js';
 import { TRACE_ERROR_CODES, TraceUserError } from '../errors.js';
 import { toJson } from '../render/format.js';
 import { renderComparison, renderStats } from '../render/stats.js';
 import { renderCategoryShares } from '../render/why.js';
+import { StatsTask } from './batch-tasks.js';
 import { readInBatches } from './load-batches.js';
 import { loadTelemetry } from './load.js';
 import type { InputOptions } from './load.js';
@@ -45,15 +44,10 @@ export async function stats(options: StatsOptions, out: CommandOutput): Promise<
       out.write(format === 'json' ? toJson(result) : renderComparison(result, md, options.width));
       return 0;
     }
-    const acc = new StatsAccumulator(by);
-    // the per-span numbers count parallel work; the critical-path split says what held rollouts up
-    const totals = new AttributionTotals();
-    await readInBatches(options, out, ({ set, rollouts, shared }) => {
-      acc.add(set, rollouts, shared);
-      for (const r of rollouts) totals.add(attributeRollout(r));
-    });
-    const result = acc.finish();
-    const split = totals.count > 0 ? totals.finish() : null;
+    const task = new StatsTask(by);
+    await readInBatches(options, out, task);
+    const result = task.stats.finish();
+    const split = task.totals.count > 0 ? task.totals.finish() : null;
     if (format === 'json') out.write(toJson({ ...result, timeSplit: split }));
     else out.write(renderStats(result, md, options.width) + (split === null ? '' : `\n${renderCategoryShares(split, md, options.width)}`));
     return 0;

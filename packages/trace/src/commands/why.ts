@@ -5,8 +5,7 @@
  */
 import { attributeRollout, attributeTime } from '../analyze/attribution.js';
 import type { Attribution } from '../analyze/attribution.js';
-import { AttributionTotals } from '../analyze/attribution-summary.js';
-import { BottleneckAccumulator, findBottleneck } from '../analyze/bottleneck.js';
+import { findBottleneck } from '../analyze/bottleneck.js';
 import { verdictOf } from '../analyze/verdict.js';
 import type { RolloutVerdict } from '../analyze/verdict.js';
 import { diagnosisSentence } from '../render/diagnosis.js';
@@ -14,6 +13,7 @@ import { lookupId } from '../assemble/find.js';
 import { TRACE_ERROR_CODES, TraceUserError } from '../errors.js';
 import { toJson } from '../render/format.js';
 import { renderAttribution, renderAttributionSummary } from '../render/why.js';
+import { WhyAllTask } from './batch-tasks.js';
 import { readInBatches } from './load-batches.js';
 import { loadTelemetry } from './load.js';
 import type { InputOptions } from './load.js';
@@ -37,21 +37,9 @@ export async function why(options: WhyOptions, out: CommandOutput): Promise<numb
     }
     const format = options.format ?? 'text';
     if (options.all === true) {
-      const byRollout = { totals: new AttributionTotals(), bottleneck: new BottleneckAccumulator() };
-      // Without rollout spans, fall back to every trace root, so plain traces still get an answer.
-      const byRoot = { totals: new AttributionTotals(), bottleneck: new BottleneckAccumulator() };
-      const { saturation } = await readInBatches(options, out, ({ set, rollouts, shared }) => {
-        const into = rollouts.length > 0 ? byRollout : byRoot;
-        const items: Attribution[] = rollouts.length > 0
-          ? rollouts.map(attributeRollout)
-          // a root whose parent was read in another batch is inside a rollout there, not a trace root
-          : [...set.traces.values()].flatMap((t) => t.roots.filter((r) => shared === null || r.span.parentSpanId === null || !shared.has(r.span.parentSpanId)).map((root) => attributeTime(root)));
-        for (const a of items) {
-          into.totals.add(a);
-          into.bottleneck.add(a);
-        }
-      });
-      const use = byRollout.totals.count > 0 ? byRollout : byRoot;
+      const task = new WhyAllTask();
+      const { saturation } = await readInBatches(options, out, task);
+      const use = task.used;
       const summary = use.totals.finish();
       const bottleneck = use.bottleneck.finish(saturation);
       out.write(format === 'json' ? toJson({ ...summary, diagnosis: diagnosisSentence(bottleneck), bottleneck }) : renderAttributionSummary(summary, format === 'markdown' ? 'markdown' : 'text', bottleneck, options.width));

@@ -9,9 +9,8 @@
  * other records (the Python SDK's shape, OTLP/JSON) are parsed and re-written as console records.
  * @module
  */
-import { closeSync, createReadStream, openSync, writeSync } from 'node:fs';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { forEachLine } from '../read/lines.js';
 import type { InputFile } from '../read/expand-paths.js';
 import { emptyReadStats, MAX_MALFORMED_EXAMPLES } from '../read/read-stats.js';
 import type { ReadStats } from '../read/read-stats.js';
@@ -22,7 +21,8 @@ import { ResourceCache } from '../read/resource-cache.js';
 import { ATTR, SPAN } from '../span-record.js';
 import { SpanLinks } from './span-links.js';
 import type { SpanRouting } from './span-links.js';
-import { consoleSpanStart, keysOfConsoleSpan, toConsoleRecord } from './span-line.js';
+import { forEachRawLine, RAW_CHUNK_BYTES } from './raw-lines.js';
+import { cannotBeRecord, consoleSpanStartIn, keysAtFixedOffsets, keysOfConsoleSpanIn, toConsoleRecord } from './span-line.js';
 import type { SpanKeys } from './span-line.js';
 
 /** Format tags of partition lines (see {@link partitionLine}). */
@@ -57,7 +57,7 @@ export interface PartitionBuild {
   stats: ReadStats;
 }
 
-const FLUSH_CHARS = 64 * 1024;
+const FLUSH_BYTES = 64 * 1024;
 
 /** The two passes of a build saw different spans (the logs were being written). */
 export class InputChangedError extends Error {
@@ -122,7 +122,7 @@ async function routeSpans(files: readonly InputFile[], partitions: number, large
  * Calls `onSpan` for every span of `files` in a fixed order, with its keys and (lazily) its
  * partition line; metric records go to `onMetric` (skipped when null). Counts into `stats`.
  */
-async function scanSpans(files: readonly InputFile[], stats: ReadStats, onSpan: (keys: SpanKeys, line: () => string) => void, onMetric: ((line: string) => void) | null): Promise<void> {
+async function scanSpans(files: readonly InputFile[], stats: ReadStats, onSpan: (keys: SpanKeys, line: () => string | Buffer) => void, onMetric: ((line: string) => void) | null): Promise<void> {
   const resources = new ResourceCache();
   for (let fi = 0; fi < files.length; fi++) {
     const file = files[fi]!.path;
@@ -155,51 +155,86 @@ async function scanSpans(files: readonly InputFile[], stats: ReadStats, onSpan: 
       },
     });
     if (files[fi]!.bytes === 0) continue;
-    // up to the size the file had when the build started (see `openIndex`)
-    const stream = createReadStream(file, { encoding: 'utf8', highWaterMark: 256 * 1024, end: files[fi]!.bytes - 1 });
     let lineNo = 0;
-    await forEachLine(stream, (line) => {
-      lineNo++;
-      stats.linesRead++;
-      if (!scanner.inRecord) {
-        const at = consoleSpanStart(line);
-        const text = at < 0 ? null : at === 0 ? line : line.slice(at);
-        const keys = text === null ? null : keysOfConsoleSpan(text);
-        if (keys !== null) {
-          const n = lineNo;
-          const record = text!;
-          return onSpan(keys, () => partitionLine(fi, n, FORMAT_TAG.console, record));
+    // up to the size the file had when the build started (see `openIndex`); lines stay bytes
+    // unless they may be a record that is not one of our span lines
+    stats.bytes += await forEachRawLine(
+      file,
+      files[fi]!.bytes,
+      (buf, start, end) => {
+        lineNo++;
+        stats.linesRead++;
+        if (end > start && buf[end - 1] === 13 /* \r */) end--;
+        if (!scanner.inRecord) {
+          const fixed = keysAtFixedOffsets(buf, start, end);
+          if (fixed !== null) {
+            const n = lineNo;
+            return onSpan(fixed, () => partitionLineOf(fi, n, FORMAT_TAG.console, buf, start, end));
+          }
+          const line = buf.subarray(start, end);
+          const at = consoleSpanStartIn(line);
+          const keys = at < 0 ? null : keysOfConsoleSpanIn(line, at);
+          if (keys !== null) {
+            const n = lineNo;
+            return onSpan(keys, () => partitionLineOf(fi, n, FORMAT_TAG.console, line, at, line.length));
+          }
+          if (cannotBeRecord(line)) return void stats.skippedLines++;
         }
-      }
-      scanner.push(line, lineNo);
-    });
+        scanner.push(buf.toString('utf8', start, end), lineNo);
+      },
+      chunkBytes,
+    );
     scanner.end();
-    stats.bytes += stream.bytesRead;
   }
+}
+
+/** Size of the reads of the build (small in tests, to cut lines at chunk ends). */
+let chunkBytes = RAW_CHUNK_BYTES;
+
+/** For tests: reads of `bytes` bytes (default {@link RAW_CHUNK_BYTES}). */
+export function setBuildChunkBytes(bytes = RAW_CHUNK_BYTES): void {
+  chunkBytes = bytes;
+}
+
+/** A partition line holding the bytes of a console record (`bytes` from `at` to `end`), copied as they are. */
+function partitionLineOf(file: number, line: number, tag: string, bytes: Buffer, at: number, end: number): Buffer {
+  const head = `{"${SOURCE_KEY}":[${file},${line},"${tag}"],`;
+  const out = Buffer.allocUnsafe(head.length + end - at);
+  out.write(head, 0, 'latin1');
+  bytes.copy(out, head.length, at + 1, end);
+  out[out.length - 1] = 10; // \n
+  return out;
 }
 
 // Hundreds of partitions are written at once: each keeps a small buffer and writes it whole.
 class BufferedFile {
   #fd: number;
-  #parts: string[] = [];
-  #chars = 0;
+  #buf: Buffer | null = null;
+  #used = 0;
   bytes = 0;
 
   constructor(path: string) {
     this.#fd = openSync(path, 'w');
   }
 
-  write(text: string): void {
-    this.#parts.push(text);
-    this.#chars += text.length;
-    if (this.#chars >= FLUSH_CHARS) this.flush();
+  write(data: string | Buffer): void {
+    const bytes = typeof data === 'string' ? Buffer.byteLength(data) : data.length;
+    if (this.#used + bytes > FLUSH_BYTES) this.flush();
+    if (bytes > FLUSH_BYTES) {
+      this.bytes += typeof data === 'string' ? writeSync(this.#fd, data) : writeSync(this.#fd, data);
+      return;
+    }
+    // allocated on first use: most of the rollout index's shards of a small run stay empty
+    this.#buf ??= Buffer.allocUnsafe(FLUSH_BYTES);
+    this.#used += typeof data === 'string' ? this.#buf.write(data, this.#used) : data.copy(this.#buf, this.#used);
   }
 
   flush(): void {
-    if (this.#parts.length === 0) return;
-    this.bytes += writeSync(this.#fd, this.#parts.join(''));
-    this.#parts = [];
-    this.#chars = 0;
+    if (this.#used === 0) return;
+    let done = 0;
+    while (done < this.#used) done += writeSync(this.#fd, this.#buf!, done, this.#used - done);
+    this.bytes += done;
+    this.#used = 0;
   }
 
   close(): void {

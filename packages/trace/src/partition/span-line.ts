@@ -16,55 +16,123 @@ export interface SpanKeys {
   rolloutId: string | null;
 }
 
-const TYPE_SPAN = '{"type":"span"';
-const TRACE_ID = '"trace_id":"';
-const SPAN_ID = '"span_id":"';
-const PARENT_ID = '"parent_span_id":';
-const ROLLOUT_ID = `"${ATTR.ROLLOUT_ID}":"`;
-const ROLLOUT_NAME = `"name":"${SPAN.ROLLOUT}"`;
+const TYPE_SPAN = Buffer.from('{"type":"span"');
+const TRACE_ID = Buffer.from('"trace_id":"');
+const SPAN_ID = Buffer.from('"span_id":"');
+const PARENT_ID = Buffer.from('"parent_span_id":');
+const PARENT_ID_QUOTE = Buffer.from('"parent_span_id":"');
+const NULL = Buffer.from('null');
+const ROLLOUT_ID = Buffer.from(`"${ATTR.ROLLOUT_ID}":"`);
+const ROLLOUT_NAME = Buffer.from(`"name":"${SPAN.ROLLOUT}"`);
+// what a one-line JSON object must name to be a record the index keeps (as `mayHoldSpan` in the reader)
+const RECORD_KEYS = ['"span_id"', '"resourceSpans"', '"metric"'].map((k) => Buffer.from(k));
 
 /**
- * The offset of what looks like one of our console span records in `line` (it may follow a prefix
- * such as `[agent] `), or -1.
+ * The offset of what looks like one of our console span records in the bytes of `line` (it may
+ * follow a prefix such as `[agent] `), or -1.
  */
-export function consoleSpanStart(line: string): number {
-  return line.startsWith(TYPE_SPAN) ? 0 : line.indexOf(TYPE_SPAN);
+export function consoleSpanStartIn(line: Buffer): number {
+  return line.indexOf(TYPE_SPAN);
 }
 
 /**
  * Trace id, span id, parent span id and (for `gym.rollout`) rollout id of a compact console span
- * record, read by substring search; null when a value is not where the writer puts it (the record
- * then takes the parsing path, which validates it).
+ * record (`line` from `at`), read by byte search; null when a value is not where the writer puts
+ * it (the record then takes the parsing path, which validates it).
  */
-export function keysOfConsoleSpan(text: string): SpanKeys | null {
-  if (text.charCodeAt(text.length - 1) !== 125 /* } */) return null;
-  const traceId = fixedHexAfter(text, TRACE_ID, 32);
-  const spanId = fixedHexAfter(text, SPAN_ID, 16);
+export function keysOfConsoleSpanIn(line: Buffer, at: number): SpanKeys | null {
+  if (line[line.length - 1] !== 125 /* } */) return null;
+  const traceId = fixedHexAfter(line, at, TRACE_ID, 32);
+  const spanId = fixedHexAfter(line, at, SPAN_ID, 16);
   if (traceId === null || spanId === null) return null;
-  const p = text.indexOf(PARENT_ID);
+  const p = line.indexOf(PARENT_ID, at);
   let parentSpanId: string | null = null;
-  if (p >= 0 && !text.startsWith('null', p + PARENT_ID.length)) {
-    parentSpanId = fixedHexAfter(text, PARENT_ID + '"', 16);
+  if (p >= 0 && !bytesAt(line, p + PARENT_ID.length, NULL)) {
+    parentSpanId = fixedHexAfter(line, at, PARENT_ID_QUOTE, 16);
     if (parentSpanId === null) return null;
   }
-  if (!text.includes(ROLLOUT_NAME)) return { traceId, spanId, parentSpanId, rolloutId: null };
-  const r = text.indexOf(ROLLOUT_ID);
+  if (line.indexOf(ROLLOUT_NAME, at) < 0) return { traceId, spanId, parentSpanId, rolloutId: null };
+  const r = line.indexOf(ROLLOUT_ID, at);
   if (r < 0) return { traceId, spanId, parentSpanId, rolloutId: null };
   const from = r + ROLLOUT_ID.length;
-  const to = text.indexOf('"', from);
-  const rolloutId = to < 0 ? '' : text.slice(from, to);
+  const to = line.indexOf(34 /* " */, from);
   // an escaped quote or backslash inside the id: leave it to JSON.parse
-  if (to < 0 || rolloutId.includes('\\')) return null;
-  return { traceId, spanId, parentSpanId, rolloutId };
+  if (to < 0 || line.subarray(from, to).includes(92 /* \ */)) return null;
+  return { traceId, spanId, parentSpanId, rolloutId: line.toString('utf8', from, to) };
 }
 
-function fixedHexAfter(text: string, key: string, width: number): string | null {
-  const at = text.indexOf(key);
-  if (at < 0) return null;
-  const from = at + key.length;
-  if (text.charCodeAt(from + width) !== 34 /* " */) return null;
-  const id = text.slice(from, from + width);
-  return /^[0-9a-f]+$/.test(id) ? id : null;
+const HEAD = Buffer.from('{"type":"span","trace_id":"');
+const AFTER_TRACE = Buffer.from('","span_id":"');
+const AFTER_SPAN = Buffer.from('","parent_span_id":');
+const NAME_ROLLOUT = Buffer.from(`,"name":"${SPAN.ROLLOUT}"`);
+const NAME = Buffer.from(',"name":"');
+
+/**
+ * {@link keysOfConsoleSpanIn} for a line of `buf` (from `start` to `end`) laid out as the console
+ * exporter writes it — type, trace id, span id, parent id, name, in that order — read at fixed
+ * offsets without a search (a call into the Buffer search per key cost more than the rest of
+ * the build). Null when the line is not laid out so: the caller then searches.
+ */
+export function keysAtFixedOffsets(buf: Buffer, start: number, end: number): SpanKeys | null {
+  if (buf[end - 1] !== 125 /* } */ || !bytesAt(buf, start, HEAD)) return null;
+  let i = start + HEAD.length;
+  const traceId = hexAt(buf, i, 32);
+  if (traceId === null || !bytesAt(buf, (i += 32), AFTER_TRACE)) return null;
+  i += AFTER_TRACE.length;
+  const spanId = hexAt(buf, i, 16);
+  if (spanId === null || !bytesAt(buf, (i += 16), AFTER_SPAN)) return null;
+  i += AFTER_SPAN.length;
+  let parentSpanId: string | null = null;
+  if (bytesAt(buf, i, NULL)) i += NULL.length;
+  else {
+    if (buf[i] !== 34 || buf[i + 17] !== 34 || (parentSpanId = hexAt(buf, i + 1, 16)) === null) return null;
+    i += 18;
+  }
+  if (!bytesAt(buf, i, NAME)) return null;
+  // the rollout id is wanted of gym.rollout spans only: it is looked for in them alone
+  if (!bytesAt(buf, i, NAME_ROLLOUT)) return { traceId, spanId, parentSpanId, rolloutId: null };
+  const line = buf.subarray(start, end);
+  const r = line.indexOf(ROLLOUT_ID, i - start);
+  if (r < 0) return { traceId, spanId, parentSpanId, rolloutId: null };
+  const from = r + ROLLOUT_ID.length;
+  const to = line.indexOf(34 /* " */, from);
+  if (to < 0 || line.subarray(from, to).includes(92 /* \ */)) return null;
+  return { traceId, spanId, parentSpanId, rolloutId: line.toString('utf8', from, to) };
+}
+
+/**
+ * True when the record scanner would skip `line` without a look at its content (so it need not
+ * be decoded): blank, no `{` at all, or a one-line JSON object naming none of the record keys
+ * (pino's log lines). Only for a line that does not continue a multi-line record.
+ */
+export function cannotBeRecord(line: Buffer): boolean {
+  if (!line.includes(123 /* { */)) return true;
+  if (line[0] !== 123 || line[1] !== 34 /* " */ || line[line.length - 1] !== 125) return false;
+  for (const key of RECORD_KEYS) if (line.includes(key)) return false;
+  return true;
+}
+
+// compared in JS: a call into Buffer#compare costs more than these few bytes
+function bytesAt(buf: Buffer, at: number, bytes: Buffer): boolean {
+  if (at + bytes.length > buf.length) return false;
+  for (let k = 0; k < bytes.length; k++) if (buf[at + k] !== bytes[k]) return false;
+  return true;
+}
+
+function hexAt(buf: Buffer, from: number, width: number): string | null {
+  if (from + width > buf.length) return null;
+  for (let i = from; i < from + width; i++) {
+    const c = buf[i]!;
+    if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102))) return null;
+  }
+  return buf.toString('latin1', from, from + width);
+}
+
+function fixedHexAfter(line: Buffer, at: number, key: Buffer, width: number): string | null {
+  const k = line.indexOf(key, at);
+  if (k < 0) return null;
+  const from = k + key.length;
+  return line[from + width] === 34 /* " */ ? hexAt(line, from, width) : null;
 }
 
 /** A span (from any input format) as one of our console span records. */

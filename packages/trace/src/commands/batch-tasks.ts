@@ -1,0 +1,135 @@
+/**
+ * What `stats`, `anomalies` and `why --all` keep of each batch of a large run, as tasks a worker
+ * thread can run on its share of the batches: each hands its sums over as plain data
+ * ({@link BatchTask.state}), and the main thread merges them in batch order, as if it had read
+ * every batch itself.
+ * @module
+ */
+import { AnomalyAccumulator } from '../analyze/anomalies.js';
+import type { AnomalyState } from '../analyze/anomalies.js';
+import { attributeRollout, attributeTime } from '../analyze/attribution.js';
+import type { Attribution } from '../analyze/attribution.js';
+import { AttributionTotals } from '../analyze/attribution-summary.js';
+import type { AttributionTotalsState } from '../analyze/attribution-summary.js';
+import { BottleneckAccumulator } from '../analyze/bottleneck.js';
+import type { BottleneckState } from '../analyze/bottleneck.js';
+import { StatsAccumulator } from '../analyze/stats.js';
+import type { StatsGrouping, StatsState } from '../analyze/stats.js';
+import type { Batch } from './load-batches.js';
+
+/** Which task, with its options: sent to the worker threads, which build their own. */
+export type BatchTaskSpec = { kind: 'stats'; by: StatsGrouping } | { kind: 'anomalies' } | { kind: 'why-all' };
+
+/** Sums over batches that can be handed to another thread and merged there. */
+export interface BatchTask<S = unknown> {
+  readonly spec: BatchTaskSpec;
+  add(batch: Batch): void;
+  /** The sums so far, as structured-cloneable data. */
+  state(): S;
+  /** Adds another instance's {@link state}, as if its batches had been added here after these. */
+  merge(state: S): void;
+}
+
+/** The task of `spec`. */
+export function makeBatchTask(spec: BatchTaskSpec): BatchTask {
+  switch (spec.kind) {
+    case 'stats':
+      return new StatsTask(spec.by);
+    case 'anomalies':
+      return new AnomaliesTask();
+    case 'why-all':
+      return new WhyAllTask();
+  }
+}
+
+/** `stats`: per-group numbers, and the critical-path split of every rollout. */
+export class StatsTask implements BatchTask<{ stats: StatsState; totals: AttributionTotalsState }> {
+  readonly spec: BatchTaskSpec;
+  readonly stats: StatsAccumulator;
+  // the per-span numbers count parallel work; the critical-path split says what held rollouts up
+  readonly totals = new AttributionTotals();
+
+  constructor(by: StatsGrouping) {
+    this.spec = { kind: 'stats', by };
+    this.stats = new StatsAccumulator(by);
+  }
+
+  add({ set, rollouts, shared }: Batch): void {
+    this.stats.add(set, rollouts, shared);
+    for (const r of rollouts) this.totals.add(attributeRollout(r));
+  }
+
+  state(): { stats: StatsState; totals: AttributionTotalsState } {
+    return { stats: this.stats.state(), totals: this.totals.state() };
+  }
+
+  merge(s: { stats: StatsState; totals: AttributionTotalsState }): void {
+    this.stats.merge(s.stats);
+    this.totals.merge(s.totals);
+  }
+}
+
+/** `anomalies`. */
+export class AnomaliesTask implements BatchTask<AnomalyState> {
+  readonly spec: BatchTaskSpec = { kind: 'anomalies' };
+  readonly anomalies = new AnomalyAccumulator();
+
+  add({ set, rollouts }: Batch): void {
+    this.anomalies.add(set, rollouts);
+  }
+
+  state(): AnomalyState {
+    return this.anomalies.state();
+  }
+
+  merge(s: AnomalyState): void {
+    this.anomalies.merge(s);
+  }
+}
+
+interface AttributionSums {
+  totals: AttributionTotals;
+  bottleneck: BottleneckAccumulator;
+}
+
+interface WhyAllState {
+  byRollout: { totals: AttributionTotalsState; bottleneck: BottleneckState };
+  byRoot: { totals: AttributionTotalsState; bottleneck: BottleneckState };
+}
+
+/** `why --all`: the time split and bottleneck over every rollout (or every trace root, without rollouts). */
+export class WhyAllTask implements BatchTask<WhyAllState> {
+  readonly spec: BatchTaskSpec = { kind: 'why-all' };
+  readonly byRollout: AttributionSums = { totals: new AttributionTotals(), bottleneck: new BottleneckAccumulator() };
+  // Without rollout spans, fall back to every trace root, so plain traces still get an answer.
+  readonly byRoot: AttributionSums = { totals: new AttributionTotals(), bottleneck: new BottleneckAccumulator() };
+
+  add({ set, rollouts, shared }: Batch): void {
+    const into = rollouts.length > 0 ? this.byRollout : this.byRoot;
+    const items: Attribution[] = rollouts.length > 0
+      ? rollouts.map(attributeRollout)
+      // a root whose parent was read in another batch is inside a rollout there, not a trace root
+      : [...set.traces.values()].flatMap((t) => t.roots.filter((r) => shared === null || r.span.parentSpanId === null || !shared.has(r.span.parentSpanId)).map((root) => attributeTime(root)));
+    for (const a of items) {
+      into.totals.add(a);
+      into.bottleneck.add(a);
+    }
+  }
+
+  /** The sums to answer from: over rollouts when there were any. */
+  get used(): AttributionSums {
+    return this.byRollout.totals.count > 0 ? this.byRollout : this.byRoot;
+  }
+
+  state(): WhyAllState {
+    const of = (s: AttributionSums) => ({ totals: s.totals.state(), bottleneck: s.bottleneck.state() });
+    return { byRollout: of(this.byRollout), byRoot: of(this.byRoot) };
+  }
+
+  merge(s: WhyAllState): void {
+    this.byRollout.totals.merge(s.byRollout.totals);
+    this.byRollout.bottleneck.merge(s.byRollout.bottleneck);
+    this.byRoot.totals.merge(s.byRoot.totals);
+    this.byRoot.bottleneck.merge(s.byRoot.bottleneck);
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * Runs a {@link BatchTask} over the batches of a partition index in worker threads: each worker
+ * reads, assembles and analyses a contiguous share of the batches and hands back its sums; the
+ * caller merges them in order. The batches are independent, so on N cores this is up to N times
+ * faster; each worker reads batches of 1/N of the batch size, so memory stays about the same.
+ * @module
+ */
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { ResourceLimits } from 'node:worker_threads';
+import type { PartitionIndex } from '../partition/partition-index.js';
+import type { ReadStats } from '../read/read-stats.js';
+import type { BatchTaskSpec } from './batch-tasks.js';
+
+/** Environment variable: worker threads reading a large run (default: one per core; 1 reads in the main thread). */
+export const WORKERS_ENV = 'GYM_TRACE_WORKERS';
+
+/** What a worker is given. */
+export interface WorkerInput {
+  index: PartitionIndex;
+  /** Its batches, each a list of partitions. */
+  batches: number[][];
+  spec: BatchTaskSpec;
+}
+
+/** What a worker hands back. */
+export interface WorkerOutput {
+  state: unknown;
+  /** Spans and malformed records it read (the other counters are the index's). */
+  stats: ReadStats;
+}
+
+let limits: ResourceLimits | undefined;
+
+/** For tests: the workers' resource limits (none by default: a worker may use what the process may). */
+export function limitWorkers(resourceLimits?: ResourceLimits): void {
+  limits = resourceLimits;
+}
+
+/** Worker threads to use: `GYM_TRACE_WORKERS`, else one per core. */
+export function workerCount(env: NodeJS.ProcessEnv = process.env): number {
+  const n = Number(env[WORKERS_ENV]);
+  return Number.isInteger(n) && n >= 1 ? n : availableParallelism();
+}
+
+/**
+ * Splits `batches` into at most `workers` runs of consecutive batches of about equal bytes (the
+ * merge then sees the batches in their order).
+ */
+export function shareBatches(batches: readonly number[][], partitionBytes: readonly number[], workers: number): number[][][] {
+  const bytesOf = (b: readonly number[]) => b.reduce((n, p) => n + (partitionBytes[p] ?? 0), 0);
+  const total = batches.reduce((n, b) => n + bytesOf(b), 0);
+  const shares: number[][][] = [];
+  let current: number[][] = [];
+  let done = 0;
+  for (const b of batches) {
+    current.push(b);
+    done += bytesOf(b);
+    // close a share once it reaches its part of the total (the last share takes the rest)
+    if (shares.length < workers - 1 && done >= (total * (shares.length + 1)) / workers) {
+      shares.push(current);
+      current = [];
+    }
+  }
+  if (current.length > 0) shares.push(current);
+  return shares;
+}
+
+/** Runs `spec` over each share in a worker of its own; the outputs come back in share order. */
+export async function runInWorkers(index: PartitionIndex, shares: readonly number[][][], spec: BatchTaskSpec): Promise<WorkerOutput[]> {
+  const workers: Worker[] = [];
+  try {
+    return await Promise.all(
+      shares.map((batches) => {
+        const input: WorkerInput = { index, batches, spec };
+        const worker = startWorker(input);
+        workers.push(worker);
+        return new Promise<WorkerOutput>((resolve, reject) => {
+          worker.once('message', (m: WorkerOutput) => resolve(m));
+          worker.once('error', reject);
+          worker.once('exit', (code) => reject(new Error(`a trace reader thread exited with code ${code} before it answered`)));
+        });
+      }),
+    );
+  } finally {
+    // one failed: the others' work is of no use
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
+}
+
+// From the TypeScript sources (the `gym` CLI, tests) the worker needs tsx's loader registered in
+// its own thread first; from built JavaScript it starts directly.
+function startWorker(workerData: WorkerInput): Worker {
+  const here = import.meta.url;
+  const options = { workerData, ...(limits === undefined ? {} : { resourceLimits: limits }) };
+  if (!here.endsWith('.ts')) return new Worker(new URL('./batch-worker.js', here), options);
+  const entry = new URL('./batch-worker.ts', here).href;
+  const boot = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })`;
+  return new Worker(boot, { eval: true, ...options });
+}
