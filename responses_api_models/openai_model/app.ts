@@ -5,7 +5,7 @@
  * Bearer auth and an optional concurrency cap. Docs: docs/models.md.
  * @module
  */
-import { CHAT_COMPLETION_CREATE_PARAMS, defineModelServer, GymUpstreamError, OpenAIUpstream, RESPONSES_CREATE_PARAMS } from '@gym/runtime';
+import { CHAT_COMPLETION_CREATE_PARAMS, defineModelServer, GymUpstreamError, OpenAIUpstream, MODEL_RESPONSES_PARAMS } from '@gym/runtime';
 import { parseOpenAIModelConfig } from './config.js';
 import { checkReply, dropReasoningItems, withExtraBodyAndModel } from './pass-through.js';
 import { Semaphore } from './semaphore.js';
@@ -38,7 +38,7 @@ const createOpenAIModel: ServerFactory = (context) => {
   return defineModelServer({
     name,
     responses: {
-      input: RESPONSES_CREATE_PARAMS,
+      input: MODEL_RESPONSES_PARAMS,
       handler: (body, { signal }) => {
         let request = withExtraBodyAndModel(body, config.extraBody, config.openaiModel);
         if (config.dropInputReasoningItems) request = dropReasoningItems(request);

@@ -5,7 +5,7 @@
  * Docs: docs/models.md.
  * @module
  */
-import { CHAT_COMPLETION_CREATE_PARAMS, defineModelServer, GymUpstreamError, OpenAIUpstream, RESPONSES_CREATE_PARAMS } from '@gym/runtime';
+import { CHAT_COMPLETION_CREATE_PARAMS, defineModelServer, GymUpstreamError, OpenAIUpstream, MODEL_RESPONSES_PARAMS } from '@gym/runtime';
 import { ChatPipeline } from './chat-pipeline.js';
 import { loadChatTemplate } from './chat-template.js';
 import { chatToResponse } from './chat-to-responses.js';
@@ -26,7 +26,7 @@ const createVllmModel: ServerFactory = (context) => {
   return defineModelServer({
     name: config.name,
     responses: {
-      input: RESPONSES_CREATE_PARAMS,
+      input: MODEL_RESPONSES_PARAMS,
       handler: async (body, { session, signal }) => {
         if (config.isResponsesNative) {
           const reply = await pipeline.replicaFor(session.id).post('/responses', prepareNativeRequest(body, config), { signal });

@@ -6,7 +6,7 @@
  */
 import { newId } from './ids.js';
 import { splitThink } from './think-tags.js';
-import type { ResponsesCreateParams } from '@gym/runtime';
+import type { ModelResponsesParams } from '@gym/runtime';
 
 type Json = Record<string, unknown>;
 
@@ -68,7 +68,7 @@ export function usageToResponses(usage: Json | null | undefined): Json | null {
 }
 
 /** Builds the `Response` for `request` from `completion`, echoing the request's parameters. */
-export function chatToResponse(completion: Json, request: ResponsesCreateParams, options: ChatToResponseOptions): Json {
+export function chatToResponse(completion: Json, request: ModelResponsesParams, options: ChatToResponseOptions): Json {
   const choice = ((completion['choices'] as Json[] | undefined) ?? [])[0] ?? {};
   const reason = INCOMPLETE[String(choice['finish_reason'])];
   return {

@@ -5,7 +5,7 @@
  */
 import { GymModelInputError } from './errors.js';
 import { inputItemsToMessages } from './input-items.js';
-import type { ResponsesCreateParams } from '@gym/runtime';
+import type { ModelResponsesParams } from '@gym/runtime';
 
 type Json = Record<string, unknown>;
 
@@ -19,7 +19,7 @@ export interface ResponsesToChatOptions {
 }
 
 /** Converts a Responses request into the Chat request vLLM will get (before preprocessing). */
-export function responsesToChat(params: ResponsesCreateParams, options: ResponsesToChatOptions): Json {
+export function responsesToChat(params: ModelResponsesParams, options: ResponsesToChatOptions): Json {
   if (params.previous_response_id != null) throw new GymModelInputError('previous_response_id: vllm_model keeps no response state; send the whole conversation as input.');
   if (params.prompt != null) throw new GymModelInputError('prompt: stored prompt templates are an OpenAI feature; send the prompt as input.');
   const chat: Json = { messages: withInstructions(inputItemsToMessages(params.input as string | Json[], { carryTokenIds: options.carryTokenIds }), params.instructions) };

@@ -31,8 +31,8 @@ export type {
 } from './server/index.js';
 export { configBool, configHeaders, configObject, configPositiveInt, isHttpStatusError, OpenAIUpstream, parseModelConfig, PROPAGATION_FIELDS, redactError, redactText, upstreamPropagation } from './protocol/upstream/index.js';
 export type { HttpStatusErrorLike, OpenAIUpstreamOptions, UpstreamCallOptions } from './protocol/upstream/index.js';
-export { CHAT_COMPLETION_CREATE_PARAMS, RESPONSES_CREATE_PARAMS } from './protocol/model-requests.js';
-export type { ChatCompletionCreateParams, ResponsesCreateParams } from './protocol/model-requests.js';
+export { CHAT_COMPLETION_CREATE_PARAMS, MODEL_RESPONSES_PARAMS } from './protocol/model-requests.js';
+export type { ChatCompletionCreateParams, ModelResponsesParams } from './protocol/model-requests.js';
 export { createServerContext, instanceUrl } from './process/server-context.js';
 export type { ServerContext, ServerFactory } from './process/server-context.js';
 export { startEnvironment } from './orchestrator/start-environment.js';

@@ -3,11 +3,11 @@ import assert from 'node:assert/strict';
 import { chatToResponse } from '../chat-to-responses.js';
 import { foldReplyReasoning } from '../reasoning.js';
 import * as fx from './fixtures.js';
-import type { ResponsesCreateParams } from '@gym/runtime';
+import type { ModelResponsesParams } from '@gym/runtime';
 
 type Json = Record<string, unknown>;
 const OPTS = { usesReasoningParser: true, returnTokenIdInformation: false, model: 'Qwen/Qwen3-8B' };
-const REQUEST = { input: 'q' } as ResponsesCreateParams;
+const REQUEST = { input: 'q' } as ModelResponsesParams;
 
 /** The post-processing the pipeline does before conversion: reasoning fields → `<think>`. */
 function convert(completion: Json, options = OPTS, request = REQUEST): Json {
@@ -86,7 +86,7 @@ describe('chatToResponse', () => {
   });
 
   it('echoes the request parameters with defaults', () => {
-    const request = { input: 'q', instructions: 'Be brief.', temperature: 0.2, tools: [{ type: 'function', name: 'f' }], tool_choice: 'required', metadata: { a: 'b' }, max_output_tokens: 9 } as ResponsesCreateParams;
+    const request = { input: 'q', instructions: 'Be brief.', temperature: 0.2, tools: [{ type: 'function', name: 'f' }], tool_choice: 'required', metadata: { a: 'b' }, max_output_tokens: 9 } as ModelResponsesParams;
     const r = convert(fx.plainText(), OPTS, request);
     assert.deepEqual(
       [r['instructions'], r['temperature'], r['top_p'], r['tools'], r['tool_choice'], r['metadata'], r['max_output_tokens'], r['parallel_tool_calls'], r['truncation'], r['text']],

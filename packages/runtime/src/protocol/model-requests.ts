@@ -11,10 +11,10 @@ import { z } from 'zod';
  * `NeMoGymResponseCreateParamsNonStreaming`: `POST /v1/responses`. The fields and item types of
  * every gym server's Responses schema, and, as the original's pydantic model, no unknown field.
  */
-export const RESPONSES_CREATE_PARAMS = z.strictObject(RESPONSES_REQUEST_FIELDS);
+export const MODEL_RESPONSES_PARAMS = z.strictObject(RESPONSES_REQUEST_FIELDS);
 
 /** A validated Responses request. */
-export type ResponsesCreateParams = z.output<typeof RESPONSES_CREATE_PARAMS>;
+export type ModelResponsesParams = z.output<typeof MODEL_RESPONSES_PARAMS>;
 
 /** `NeMoGymChatCompletionCreateParamsNonStreaming`: `POST /v1/chat/completions`. */
 export const CHAT_COMPLETION_CREATE_PARAMS = z.looseObject({
