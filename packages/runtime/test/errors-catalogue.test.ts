@@ -96,6 +96,6 @@ describe('classes built from the table', () => {
     const aborted = new GymHttpAbortedError('GET', 'http://127.0.0.1:1/');
     assert.ok(aborted instanceof GymError && !(aborted instanceof GymUserError) && !(aborted instanceof GymUpstreamError));
     // a server implementation's own code has no row
-    assert.equal(new GymUserError('GYM_MODEL_CONFIG_INVALID', 'x').spec, undefined);
+    assert.equal(new GymUserError('GYM_MODEL_CHAT_TEMPLATE', 'x').spec, undefined);
   });
 });
