@@ -84,7 +84,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
   let usage: Usage | undefined;
   let modelCookies: CookieMap = {};
   let resourcesCookies = options.resourcesCookies;
-  let last: Item = {};
+  let last: Item;
   let step = 0;
   for (;;) {
     step++;

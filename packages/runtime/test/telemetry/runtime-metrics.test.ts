@@ -35,7 +35,7 @@ function gaugeValue(metrics: Map<string, MetricData>, name: string): number {
   assert.ok(metric, `${name} missing; got ${[...metrics.keys()].join(', ')}`);
   assert.equal(metric.dataPointType, DataPointType.GAUGE);
   assert.equal(metric.dataPoints.length, 1);
-  return metric.dataPoints[0]!.value as number;
+  return metric.dataPoints[0]!.value;
 }
 
 /** Keeps the event loop busy for `ms` (the stimulus; nothing is asserted about its length). */
