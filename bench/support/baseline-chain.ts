@@ -9,7 +9,7 @@ const SERVER = fileURLToPath(new URL('./baseline-server.ts', import.meta.url));
 function start(args: string[]): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', SERVER, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
-    child.stdout!.once('data', () => resolve(child));
+    child.stdout.once('data', () => resolve(child));
     child.once('exit', (code) => reject(new Error(`baseline ${args[0]} exited ${code}`)));
   });
 }

@@ -31,7 +31,7 @@ async function post(url: string, body: unknown): Promise<{ text: string; json: R
   return { text, json: JSON.parse(text) as Record<string, unknown> };
 }
 
-const handlers: Record<string, (path: string, body: Record<string, unknown>) => Promise<unknown> | unknown> = {
+const handlers: Record<string, (path: string, body: Record<string, unknown>) => unknown> = {
   model: (_path, body) => simulateResponse(body, 'simulated-policy').response,
   resources: (path, body) => {
     if (path === '/get_weather') return { city: body['city'], weather_description: `The weather in ${String(body['city'])} is cold.` };

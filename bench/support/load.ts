@@ -21,7 +21,8 @@ export async function runLoad(url: string, body: string, options: { concurrency:
       try {
         const res = await pool.request({ method: 'POST', path: target.pathname, headers: { 'content-type': 'application/json', ...options.headers }, body });
         await res.body.text();
-        if (counting) res.statusCode === 200 ? completed++ : errors++;
+        if (counting && res.statusCode === 200) completed++;
+        else if (counting) errors++;
       } catch {
         if (counting) errors++;
       }

@@ -73,7 +73,7 @@ function answerOfPattern(text: string, source: string, options: readonly OptionE
 function compile(source: string): OutputPattern | null {
   const cached = compiled.get(source);
   if (cached !== undefined || compiled.has(source)) return cached ?? null;
-  let pattern: OutputPattern | null = null;
+  let pattern: OutputPattern | null;
   try {
     const { body, flags } = fromPythonSyntax(source);
     const regex = new RegExp(body, `gi${flags}`);

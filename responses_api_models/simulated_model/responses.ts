@@ -44,7 +44,7 @@ function outputItem(decision: PolicyDecision, text: string): Item {
 export function simulateResponse(body: Item, model: string): { response: Item; outputTokens: number } {
   const decision = decide(policyInputFromResponses(body));
   let text = decision.kind === 'text' ? decision.text : JSON.stringify(decision.arguments);
-  const maxTokens = typeof body['max_output_tokens'] === 'number' ? (body['max_output_tokens'] as number) : Infinity;
+  const maxTokens = typeof body['max_output_tokens'] === 'number' ? (body['max_output_tokens']) : Infinity;
   const truncated = decision.kind === 'text' && estimateTokens(text) > maxTokens;
   if (truncated) text = text.slice(0, Math.max(1, maxTokens * 4));
   const inputTokens = estimateTokens(JSON.stringify(body['input'] ?? '') + String(body['instructions'] ?? ''));

@@ -22,7 +22,7 @@ export interface ResponsesToChatOptions {
 export function responsesToChat(params: ModelResponsesParams, options: ResponsesToChatOptions): Json {
   if (params.previous_response_id != null) throw new GymModelInputError('previous_response_id: vllm_model keeps no response state; send the whole conversation as input.');
   if (params.prompt != null) throw new GymModelInputError('prompt: stored prompt templates are an OpenAI feature; send the prompt as input.');
-  const chat: Json = { messages: withInstructions(inputItemsToMessages(params.input as string | Json[], { carryTokenIds: options.carryTokenIds }), params.instructions) };
+  const chat: Json = { messages: withInstructions(inputItemsToMessages(params.input, { carryTokenIds: options.carryTokenIds }), params.instructions) };
   for (const key of PASSED) if (params[key] != null) chat[key] = params[key];
   if (params.max_output_tokens != null) chat['max_tokens'] = params.max_output_tokens;
   const effort = params.reasoning?.['effort'];

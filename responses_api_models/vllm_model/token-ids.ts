@@ -121,7 +121,7 @@ function idList(value: unknown, where: string): number[] {
 
 function numberList(value: unknown, where: string): number[] {
   if (!Array.isArray(value) || !value.every((v) => typeof v === 'number')) throw new GymModelReplyError(`${where} must be a list of numbers.`);
-  return value as number[];
+  return value;
 }
 
 function sameIds(a: readonly number[], b: readonly number[]): boolean {

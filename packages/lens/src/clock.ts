@@ -29,7 +29,7 @@ export function nowHrTime(): HrTime {
  */
 export function hrTimeOf(time?: TimeInput): HrTime {
   if (time === undefined) return nowHrTime();
-  if (Array.isArray(time)) return time as HrTime;
+  if (Array.isArray(time)) return time;
   const ms = time instanceof Date ? time.getTime() : time;
   // numbers below the process's uptime are performance.now() readings, as in the SDK
   if (ms <= performance.now()) return hrTimeAt(ms);

@@ -160,7 +160,7 @@ export function registerTraceCommands<A extends unknown[], O extends OptionValue
     .option('--batch-size <n>', 'spans per export request', (v) => Number(v), 512)
     .action(async (paths, o) => {
       const { push } = await import('./commands/push.js');
-      const headers = Object.fromEntries((o.header ?? []).map((h) => [h.slice(0, Math.max(0, h.indexOf('='))), h.slice(h.indexOf('=') + 1)]).filter(([k]) => k !== ''));
+      const headers = Object.fromEntries((o.header ?? []).map((h): [string, string] => [h.slice(0, Math.max(0, h.indexOf('='))), h.slice(h.indexOf('=') + 1)]).filter(([k]) => k !== ''));
       setExit(await push({ paths, endpoint: o.endpoint, protocol: o.protocol, headers, batchSize: o.batchSize }, processOutput()));
     });
 

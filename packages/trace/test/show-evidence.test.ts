@@ -32,15 +32,15 @@ describe('gym trace show --evidence', () => {
     const [tree, evidence] = c.out.split('── evidence of rollout 0-0-evidence ──');
     assert.match(tree!, /gym\.rollout/);
     assert.ok(evidence !== undefined, c.out);
-    assert.match(evidence!, /health: unhealthy\n {2}! rollout_ended_on_failed_model_call at model_call:c2/);
-    assert.match(evidence!, /\[1\] policy-7b {2}status 200 {2}finish tool_calls {2}tokens in 45 \/ out 4/);
-    assert.match(evidence!, /user: weather in sf\?/);
-    assert.match(evidence!, /function_call get_weather\(\{"city":"sf"\}\)/);
-    assert.match(evidence!, /\[2\] policy-7b {2}FAILED 502 server_error {2}finish \? {2}tokens in \? \/ out \?/);
-    assert.match(evidence!, /error: upstream 502/);
-    assert.match(evidence!, /get_weather call_1 {2}completed/);
-    assert.ok(evidence!.includes(`result: ${HOSTILE}`));
-    assert.match(evidence!, /gaps: 1\n {2}model_call_capture_incomplete \(0-0-evidence:simple_agent\): call 3 failed/);
+    assert.match(evidence, /health: unhealthy\n {2}! rollout_ended_on_failed_model_call at model_call:c2/);
+    assert.match(evidence, /\[1\] policy-7b {2}status 200 {2}finish tool_calls {2}tokens in 45 \/ out 4/);
+    assert.match(evidence, /user: weather in sf\?/);
+    assert.match(evidence, /function_call get_weather\(\{"city":"sf"\}\)/);
+    assert.match(evidence, /\[2\] policy-7b {2}FAILED 502 server_error {2}finish \? {2}tokens in \? \/ out \?/);
+    assert.match(evidence, /error: upstream 502/);
+    assert.match(evidence, /get_weather call_1 {2}completed/);
+    assert.ok(evidence.includes(`result: ${HOSTILE}`));
+    assert.match(evidence, /gaps: 1\n {2}model_call_capture_incomplete \(0-0-evidence:simple_agent\): call 3 failed/);
   });
 
   it('wraps the evidence to the terminal width, as the tree above it', async () => {

@@ -82,10 +82,10 @@ describe('responsesToChat: input items', () => {
       { role: 'user', content: 'q2' },
       { role: 'assistant', content: 'a2 (no ids)' },
     ];
-    const messages = messagesOf({ input }, true) as Array<Record<string, unknown>>;
+    const messages = messagesOf({ input }, true);
     assert.deepEqual(messages[1], { role: 'assistant', content: 'a1', ...ids });
     assert.deepEqual(messages[3], { role: 'assistant', content: 'a2 (no ids)' });
-    assert.deepEqual((messagesOf({ input }, false) as Array<Record<string, unknown>>)[1], { role: 'assistant', content: 'a1' });
+    assert.deepEqual((messagesOf({ input }, false))[1], { role: 'assistant', content: 'a1' });
   });
 
   it('rejects partial training fields on an input item', () => {

@@ -21,6 +21,7 @@ export class LeanContext implements Context {
   }
 
   getValue(key: symbol): unknown {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- walks the parent chain, starting here
     for (let context: LeanContext | undefined = this; context !== undefined; context = context.#parent) {
       if (context.#key === key) return context.#deleted ? undefined : context.#value;
     }

@@ -122,8 +122,8 @@ export class LeanSpan implements Span, ReadableSpan {
   addEvent(name: string, attributesOrTime?: Attributes | TimeInput, time?: TimeInput): this {
     if (!this.isRecording()) return this;
     const timeGiven = attributesOrTime instanceof Date || typeof attributesOrTime === 'number' || Array.isArray(attributesOrTime);
-    const attributes = timeGiven ? undefined : (attributesOrTime as Attributes | undefined);
-    const event = { name, attributes, time: hrTimeOf(timeGiven ? (attributesOrTime as TimeInput) : time), droppedAttributesCount: 0 };
+    const attributes = timeGiven ? undefined : (attributesOrTime);
+    const event = { name, attributes, time: hrTimeOf(timeGiven ? (attributesOrTime) : time), droppedAttributesCount: 0 };
     if (this.events === NO_EVENTS) this.events = [event];
     else this.events.push(event);
     return this;

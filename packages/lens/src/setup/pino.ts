@@ -38,7 +38,7 @@ export function lensPinoOptions(settings: LensPinoSettings = {}): LensPinoOption
       logMethod(this: Logger, args, method, level) {
         if (exportLogs) {
           const sink = getLogSink();
-          if (sink !== undefined) emit(sink, this, args as unknown[], level);
+          if (sink !== undefined) emit(sink, this, args, level);
         }
         method.apply(this, args);
       },

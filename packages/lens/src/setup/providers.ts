@@ -14,7 +14,7 @@ import type { LogRecordProcessor } from '@opentelemetry/sdk-logs';
 import { MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 import type { IMetricReader } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, BatchSpanProcessor, ParentBasedSampler, SamplingDecision } from '@opentelemetry/sdk-trace-base';
-import type { BufferConfig, Sampler, SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { Sampler, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { Resource } from '@opentelemetry/resources';
 import { setLeanPipeline } from '../lean/lean-tracer.js';
 import type { LeanPipeline } from '../lean/lean-tracer.js';
@@ -84,7 +84,7 @@ export async function buildProviders(
       // not in the shim's BufferConfig type, but passed through to @opentelemetry/sdk-trace's BSP
       selfObsMeterProvider: monitor.meterProvider,
     };
-    const bsp = countingSpanProcessor(new BatchSpanProcessor(reportingSpanExporter(spanExporter, monitor), bspConfig as BufferConfig), monitor);
+    const bsp = countingSpanProcessor(new BatchSpanProcessor(reportingSpanExporter(spanExporter, monitor), bspConfig), monitor);
     const sampler = samplerFromEnv(env);
     // closer first: the multi-processor shuts processors down in order, so truncated spans reach the BSP
     tracerProvider = new BasicTracerProvider({ resource, sampler, spanProcessors: [closer, bsp] });

@@ -41,6 +41,7 @@ describe('detectResource', () => {
   });
 
   it('keeps the other detectors when one throws', async () => {
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- the proxy handler's target type comes from this cast
     const hostile = new Proxy({ ...BASE, SLURM_JOB_ID: '7' } as Record<string, string>, {
       get(target, key) {
         if (key === 'KUBERNETES_SERVICE_HOST') throw new Error('hostile env');

@@ -25,6 +25,7 @@ function loadedPackages(enabled: boolean, exporter = 'console', protocol = 'grpc
       process.execPath,
       ['--conditions=source', '--import', 'tsx', '--input-type=module', '-e', code],
       { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: '', OTEL_EXPORTER_OTLP_PROTOCOL: protocol } },
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- execFile's error is an Error (ExecFileException)
       (err, stdout) => (err ? reject(err) : resolve(JSON.parse(stdout) as string[])),
     );
   });

@@ -32,6 +32,7 @@ export const MODEL_API_KEY_ENV = 'GYM_MODEL_API_KEY';
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 
 /** Adds the selector flags and the trailing `key=value` overrides to a command. */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- a command with no options yet has commander's option type {}
 export function withConfigFlags<C extends Command<[], {}>>(command: C) {
   return command
     .option('--config <path>', 'a config YAML to merge (repeatable)', collect)

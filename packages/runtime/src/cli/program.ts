@@ -76,7 +76,7 @@ export function buildProgram(io: CliIo): Command {
     .action(async (flags) => (await import('./commands/eval-aggregate.js')).evalAggregate(flags, io));
   registerTraceCommands(program);
   pointToHelpAfterErrors(program as unknown as PlainCommand);
-  return program as unknown as Command;
+  return program;
 }
 
 /** The version of the installed `@gym/runtime`. */

@@ -37,7 +37,7 @@ export interface CliEnvironmentOptions {
 export interface CliEnvironment {
   env: RunningEnvironment;
   cli: CliTelemetry;
-  close(): Promise<void>;
+  close: () => Promise<void>;
 }
 
 /** Starts the environment; on failure, shuts the telemetry down again before rethrowing. */

@@ -48,7 +48,7 @@ export function isSecretKey(key: string): boolean {
  * (nothing to hide). The input is not modified.
  */
 export function redactSecrets<T>(tree: T): T {
-  if (Array.isArray(tree)) return tree.map((v) => redactSecrets(v)) as T;
+  if (Array.isArray(tree)) return (tree as unknown[]).map((v) => redactSecrets(v)) as T;
   if (!isMap(tree)) return tree;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(tree)) {

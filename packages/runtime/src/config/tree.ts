@@ -14,7 +14,7 @@ export function isMap(value: unknown): value is ConfigMap {
 
 /** Deep copy of a YAML tree (maps, lists and scalars only). */
 export function cloneTree<T>(value: T): T {
-  if (Array.isArray(value)) return value.map((v) => cloneTree(v)) as T;
+  if (Array.isArray(value)) return (value as unknown[]).map((v) => cloneTree(v)) as T;
   if (isMap(value)) {
     const out: ConfigMap = {};
     for (const [k, v] of Object.entries(value)) out[k] = cloneTree(v);

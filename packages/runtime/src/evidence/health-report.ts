@@ -128,7 +128,7 @@ function qualitySummary(rows: Record<string, unknown>[], verdicts: RolloutVerdic
       task.bound_model_calls++;
       if (!failed) task.successful_model_calls++;
       for (const [key, value] of [['prompt_tokens', call.token_stats.prompt_tokens], ['completion_tokens', call.token_stats.completion_tokens], ['total_tokens', call.token_stats.total_tokens]] as const) {
-        if (!failed) tokens[key] = value === null || tokens[key] === null ? null : tokens[key]! + value;
+        if (!failed) tokens[key] = value === null || tokens[key] === null ? null : tokens[key] + value;
       }
     }
   });

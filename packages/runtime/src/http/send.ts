@@ -68,7 +68,7 @@ export async function sendWithRetries(input: SendInput, onRetry: ((event: RetryE
     let headersAt: number;
     let doneAt: number;
     try {
-      const res = await pool.request({ path: target.path, method: method as 'GET', headers: input.headers, body: input.payload, signal, ...(input.pipelined ? PIPELINED : {}) });
+      const res = await pool.request({ path: target.path, method: method, headers: input.headers, body: input.payload, signal, ...(input.pipelined ? PIPELINED : {}) });
       headersAt = performance.now();
       status = res.statusCode;
       headers = res.headers;

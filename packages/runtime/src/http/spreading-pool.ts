@@ -185,7 +185,7 @@ export class SpreadingPool extends Dispatcher {
   #send(client: Client, opts: Dispatcher.DispatchOptions, handler: LegacyHandler): void {
     this.#move(client, 1);
     this.#inFlight++;
-    client.dispatch(opts, new SettlingHandler(handler, () => this.#settled(client)) as unknown as Dispatcher.DispatchHandler);
+    client.dispatch(opts, new SettlingHandler(handler, () => this.#settled(client)));
   }
 
   #settled(client: Client): void {

@@ -25,7 +25,7 @@ export interface HeadServer {
 /** Builds the head server app (no listening): `GET /`, `/global_config_dict_yaml`, `/server_instances`. */
 export function buildHeadServer(config: ConfigMap, instances: () => readonly ServerInstanceDisplay[], allowedHosts: readonly string[] = []): FastifyInstance {
   const app = createServerApp({ name: 'head_server', serverClass: 'HeadServer', allowedHosts });
-  const yaml = dumpConfigYaml(redactSecrets(config) as ConfigMap);
+  const yaml = dumpConfigYaml(redactSecrets<ConfigMap>(config));
   // a JSON string whose content is YAML, as the original: clients JSON-parse, then YAML-parse
   addJsonRoute(app, { method: 'GET', path: '/global_config_dict_yaml', handler: () => yaml });
   addJsonRoute(app, { method: 'GET', path: '/server_instances', handler: () => instances() });

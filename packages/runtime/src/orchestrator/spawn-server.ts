@@ -80,7 +80,7 @@ export interface SpawnServerOptions {
 
 /** Finds `<root>/<server_type>/<implementation>/` and its entrypoint file. */
 export function locateServer(instance: ServerInstanceConfig, roots: readonly string[]): { dir: string; entrypoint: string } {
-  const file = typeof instance.config['entrypoint'] === 'string' ? (instance.config['entrypoint'] as string) : 'app.ts';
+  const file = typeof instance.config['entrypoint'] === 'string' ? (instance.config['entrypoint']) : 'app.ts';
   const tried: string[] = [];
   for (const root of roots) {
     const dir = join(root, instance.serverType, instance.implementation);

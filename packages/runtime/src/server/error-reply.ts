@@ -6,7 +6,7 @@
  */
 import { scrubSecrets } from '../config/secret-scrub.js';
 import { GymHttpRequestError, GymHttpStatusError } from '../http/errors.js';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /** Sends `value` as JSON (strings too: fastify would send them as text/plain). */
 export function sendJson(reply: FastifyReply, value: unknown): FastifyReply {
@@ -34,7 +34,7 @@ export function internalErrorBody(error: unknown, serverLabel: string): string {
 /** Installs the error and not-found handlers on `app`. */
 export function installErrorHandling(app: FastifyInstance, serverLabel: string, bodyLimitBytes: number): void {
   app.setNotFoundHandler((_request, reply) => sendJson(reply.code(404), { detail: 'Not Found' }));
-  app.setErrorHandler((error: FastifyError | unknown, request: FastifyRequest, reply: FastifyReply) => {
+  app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const code = (error as { code?: unknown } | null)?.code;
     if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       return sendJson(reply.code(413), {

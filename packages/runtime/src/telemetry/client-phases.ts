@@ -118,7 +118,7 @@ export class ClientPhaseRecorder {
     // undici keeps headers as a flat [name, value, name, value, …] list
     for (let i = 0; i < headers.length - 1; i += 2) {
       if (headers[i] === 'traceparent') {
-        const value = headers[i + 1];
+        const value: unknown = headers[i + 1];
         return typeof value === 'string' ? this.#bySpanId.get(value.slice(36, 52)) : undefined;
       }
     }

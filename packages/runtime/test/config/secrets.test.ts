@@ -51,7 +51,7 @@ describe('secret scrubbing', () => {
 describe('keys off the command line', () => {
   it('reads the model key from a file or GYM_MODEL_API_KEY, and warns only about argv keys', async () => {
     const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
-    const { join } = await import('node:path');
+    const { join } = await import('node:path'); // eslint-disable-line @typescript-eslint/unbound-method -- path.join uses no this
     const { tmpdir } = await import('node:os');
     const dir = mkdtempSync(join(tmpdir(), 'gym-key-'));
     try {

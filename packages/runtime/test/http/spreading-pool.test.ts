@@ -146,6 +146,6 @@ describe('SpreadingPool', () => {
     const [a, b] = await outcomes;
     assert.equal(a.status, 'rejected');
     assert.equal(b.status, 'rejected');
-    assert.equal((b as PromiseRejectedResult).reason.name, 'ClientDestroyedError');
+    assert.equal((b).reason.name, 'ClientDestroyedError');
   });
 });

@@ -37,7 +37,7 @@ describe('teeChildOutput', () => {
     const out = new PassThrough();
     const term = terminal();
     const logPath = join(dir, 'repeats.log');
-    const tee = teeChildOutput(out, new PassThrough().end() as PassThrough, { name: 'agent', logPath, terminal: term.stream, terminalErr: null });
+    const tee = teeChildOutput(out, new PassThrough().end(), { name: 'agent', logPath, terminal: term.stream, terminalErr: null });
     const failed = '{"level":50,"msg":"rollout failed","err":{"message":"connect ECONNREFUSED 127.0.0.1:9"}}\n';
     out.write(failed.repeat(63));
     out.write('{"level":30,"msg":"shutting down"}\n');

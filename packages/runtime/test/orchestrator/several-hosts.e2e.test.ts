@@ -95,10 +95,10 @@ describe('servers on three hosts', { skip: reason === undefined ? false : `skipp
         const child = spawn('ip', ['netns', 'exec', ns, process.execPath, ...typescriptNodeFlags(), SERVER_MAIN, join(REPO_ROOT, entrypoint)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
         children.push(child);
         let out = '';
-        child.stdout!.on('data', (d) => (out += d));
-        child.stderr!.on('data', (d) => (out += d));
+        child.stdout.on('data', (d) => (out += d));
+        child.stderr.on('data', (d) => (out += d));
         return new Promise<void>((resolve, reject) => {
-          child.stdout!.on('data', () => (out.includes('listening on') ? resolve() : undefined));
+          child.stdout.on('data', () => (out.includes('listening on') ? resolve() : undefined));
           child.once('exit', (code) => reject(new Error(`${name} exited ${code}: ${out}`)));
         });
       }),

@@ -8,7 +8,6 @@ import { getEventListeners } from 'node:events';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { collectRollouts } from '../../src/rollouts/collect.js';
 import { readRows, startTestAgent, tempRun } from './test-agent.js';
-import type { TestAgent } from './test-agent.js';
 
 const CONCURRENCY = 32;
 
@@ -55,16 +54,15 @@ describe(`a collection with ${CONCURRENCY} rollouts in flight`, () => {
   it('still abandons every rollout in flight when the abandon signal fires', async () => {
     const abandon = new AbortController();
     let released = false;
-    let agent: TestAgent | undefined;
     // hold every request; once all are in flight, abandon them
-    agent = await startTestAgent({
+    const agent = await startTestAgent({
       gate: (s) => {
         if (s.inFlight === CONCURRENCY && !abandon.signal.aborted) abandon.abort();
         return released;
       },
     });
     const run = tempRun(CONCURRENCY);
-    cleanups.push(() => agent!.close(), run.cleanup);
+    cleanups.push(() => agent.close(), run.cleanup);
     const result = await collectRollouts({ environment: agent.environment, input: run.input, output: run.output, concurrency: CONCURRENCY, abandonSignal: abandon.signal });
     await nextTurn();
     assert.equal(result.abandoned, CONCURRENCY);

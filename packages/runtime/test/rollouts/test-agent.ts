@@ -85,7 +85,7 @@ export async function startTestAgent(options: TestAgentOptions = {}): Promise<Te
 }
 
 /** A temp dir with an input file of `n` distinct rows. */
-export function tempRun(n: number): { dir: string; input: string; output: string; cleanup(): void } {
+export function tempRun(n: number): { dir: string; input: string; output: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'gym-rollouts-'));
   const input = join(dir, 'in.jsonl');
   writeFileSync(input, Array.from({ length: n }, (_, i) => JSON.stringify({ responses_create_params: { input: `q${i}` }, id: i })).join('\n') + '\n');

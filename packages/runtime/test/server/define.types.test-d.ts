@@ -20,8 +20,8 @@ defineResourcesServer({
   },
   verify: {
     input: z.object({ responses_create_params: z.object({}), response: z.object({ output: z.array(z.unknown()) }), expected: z.string() }),
-    handler: (body) => {
-      assertType<Equal<typeof body.expected, string>>();
+    handler: (_body) => {
+      assertType<Equal<typeof _body.expected, string>>();
       return { reward: 1 };
     },
   },

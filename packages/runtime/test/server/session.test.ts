@@ -34,7 +34,7 @@ describe('session cookies', () => {
 
   it('rejects a forged cookie and starts a new session', async () => {
     const first = await whoami();
-    const value = parseSetCookie(first.headers['set-cookie'] as string).SimpleResourcesServer___weather_a ?? '';
+    const value = parseSetCookie(first.headers['set-cookie']).SimpleResourcesServer___weather_a ?? '';
     const [id] = value.split('.');
     const forgedId = `${'0'.repeat(8)}${(id ?? '').slice(8)}`;
     for (const forged of [`${forgedId}.${value.split('.')[1]}`, `${id}.AAAA`, `${id}`, 'garbage']) {

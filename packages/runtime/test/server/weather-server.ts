@@ -15,7 +15,13 @@ export const weather = defineResourcesServer({
       handler: (_body, { session, rolloutId }) => ({ session: session.id, isNew: session.isNew, rolloutId }),
     },
     explode: { input: z.looseObject({}), handler: () => { throw new TypeError("Cannot read properties of undefined (reading 'x')"); } },
-    throw_string: { input: z.looseObject({}), handler: () => { throw 'not an error'; } },
+    throw_string: {
+      input: z.looseObject({}),
+      handler: () => {
+        // eslint-disable-next-line @typescript-eslint/only-throw-error -- the server must survive a handler that throws a non-Error
+        throw 'not an error';
+      },
+    },
     reject: { input: z.looseObject({}), handler: () => { throw new GymHttpRequestError(409, 'already seeded'); } },
   },
   verify: {

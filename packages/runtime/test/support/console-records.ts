@@ -35,9 +35,9 @@ export function readRecords(logDir: string): { spans: SpanLine[]; metrics: Metri
       const record = JSON.parse(line) as { type: string };
       if (record.type === 'span') {
         spans.push(record as SpanLine);
-        byFile[file]!.push(record as SpanLine);
+        byFile[file].push(record as SpanLine);
       } else if (record.type === 'metric') metrics.push(record as MetricLine);
-      else if (record.type === 'log') logs.push(record as Record<string, unknown>);
+      else if (record.type === 'log') logs.push(record);
     }
   }
   return { spans, metrics, logs, byFile };

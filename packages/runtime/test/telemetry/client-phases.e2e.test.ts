@@ -59,10 +59,10 @@ describe('client phases on the CLIENT spans of a real agent', () => {
     assert.equal(byPort.size, 2, 'the agent calls the model and the resources server');
     for (const [port, spans] of byPort) {
       const [first, ...rest] = spans;
-      assert.equal(first!.attributes['gym.http.connection.reused'], false, `first call to port ${port}`);
+      assert.equal(first!.attributes['gym.http.connection.reused'], false, `first call to port ${String(port)}`);
       assert.ok(num(first!, 'connect_ms') > 0);
       // sequential rollouts: the last call finds a kept-alive connection
-      assert.equal(rest.at(-1)!.attributes['gym.http.connection.reused'], true, `last call to port ${port}`);
+      assert.equal(rest.at(-1)!.attributes['gym.http.connection.reused'], true, `last call to port ${String(port)}`);
       assert.equal(num(rest.at(-1)!, 'connect_ms'), 0);
     }
   });

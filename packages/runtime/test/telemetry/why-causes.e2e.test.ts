@@ -291,7 +291,7 @@ describe('gym trace why over real processes names the injected cause', () => {
       let inTransit = 0;
       for (const h of hops) {
         const held = proxy.holds.get(h.hop.clientSpanId);
-        assert.ok(held !== undefined && held[1] - held[0] >= 49, `request of span ${h.hop.clientSpanId} held ${held}`);
+        assert.ok(held !== undefined && held[1] - held[0] >= 49, `request of span ${h.hop.clientSpanId} held ${held?.join('–')}`);
         injected += held[1] - held[0];
         inTransit += covered(h.transit, [held as Interval]);
       }

@@ -105,7 +105,7 @@ export function attributeTime(root: SpanNode, rolloutId: string | null = null, o
   const own = (node: SpanNode, cat: TimeCategory, len: bigint): void => {
     ns[cat] += len;
     let byCat = perSpan.get(node);
-    if (byCat === undefined) perSpan.set(node, (byCat = new Map()));
+    if (byCat === undefined) perSpan.set(node, (byCat = new Map<TimeCategory, bigint>()));
     byCat.set(cat, (byCat.get(cat) ?? 0n) + len);
   };
   for (const seg of path.segments) {

@@ -83,9 +83,9 @@ export function buildSaturation(points: readonly MetricPoint[]): SaturationData 
       continue;
     }
     let metrics = byResource.get(p.resource);
-    if (metrics === undefined) byResource.set(p.resource, (metrics = new Map()));
+    if (metrics === undefined) byResource.set(p.resource, (metrics = new Map<string, Map<string, MetricPoint[]>>()));
     let sets = metrics.get(p.name);
-    if (sets === undefined) metrics.set(p.name, (sets = new Map()));
+    if (sets === undefined) metrics.set(p.name, (sets = new Map<string, MetricPoint[]>()));
     const attrKey = JSON.stringify(p.attributes);
     let list = sets.get(attrKey);
     if (list === undefined) sets.set(attrKey, (list = []));

@@ -28,7 +28,7 @@ export function assembleTraces(spans: Iterable<SpanRecord>, options: AssembleOpt
   let spanCount = 0;
   for (const span of spans) {
     let nodes = byTrace.get(span.traceId);
-    if (nodes === undefined) byTrace.set(span.traceId, (nodes = new Map()));
+    if (nodes === undefined) byTrace.set(span.traceId, (nodes = new Map<string, SpanNode>()));
     const prev = nodes.get(span.spanId);
     if (prev !== undefined) {
       duplicateCount++;

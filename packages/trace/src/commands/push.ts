@@ -61,6 +61,7 @@ export async function push(options: PushOptions, out: CommandOutput): Promise<nu
       batch = [];
       const p = new Promise<void>((resolve) => {
         exporter.export(spans, (result) => {
+          // eslint-disable-next-line @typescript-eslint/no-unsafe-enum-comparison -- 0 is ExportResultCode.SUCCESS; importing the enum would load @opentelemetry/core with @gym/trace
           if (result.code === 0) {
             sent += spans.length;
             requests++;

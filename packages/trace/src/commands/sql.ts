@@ -73,7 +73,7 @@ export async function sql(options: SqlOptions, out: CommandOutput): Promise<numb
 function render(columns: string[], rows: unknown[][], format: OutputFormat, maxRows: number): string {
   if (format === 'json') return toJson(rows.map((r) => Object.fromEntries(columns.map((c, i) => [c, r[i]]))));
   const shown = rows.slice(0, maxRows).map((r) => r.map(cell));
-  const align = columns.map((_, i) => (rows.length > 0 && rows.every((r) => typeof r[i] === 'number' || r[i] === null) ? 'r' : 'l') as 'l' | 'r');
+  const align = columns.map((_, i) => (rows.length > 0 && rows.every((r) => typeof r[i] === 'number' || r[i] === null) ? 'r' : 'l'));
   const table = format === 'markdown' ? markdownTable(columns, shown, align) : textTable(columns, shown, align);
   const more = rows.length > maxRows ? `… ${rows.length - maxRows} more rows (--max-rows, or --json for all)\n` : '';
   return table + more + (format === 'text' ? `(${rows.length} row${rows.length === 1 ? '' : 's'})\n` : '');

@@ -36,7 +36,7 @@ export async function stats(options: StatsOptions, out: CommandOutput): Promise<
     const format = options.format ?? 'text';
     const md = format === 'markdown' ? 'markdown' : 'text';
     if (options.compare !== undefined) {
-      if (options.compare.length !== 2) throw new TraceUserError(TRACE_ERROR_CODES.badOption, `--compare takes exactly two inputs (A B), got ${options.compare.length}.`);
+      if (options.compare.length !== 2) throw new TraceUserError(TRACE_ERROR_CODES.badOption, `--compare takes exactly two inputs (A B), got ${(options.compare as readonly string[]).length}.`); // the CLI passes any count
       const threshold = options.thresholdPct ?? 10;
       if (!Number.isFinite(threshold) || threshold < 0) throw new TraceUserError(TRACE_ERROR_CODES.badOption, `--threshold takes a non-negative percentage, got ${options.thresholdPct}.`);
       const [a, b] = await Promise.all(options.compare.map((p) => loadTelemetry({ paths: [p] }, out)));

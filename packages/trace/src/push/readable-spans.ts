@@ -24,7 +24,7 @@ export class ReadableSpanConverter {
 
   convert(s: SpanRecord): ReadableSpan {
     let resource = this.#resources.get(s.resource);
-    if (resource === undefined) this.#resources.set(s.resource, (resource = resourceFromAttributes(sdkAttributes(s.resource.attributes) as Parameters<typeof resourceFromAttributes>[0])));
+    if (resource === undefined) this.#resources.set(s.resource, (resource = resourceFromAttributes(sdkAttributes(s.resource.attributes))));
     const context = { traceId: s.traceId, spanId: s.spanId, traceFlags: TraceFlags.SAMPLED };
     return {
       name: s.name,

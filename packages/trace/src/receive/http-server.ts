@@ -62,7 +62,7 @@ export function createOtlpHttpServer(ingest: Ingest, maxBodyBytes: number): Serv
   const decode = (signal: OtlpSignal, encoding: Encoding, body: Buffer): Obj => {
     if (encoding === 'protobuf') {
       const Type = types.request(signal);
-      return Type.toObject(Type.decode(body), TO_OBJECT_OPTIONS) as Obj;
+      return Type.toObject(Type.decode(body), TO_OBJECT_OPTIONS);
     }
     const parsed: unknown = JSON.parse(body.toString('utf8'));
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('the body is not a JSON object');

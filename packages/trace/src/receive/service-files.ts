@@ -63,7 +63,7 @@ export class ServiceFiles {
   /** Ends every stream and waits until the data is on disk (flushed to the OS). Idempotent. */
   close(): Promise<void> {
     this.#closing ??= this.#ready.then(() =>
-      Promise.all([...this.#streams.values()].map((s) => (s.closed ? undefined : new Promise<void>((resolve) => s.end(() => resolve()))))).then(() => undefined),
+      Promise.all([...this.#streams.values()].map((s) => (s.closed ? Promise.resolve() : new Promise<void>((resolve) => s.end(() => resolve()))))).then(() => undefined),
     );
     return this.#closing;
   }

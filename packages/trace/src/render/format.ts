@@ -164,5 +164,5 @@ export function markdownTable(headers: readonly string[], rows: readonly string[
 
 /** JSON with bigints as decimal strings and Sets/Maps as arrays/objects. */
 export function toJson(value: unknown): string {
-  return JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v instanceof Set ? [...v] : v instanceof Map ? Object.fromEntries(v) : v), 2) + '\n';
+  return JSON.stringify(value, (_k, v: unknown): unknown => (typeof v === 'bigint' ? v.toString() : v instanceof Set ? [...v] : v instanceof Map ? Object.fromEntries(v) : v), 2) + '\n';
 }

@@ -29,7 +29,7 @@ export function spanDetails(node: SpanNode, agentService: string): string[] {
   if (typeof model === 'string') out.push(`model ${model}`);
   const inTok = s.attributes[ATTR.GEN_AI_INPUT_TOKENS];
   const outTok = s.attributes[ATTR.GEN_AI_OUTPUT_TOKENS];
-  if (inTok !== undefined || outTok !== undefined) out.push(`tokens ${inTok ?? '?'} in / ${outTok ?? '?'} out`);
+  if (inTok !== undefined || outTok !== undefined) out.push(`tokens ${String(inTok ?? '?')} in / ${String(outTok ?? '?')} out`);
   const phases = clientPhasesOf(s);
   if (phases !== null) out.push(openedConnection(phases) ? `new connection (connect ${formatMs(phases.connectMs)})` : phases.reused === true ? 'reused connection' : '');
   if (s.kind === 'SERVER' && ownCategory(s, agentService) === 'tools') {

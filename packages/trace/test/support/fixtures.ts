@@ -120,7 +120,7 @@ export function filesByService(spans: FixtureSpan[]): Record<string, string[]> {
 }
 
 /** A temp dir with `files` (relative path → content); `cleanup()` removes it. */
-export function tempDir(files: Record<string, string> = {}): { dir: string; path(p: string): string; cleanup(): void } {
+export function tempDir(files: Record<string, string> = {}): { dir: string; path: (p: string) => string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'gym-trace-test-'));
   for (const [p, content] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, p)), { recursive: true });
@@ -130,7 +130,7 @@ export function tempDir(files: Record<string, string> = {}): { dir: string; path
 }
 
 /** Writes the spans as three per-service log files mixed with ordinary log lines and pino lines. */
-export function writeRunLogs(spans: FixtureSpan[], extraLines = true): { dir: string; path(p: string): string; cleanup(): void } {
+export function writeRunLogs(spans: FixtureSpan[], extraLines = true): { dir: string; path: (p: string) => string; cleanup: () => void } {
   const files: Record<string, string> = {};
   for (const [file, lines] of Object.entries(filesByService(spans))) {
     const mixed = extraLines

@@ -29,6 +29,6 @@ export function printHealthCheck(rolloutsFile: string, ignore: string[], io: Cli
 }
 
 /** Runs `gym eval health-check`. Unhealthy rollouts are a finding, not a failure: exit 0. */
-export async function evalHealthCheck(rolloutsFile: string, flags: EvalHealthCheckFlags, io: CliIo): Promise<void> {
+export function evalHealthCheck(rolloutsFile: string, flags: EvalHealthCheckFlags, io: CliIo): void {
   printHealthCheck(rolloutsFile, [...checkIds(flags.ignore), ...checkIds(flags.ignoreChecks)], io);
 }
