@@ -83,7 +83,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
   let usage: Usage | undefined;
   let modelCookies: CookieMap = {};
   let resourcesCookies = options.resourcesCookies;
-  let last: ResponsesResult = { output: [] };
+  let last: ResponsesResult;
   let step = 0;
   for (;;) {
     step++;

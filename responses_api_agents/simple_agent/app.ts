@@ -64,7 +64,7 @@ const createSimpleAgent: ServerFactory = (context) => {
       const issue = parsed.error.issues[0]!;
       throw new GymUpstreamError('GYM_AGENT_BAD_VERIFY_RESPONSE', `The resources server at ${resourcesUrl} answered /verify without a valid verify response (${issue.path.join('.') || 'body'}: ${issue.message}).`);
     }
-    return parsed.data as VerifyResponse;
+    return parsed.data;
   };
 
   const run = async (row: TaskRow, route: RouteContext, observer?: AgentObserver) => {

@@ -83,9 +83,9 @@ export function completionRequest(body: Json, prompt: string, config: Completion
 }
 
 function ids(value: unknown, what: string): number[] {
-  const list = Array.isArray(value) ? value.map((v) => (typeof v === 'string' ? Number(v.replace(/^token_id:/, '')) : v)) : undefined;
-  if (list === undefined || !list.every((n) => Number.isInteger(n))) throw new GymModelReplyError(`vLLM's /v1/completions answer has no usable ${what}.`);
-  return list as number[];
+  const list: unknown[] | undefined = Array.isArray(value) ? value.map((v: unknown) => (typeof v === 'string' ? Number(v.replace(/^token_id:/, '')) : v)) : undefined;
+  if (list === undefined || !list.every((n): n is number => Number.isInteger(n))) throw new GymModelReplyError(`vLLM's /v1/completions answer has no usable ${what}.`);
+  return list;
 }
 
 /**

@@ -51,7 +51,7 @@ export function defineModelServer<R extends z.ZodType = typeof RESPONSES_REQUEST
     const responses = capture('responses', spec.responses.handler as AnyHandler);
     addJsonRoute(app, { method: 'POST', path: '/v1/responses', input: acceptingStream(responsesInput), handler: streamingResponses(responses), endpoint: 'model_responses' });
     // the Anthropic dialect is a Responses call underneath: its span and metrics are those of /v1/responses
-    addJsonRoute(app, { method: 'POST', path: '/v1/messages', input: MESSAGES_REQUEST, handler: messagesHandler(responses, responsesInput) as AnyHandler, endpoint: 'model_responses' });
+    addJsonRoute(app, { method: 'POST', path: '/v1/messages', input: MESSAGES_REQUEST, handler: messagesHandler(responses, responsesInput), endpoint: 'model_responses' });
     addJsonRoute(app, {
       method: 'POST',
       path: '/v1/chat/completions',

@@ -131,7 +131,7 @@ export function responseStreamEvents(response: Response): ResponseStreamEvent[] 
     ...output.flatMap((item, index) => itemEvents(item, index)),
     terminalEvent(response),
   ];
-  return events.map((event, sequence_number) => ({ ...event, sequence_number }) as ResponseStreamEvent);
+  return events.map((event, sequence_number) => ({ ...event, sequence_number }));
 }
 
 /**

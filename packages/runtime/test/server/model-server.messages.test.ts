@@ -47,7 +47,7 @@ describe('model server /v1/messages', () => {
       name: 'policy_model',
       responses: {
         handler: (body) => {
-          seen.push(body as Json);
+          seen.push(body);
           if (failNext) {
             failNext = false;
             throw new Error('backend down');

@@ -136,7 +136,7 @@ describe('model server /v1/responses with stream: true', () => {
   it('hands the handler an abort signal only when streaming', async () => {
     await client.responses.create({ model: 'policy', input: 'Hi' });
     assert.equal(signals.at(-1), undefined);
-    await (await client.responses.create({ model: 'policy', input: 'Hi', stream: true })).controller.abort();
+    (await client.responses.create({ model: 'policy', input: 'Hi', stream: true })).controller.abort();
     assert.ok(signals.at(-1) instanceof AbortSignal);
   });
 

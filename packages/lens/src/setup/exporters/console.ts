@@ -24,7 +24,8 @@ const SUCCESS: ExportResult = { code: ExportResultCode.SUCCESS };
  * `write` after, so a side-by-side run can price the console line and the file write apart.
  */
 const BENCH_DISCARD = process.env['GYM_BENCH_CONSOLE_DISCARD'];
-let benchDiscarded = 0; // kept, so the serialising is not optimised away
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- written, never read: the serialising must not be optimised away
+let benchDiscarded = 0;
 
 /** Writes one line per item; returns how many items were lost (unserialisable, or dropped by the writer). */
 function writeLines<T>(writer: JsonLinesWriter, items: readonly T[], toLine: (item: T) => string): number {
