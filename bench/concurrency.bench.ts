@@ -66,7 +66,11 @@ async function saturationRate(): Promise<number> {
 }
 
 /** Rollouts through collectRollouts (what `gym eval run` runs): by default all at once, 1 s model latency. */
-async function burst(label: string, env: NodeJS.ProcessEnv, shape: { rollouts: number; concurrency: number; latencyMs: number } = { rollouts: ROLLOUTS, concurrency: ROLLOUTS, latencyMs: LATENCY_MS }) {
+async function burst(
+  label: string,
+  env: NodeJS.ProcessEnv,
+  shape: { rollouts: number; concurrency: number; latencyMs: number } = { rollouts: ROLLOUTS, concurrency: ROLLOUTS, latencyMs: LATENCY_MS },
+) {
   const { config, running, logDir } = await environment(label, env, shape.latencyMs);
   const collect = (rollouts: number, concurrency: number, output: string) =>
     collectRollouts({
@@ -106,7 +110,10 @@ async function burst(label: string, env: NodeJS.ProcessEnv, shape: { rollouts: n
     await running.stop();
   }
   const seconds = (performance.now() - started) / 1000;
-  const failures = readFileSync(join(scratch, `${label}_failures.jsonl`), 'utf8').split('\n').filter(Boolean).slice(0, 3);
+  const failures = readFileSync(join(scratch, `${label}_failures.jsonl`), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .slice(0, 3);
   return { seconds, succeeded: result.succeeded, failed: result.failed, failures, peak, cpu, logDir };
 }
 
@@ -121,8 +128,12 @@ try {
     const off = await burst('off', baseEnv);
     console.log(`\n| run | in flight | wall | rollouts/s | CPU µs per rollout, all processes |\n| --- | --- | --- | --- | --- |`);
     console.log(`| through the collector, no model latency, telemetry off | 64 | ${sat.seconds.toFixed(1)} s | ${(sat.succeeded / sat.seconds).toFixed(0)} | ${cpuPerRollout(sat).toFixed(0)} |`);
-    console.log(`| through the collector, ${LATENCY_MS} ms model latency, telemetry off | ${ROLLOUTS} | ${off.seconds.toFixed(1)} s | ${(off.succeeded / off.seconds).toFixed(0)} | ${cpuPerRollout(off).toFixed(0)} |`);
-    console.log(`\nrollouts/s at ${ROLLOUTS} ÷ at 64: ${(off.succeeded / off.seconds / (sat.succeeded / sat.seconds)).toFixed(3)}; CPU per rollout at 64 ÷ at ${ROLLOUTS}: ${(cpuPerRollout(sat) / cpuPerRollout(off)).toFixed(3)} (budget ≥ 0.7)`);
+    console.log(
+      `| through the collector, ${LATENCY_MS} ms model latency, telemetry off | ${ROLLOUTS} | ${off.seconds.toFixed(1)} s | ${(off.succeeded / off.seconds).toFixed(0)} | ${cpuPerRollout(off).toFixed(0)} |`,
+    );
+    console.log(
+      `\nrollouts/s at ${ROLLOUTS} ÷ at 64: ${(off.succeeded / off.seconds / (sat.succeeded / sat.seconds)).toFixed(3)}; CPU per rollout at 64 ÷ at ${ROLLOUTS}: ${(cpuPerRollout(sat) / cpuPerRollout(off)).toFixed(3)} (budget ≥ 0.7)`,
+    );
     console.log('\n| process | CPU µs per rollout at 64 | at 16k |\n| --- | --- | --- |');
     for (const [name, seconds] of off.cpu) console.log(`| ${name} | ${(((sat.cpu.get(name) ?? 0) / sat.succeeded) * 1e6).toFixed(0)} | ${((seconds / off.succeeded) * 1e6).toFixed(0)} |`);
   } else await fullRun();
@@ -153,7 +164,9 @@ async function fullRun(): Promise<void> {
   const rollouts = findRollouts(set);
   const complete = rollouts.filter((r) => r.verify !== null).length;
   const anomalies = findAnomalies(set, rollouts, { maxPerKind: 3 });
-  const logs = readdirSync(on.logDir).map((f) => readFileSync(join(on.logDir, f), 'utf8')).join('\n');
+  const logs = readdirSync(on.logDir)
+    .map((f) => readFileSync(join(on.logDir, f), 'utf8'))
+    .join('\n');
   const dropWarnings = logs.match(/LENS_W0(06|09|10)[^\n]*/g) ?? [];
 
   console.log(`\nnode ${process.version}, model latency ${LATENCY_MS} ms × 2 calls per rollout\n`);
@@ -161,20 +174,33 @@ async function fullRun(): Promise<void> {
   console.log('| --- | --- | --- | --- | --- |');
   console.log(`| saturation, no model latency, telemetry off, light load generator (not the user's path) | 64 | ${SECONDS} s | ${rate64Load.toFixed(0)} | 0 |`);
   console.log(`| saturation, no model latency, telemetry off, through the collector | 64 | ${sat.seconds.toFixed(1)} s | ${rate64.toFixed(0)} | ${sat.failed} |`);
-  for (const [name, run] of [['telemetry off', off], ['telemetry on (default, console)', on]] as const) {
-    console.log(`| ${name} | ${ROLLOUTS} | ${run.seconds.toFixed(1)} s | ${(run.succeeded / run.seconds).toFixed(0)} | ${run.failed}${run.failures.length ? ` (${run.failures.map((f) => JSON.parse(f).error?.code).join(', ')})` : ''} |`);
+  for (const [name, run] of [
+    ['telemetry off', off],
+    ['telemetry on (default, console)', on],
+  ] as const) {
+    console.log(
+      `| ${name} | ${ROLLOUTS} | ${run.seconds.toFixed(1)} s | ${(run.succeeded / run.seconds).toFixed(0)} | ${run.failed}${run.failures.length ? ` (${run.failures.map((f) => JSON.parse(f).error?.code).join(', ')})` : ''} |`,
+    );
   }
   console.log('\n| ratio | value | budget |');
   console.log('| --- | --- | --- |');
   console.log(`| wall, telemetry on ÷ off | ${(on.seconds / off.seconds).toFixed(3)} | ≤ 1.15 |`);
   console.log(`| rollouts/s at ${ROLLOUTS} (off) ÷ at 64 in flight, both through the collector | ${(off.succeeded / off.seconds / rate64).toFixed(3)} | ≥ 0.7 |`);
-  console.log(`| the same by CPU per rollout, all processes: at 64 ÷ at ${ROLLOUTS} (${cpuPerRollout(sat).toFixed(0)} / ${cpuPerRollout(off).toFixed(0)} µs) | ${(cpuPerRollout(sat) / cpuPerRollout(off)).toFixed(3)} | (≥ 0.7 where CPU is what runs out) |`);
+  console.log(
+    `| the same by CPU per rollout, all processes: at 64 ÷ at ${ROLLOUTS} (${cpuPerRollout(sat).toFixed(0)} / ${cpuPerRollout(off).toFixed(0)} µs) | ${(cpuPerRollout(sat) / cpuPerRollout(off)).toFixed(3)} | (≥ 0.7 where CPU is what runs out) |`,
+  );
   console.log(`| rollouts/s at ${ROLLOUTS} (off) ÷ the light load generator's rate at 64 (earlier rounds' ratio) | ${(off.succeeded / off.seconds / rate64Load).toFixed(3)} | |`);
-  console.log(`\ntelemetry on: ${spans.length} spans, ${complete} / ${rollouts.length} rollouts with a complete trace (the warm-up's included), ${set.orphanCount} orphans, ${anomalies.counts.unclosed_span} unclosed, ${dropWarnings.length} loss warnings`);
-  console.log(`\n| process | CPU µs per rollout at 64 (collector) | CPU s, off | CPU s, on | CPU µs per rollout, off | peak RSS MiB, off | peak RSS MiB, on |\n| --- | --- | --- | --- | --- | --- | --- |`);
+  console.log(
+    `\ntelemetry on: ${spans.length} spans, ${complete} / ${rollouts.length} rollouts with a complete trace (the warm-up's included), ${set.orphanCount} orphans, ${anomalies.counts.unclosed_span} unclosed, ${dropWarnings.length} loss warnings`,
+  );
+  console.log(
+    `\n| process | CPU µs per rollout at 64 (collector) | CPU s, off | CPU s, on | CPU µs per rollout, off | peak RSS MiB, off | peak RSS MiB, on |\n| --- | --- | --- | --- | --- | --- | --- |`,
+  );
   for (const [name, mib] of on.peak) {
     const perRollout = (run: typeof off, n: number) => (((run.cpu.get(name) ?? 0) / n) * 1e6).toFixed(0);
-    console.log(`| ${name} | ${perRollout(sat, sat.succeeded)} | ${(off.cpu.get(name) ?? 0).toFixed(1)} | ${(on.cpu.get(name) ?? 0).toFixed(1)} | ${perRollout(off, off.succeeded)} | ${(off.peak.get(name) ?? 0).toFixed(0)} | ${mib.toFixed(0)} |`);
+    console.log(
+      `| ${name} | ${perRollout(sat, sat.succeeded)} | ${(off.cpu.get(name) ?? 0).toFixed(1)} | ${(on.cpu.get(name) ?? 0).toFixed(1)} | ${perRollout(off, off.succeeded)} | ${(off.peak.get(name) ?? 0).toFixed(0)} | ${mib.toFixed(0)} |`,
+    );
   }
   for (const w of dropWarnings) console.log(w);
 }

@@ -33,7 +33,10 @@ interface Variant {
 }
 
 function variant(groups: string, extra: string | undefined): Variant {
-  const pairs = (extra ?? '').split(',').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)] as const);
+  const pairs = (extra ?? '')
+    .split(',')
+    .filter(Boolean)
+    .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)] as const);
   const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('NEMO_') && !k.startsWith('OTEL_')));
   const telemetry = groups === 'off' ? {} : { NEMO_GYM_OTEL_ENABLED: '1', NEMO_GYM_OTEL_EXPORTER: 'console', NEMO_GYM_OTEL_SPAN_GROUPS: groups };
   return { label: [groups, ...pairs.map(([k, v]) => `${k}=${v}`)].join(' '), env: { ...base, ...telemetry, ...Object.fromEntries(pairs) } };
@@ -46,7 +49,11 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 try {
   const running = [];
   for (const [i, v] of variants.entries()) {
-    const config = await loadConfig({ rootDir: ROOT, selectors: { resourcesServers: ['example_single_tool_call'], modelTypes: ['simulated_model'] }, overrides: [`++head_server.port=${await freePort()}`] });
+    const config = await loadConfig({
+      rootDir: ROOT,
+      selectors: { resourcesServers: ['example_single_tool_call'], modelTypes: ['simulated_model'] },
+      overrides: [`++head_server.port=${await freePort()}`],
+    });
     running.push(await startEnvironment({ config, roots: [ROOT], logDir: join(scratch, `logs-${i}`), env: v.env }));
   }
   if (WARMUP_SECONDS > 0) {

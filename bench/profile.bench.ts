@@ -28,10 +28,19 @@ const env: NodeJS.ProcessEnv = {
   ...baseEnv,
   ...(TOP > 0 ? { GYM_SERVER_NODE_FLAGS: `--cpu-prof --cpu-prof-dir=${profiles}` } : {}),
   ...(GROUPS === 'off' ? {} : { NEMO_GYM_OTEL_ENABLED: '1', NEMO_GYM_OTEL_EXPORTER: 'console', NEMO_GYM_OTEL_SPAN_GROUPS: GROUPS }),
-  ...Object.fromEntries((process.env.BENCH_PROFILE_ENV ?? '').split(',').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)])),
+  ...Object.fromEntries(
+    (process.env.BENCH_PROFILE_ENV ?? '')
+      .split(',')
+      .filter(Boolean)
+      .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+  ),
 };
 try {
-  const config = await loadConfig({ rootDir: ROOT, selectors: { resourcesServers: ['example_single_tool_call'], modelTypes: ['simulated_model'] }, overrides: [`++head_server.port=${await freePort()}`] });
+  const config = await loadConfig({
+    rootDir: ROOT,
+    selectors: { resourcesServers: ['example_single_tool_call'], modelTypes: ['simulated_model'] },
+    overrides: [`++head_server.port=${await freePort()}`],
+  });
   const running = await startEnvironment({ config, roots: [ROOT], logDir: join(scratch, 'logs'), env });
   const agent = running.servers.find((s) => s.display.server_type === 'responses_api_agents')!;
   const pids = running.servers.map((s) => ({ name: s.display.name, pid: s.child.pid! }));

@@ -43,7 +43,9 @@ try {
   console.log(`${ROLLOUTS} rollouts, ${(statSync(join(dir, 'run.log')).size / 1048576).toFixed(0)} MiB of console lines`);
   console.log('| rollouts | report wall s | report CPU s | report peak RSS MiB | HTML MB | open → rendered, median of 5 (min–max) ms |');
   console.log('| ---: | ---: | ---: | ---: | ---: | ---: |');
-  console.log(`| ${ROLLOUTS} | ${(run.wallMs / 1000).toFixed(1)} | ${(run.cpuMs / 1000).toFixed(1)} | ${run.maxRssMiB.toFixed(0)} | ${mb.toFixed(2)} | ${opens[Math.floor(OPENS / 2)]!.toFixed(0)} (${opens[0]!.toFixed(0)}–${opens.at(-1)!.toFixed(0)}) |`);
+  console.log(
+    `| ${ROLLOUTS} | ${(run.wallMs / 1000).toFixed(1)} | ${(run.cpuMs / 1000).toFixed(1)} | ${run.maxRssMiB.toFixed(0)} | ${mb.toFixed(2)} | ${opens[Math.floor(OPENS / 2)]!.toFixed(0)} (${opens[0]!.toFixed(0)}–${opens.at(-1)!.toFixed(0)}) |`,
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

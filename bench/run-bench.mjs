@@ -5,7 +5,9 @@ import { spawnSync } from 'node:child_process';
 
 const dir = new URL('./', import.meta.url);
 const filter = process.argv[2] ?? '';
-const files = readdirSync(dir).filter((f) => f.endsWith('.bench.ts') && f.includes(filter)).sort();
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith('.bench.ts') && f.includes(filter))
+  .sort();
 if (files.length === 0) {
   console.error(`no benchmark matches '${filter}'`);
   process.exit(1);

@@ -23,13 +23,19 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
-const VARIANT_FILTER = (process.env.BENCH_VARIANTS ?? '').split(',').map((s) => s.trim().toLowerCase()).filter((s) => s.length > 0);
+const VARIANT_FILTER = (process.env.BENCH_VARIANTS ?? '')
+  .split(',')
+  .map((s) => s.trim().toLowerCase())
+  .filter((s) => s.length > 0);
 const AGENT = 'example_single_tool_call_simple_agent';
 const ROW = readFileSync(join(ROOT, 'resources_servers/example_single_tool_call/data/example.jsonl'), 'utf8').split('\n')[0]!;
 
 const scratch = mkdtempSync(join(tmpdir(), 'gym-bench-'));
 const blocker = join(scratch, 'block-lens.mjs');
-writeFileSync(blocker, `import { register } from 'node:module';\nregister('data:text/javascript,' + encodeURIComponent('export async function resolve(s, c, n) { if (s === "@gym/lens" || s.startsWith("@opentelemetry/")) { const e = new Error("blocked " + s); e.code = "ERR_MODULE_NOT_FOUND"; throw e; } return n(s, c); }'));\n`);
+writeFileSync(
+  blocker,
+  `import { register } from 'node:module';\nregister('data:text/javascript,' + encodeURIComponent('export async function resolve(s, c, n) { if (s === "@gym/lens" || s.startsWith("@opentelemetry/")) { const e = new Error("blocked " + s); e.code = "ERR_MODULE_NOT_FOUND"; throw e; } return n(s, c); }'));\n`,
+);
 
 const AUTO = fileURLToPath(new URL('./support/auto-instrumentation.ts', import.meta.url));
 const baseEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('NEMO_') && !k.startsWith('OTEL_')));
@@ -41,7 +47,11 @@ interface Variant {
 }
 
 async function gym(env: NodeJS.ProcessEnv, label: string, overrides: string[] = []): Promise<{ agentUrl: string; stop(): Promise<void> }> {
-  const config = await loadConfig({ rootDir: ROOT, selectors: { resourcesServers: ['example_single_tool_call'], modelTypes: ['simulated_model'] }, overrides: [`++head_server.port=${await freePort()}`, ...overrides] });
+  const config = await loadConfig({
+    rootDir: ROOT,
+    selectors: { resourcesServers: ['example_single_tool_call'], modelTypes: ['simulated_model'] },
+    overrides: [`++head_server.port=${await freePort()}`, ...overrides],
+  });
   const logDir = join(scratch, `${label}-${Date.now()}`);
   const running = await startEnvironment({ config, roots: [ROOT], logDir, env });
   const agent = running.servers.find((s) => s.display.server_type === 'responses_api_agents')!;
@@ -53,7 +63,10 @@ const allVariants: Variant[] = [
   { name: 'gym, telemetry off, agent num_workers=2', start: () => gym(baseEnv, 'off-2-workers', [`++${AGENT}.responses_api_agents.simple_agent.num_workers=2`]) },
   { name: 'gym, lens not installed', start: () => gym({ ...baseEnv, NODE_OPTIONS: `--import=${blocker}` }, 'absent') },
   { name: 'gym, default preset, console to file', start: () => gym(telemetry('default'), 'default') },
-  { name: 'gym, default preset, OTLP gRPC to a local receiver', start: () => withReceiver((endpoint) => gym({ ...telemetry('default'), NEMO_GYM_OTEL_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc', OTEL_EXPORTER_OTLP_ENDPOINT: endpoint }, 'otlp')) },
+  {
+    name: 'gym, default preset, OTLP gRPC to a local receiver',
+    start: () => withReceiver((endpoint) => gym({ ...telemetry('default'), NEMO_GYM_OTEL_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc', OTEL_EXPORTER_OTLP_ENDPOINT: endpoint }, 'otlp')),
+  },
   { name: 'gym, per_rollout preset, console to file', start: () => gym(telemetry('per_rollout'), 'per_rollout') },
   { name: 'gym + OTel auto-instrumentation (http, undici), console to file', start: () => gym({ ...baseEnv, GYM_SERVER_NODE_FLAGS: `--import=${AUTO}` }, 'auto') },
   { name: 'hand-written node:http + undici chain', start: () => startBaselineChain() },

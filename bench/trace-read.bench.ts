@@ -22,9 +22,21 @@ const JOB = hex(1, 16);
 
 function line(spanId: string, parent: string | null, name: string, kind: string, service: string, start: bigint, end: bigint, attributes: object): string {
   return JSON.stringify({
-    type: 'span', trace_id: TRACE, span_id: spanId, parent_span_id: parent, name, kind, start_time_unix_nano: start.toString(), end_time_unix_nano: end.toString(),
-    duration_ms: Number(end - start) / 1e6, status: { code: 'UNSET', message: null }, attributes, events: [], links: [],
-    resource: { attributes: { 'service.name': service, 'nemo.run.id': 'bench' } }, scope: { name: 'nemo.gym', version: '0.1.0' },
+    type: 'span',
+    trace_id: TRACE,
+    span_id: spanId,
+    parent_span_id: parent,
+    name,
+    kind,
+    start_time_unix_nano: start.toString(),
+    end_time_unix_nano: end.toString(),
+    duration_ms: Number(end - start) / 1e6,
+    status: { code: 'UNSET', message: null },
+    attributes,
+    events: [],
+    links: [],
+    resource: { attributes: { 'service.name': service, 'nemo.run.id': 'bench' } },
+    scope: { name: 'nemo.gym', version: '0.1.0' },
   });
 }
 

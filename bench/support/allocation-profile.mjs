@@ -13,7 +13,10 @@ session.connect();
 const post = (method, params) => new Promise((resolve, reject) => session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))));
 await post('HeapProfiler.enable');
 await post('HeapProfiler.startSampling', { samplingInterval: 16384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
-setTimeout(async () => {
-  const { profile } = await post('HeapProfiler.stopSampling');
-  writeFileSync(join(process.env.GYM_ALLOC_PROFILE_DIR ?? tmpdir(), `allocations-${process.pid}.heapprofile`), JSON.stringify(profile));
-}, Number(process.env.GYM_ALLOC_PROFILE_AFTER_MS ?? 30_000)).unref();
+setTimeout(
+  async () => {
+    const { profile } = await post('HeapProfiler.stopSampling');
+    writeFileSync(join(process.env.GYM_ALLOC_PROFILE_DIR ?? tmpdir(), `allocations-${process.pid}.heapprofile`), JSON.stringify(profile));
+  },
+  Number(process.env.GYM_ALLOC_PROFILE_AFTER_MS ?? 30_000),
+).unref();

@@ -17,16 +17,21 @@ interface Line {
 /** Writes amplified copies of `srcDir`'s `*.log` files into `outDir`; returns the span count. */
 export function amplifyRun(srcDir: string, outDir: string, targetSpans: number): { spans: number; copies: number } {
   mkdirSync(outDir, { recursive: true });
-  const files = readdirSync(srcDir).filter((f) => f.endsWith('.log')).sort();
+  const files = readdirSync(srcDir)
+    .filter((f) => f.endsWith('.log'))
+    .sort();
   const parsed = new Map<string, Line[]>();
   const inRollout = new Set<string>();
   let rolloutSpans = 0;
   let otherSpans = 0;
   for (const f of files) {
-    const lines = readFileSync(join(srcDir, f), 'utf8').split('\n').filter((l) => l.length > 0).map((text): Line => {
-      const at = text.indexOf('{"type":"span"');
-      return { text, span: at < 0 ? null : (JSON.parse(text.slice(at)) as Record<string, unknown>) };
-    });
+    const lines = readFileSync(join(srcDir, f), 'utf8')
+      .split('\n')
+      .filter((l) => l.length > 0)
+      .map((text): Line => {
+        const at = text.indexOf('{"type":"span"');
+        return { text, span: at < 0 ? null : (JSON.parse(text.slice(at)) as Record<string, unknown>) };
+      });
     for (const l of lines) {
       if (l.span === null) continue;
       if (rolloutOf(l.span) === undefined) otherSpans++;

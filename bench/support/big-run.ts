@@ -18,9 +18,21 @@ const JOB = hex(1, 16);
 
 function line(spanId: string, parent: string | null, name: string, kind: string, service: string, start: bigint, end: bigint, attributes: object, error = false): string {
   return JSON.stringify({
-    type: 'span', trace_id: TRACE, span_id: spanId, parent_span_id: parent, name, kind, start_time_unix_nano: start.toString(), end_time_unix_nano: end.toString(),
-    duration_ms: Number(end - start) / 1e6, status: { code: error ? 'ERROR' : 'UNSET', message: error ? 'model overloaded' : null }, attributes, events: [], links: [],
-    resource: { attributes: { 'service.name': service, 'nemo.run.id': 'big' } }, scope: { name: 'nemo.gym', version: '0.1.0' },
+    type: 'span',
+    trace_id: TRACE,
+    span_id: spanId,
+    parent_span_id: parent,
+    name,
+    kind,
+    start_time_unix_nano: start.toString(),
+    end_time_unix_nano: end.toString(),
+    duration_ms: Number(end - start) / 1e6,
+    status: { code: error ? 'ERROR' : 'UNSET', message: error ? 'model overloaded' : null },
+    attributes,
+    events: [],
+    links: [],
+    resource: { attributes: { 'service.name': service, 'nemo.run.id': 'big' } },
+    scope: { name: 'nemo.gym', version: '0.1.0' },
   });
 }
 
@@ -35,7 +47,7 @@ function spread(i: number): number {
 /** The model time of rollout `i` in µs: mostly 0.2–1.2 s, one in 40 up to 6 s. */
 function modelUs(i: number): number {
   const u = spread(i);
-  return Math.round((i % 40 === 7 ? 2_000_000 + u * 4_000_000 : 200_000 + u * 1_000_000));
+  return Math.round(i % 40 === 7 ? 2_000_000 + u * 4_000_000 : 200_000 + u * 1_000_000);
 }
 
 function rolloutLines(i: number): string[] {
@@ -53,8 +65,16 @@ function rolloutLines(i: number): string[] {
     line(id(0), JOB, 'HTTP POST', 'CLIENT', 'nemo-gym/collector', at, end + 1_000_000n, { 'url.full': 'http://127.0.0.1:9000/run', 'http.response.status_code': 200, ...rid }),
     line(id(1), id(0), 'POST /run', 'SERVER', 'nemo-gym/simple_agent', us(300n), end + 500_000n, { 'http.route': '/run', 'http.response.status_code': 200, ...rid }),
     line(id(2), id(1), 'gym.rollout', 'INTERNAL', 'nemo-gym/simple_agent', us(500n), end, rid, failed),
-    line(id(3), id(2), 'HTTP POST', 'CLIENT', 'nemo-gym/simple_agent', us(1000n), modelEnd + 1_000_000n, { 'url.full': 'http://127.0.0.1:9001/v1/responses', 'http.response.status_code': failed ? 500 : 200, ...rid }),
-    line(id(4), id(3), 'POST /v1/responses', 'SERVER', 'nemo-gym/policy_model', us(2000n), modelEnd + 500_000n, { 'http.route': '/v1/responses', 'http.response.status_code': failed ? 500 : 200, ...rid }),
+    line(id(3), id(2), 'HTTP POST', 'CLIENT', 'nemo-gym/simple_agent', us(1000n), modelEnd + 1_000_000n, {
+      'url.full': 'http://127.0.0.1:9001/v1/responses',
+      'http.response.status_code': failed ? 500 : 200,
+      ...rid,
+    }),
+    line(id(4), id(3), 'POST /v1/responses', 'SERVER', 'nemo-gym/policy_model', us(2000n), modelEnd + 500_000n, {
+      'http.route': '/v1/responses',
+      'http.response.status_code': failed ? 500 : 200,
+      ...rid,
+    }),
     line(id(5), id(4), 'gym.model.responses', 'INTERNAL', 'nemo-gym/policy_model', us(3000n), modelEnd, { 'gen_ai.request.model': 'big', ...rid }, failed),
     `{"level":30,"time":1767225600000,"pid":1,"msg":"request completed","reqId":"req-${i}","responseTime":0.9}`,
   ];

@@ -31,7 +31,13 @@ const GROUPS: Array<[string, RegExp]> = [
 
 function frameName(node: ProfileNode): string {
   const { functionName, url, lineNumber } = node.callFrame;
-  const file = url === '' ? '' : url.replace(/^file:\/\//, '').replace(/^.*\/node_modules\//, '').replace(/^.*\/(packages|responses_api_\w+|resources_servers)\//, '$1/');
+  const file =
+    url === ''
+      ? ''
+      : url
+          .replace(/^file:\/\//, '')
+          .replace(/^.*\/node_modules\//, '')
+          .replace(/^.*\/(packages|responses_api_\w+|resources_servers)\//, '$1/');
   return `${functionName || '(anonymous)'}${file === '' ? '' : ` ${file}:${lineNumber + 1}`}`;
 }
 
@@ -64,7 +70,10 @@ export function summarizeProfile(profile: CpuProfile, top: number): ProfileSumma
     selfUs.set(name, (selfUs.get(name) ?? 0) + delta);
     for (const group of groupsFor(id)) throughUs.set(group, (throughUs.get(group) ?? 0) + delta);
   });
-  const rows = [...selfUs].sort((a, b) => b[1] - a[1]).slice(0, top).map(([frame, us]) => ({ frame, ms: us / 1000, percent: (us / totalUs) * 100 }));
+  const rows = [...selfUs]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
+    .map(([frame, us]) => ({ frame, ms: us / 1000, percent: (us / totalUs) * 100 }));
   const through = GROUPS.map(([group]) => ({ group, ms: (throughUs.get(group) ?? 0) / 1000, percent: ((throughUs.get(group) ?? 0) / totalUs) * 100 }));
   return { totalMs: totalUs / 1000, rows, through };
 }

@@ -37,10 +37,26 @@ export function passMajorityMetrics(tasks: readonly (readonly ScoredRollout[])[]
   const metrics: Record<string, unknown> = {};
   for (let k = 1; k <= maxK; k++) {
     for (const name of SCORE_NAMES) {
-      const pass = scores.filter((t) => t.length >= k).map((t) => passOfTask(t.map((s) => s[name]!), k));
+      const pass = scores
+        .filter((t) => t.length >= k)
+        .map((t) =>
+          passOfTask(
+            t.map((s) => s[name]!),
+            k,
+          ),
+        );
       if (pass.length > 0) metrics[`pass@${k}/${name}`] = 100 * mean(pass);
       metrics[`pass@1[avg-of-${k}]/${name}`] = 100 * mean(scores.map((t) => mean(t.slice(0, k).map((s) => s[name]!))));
-      metrics[`majority@${k}/${name}`] = 100 * mean(scores.map((t, i) => majorityOfTask(answers[i]!.slice(0, k), t.slice(0, k).map((s) => s[name]!))));
+      metrics[`majority@${k}/${name}`] =
+        100 *
+        mean(
+          scores.map((t, i) =>
+            majorityOfTask(
+              answers[i]!.slice(0, k),
+              t.slice(0, k).map((s) => s[name]!),
+            ),
+          ),
+        );
     }
   }
   const perSample: Record<string, number[]> = {};

@@ -29,7 +29,10 @@ export function pyStripChars(s: string, chars: string): string {
 
 /** `" ".join(s.split())`: runs of whitespace become one space, none at the ends. */
 export function collapseSpace(s: string): string {
-  return pyStrip(s).split(SPACE_RUN).filter((part) => part !== '').join(' ');
+  return pyStrip(s)
+    .split(SPACE_RUN)
+    .filter((part) => part !== '')
+    .join(' ');
 }
 
 /** `len(s) == 1 and s.isalpha()`, counting code points as Python does. */

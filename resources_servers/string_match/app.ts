@@ -18,7 +18,10 @@ const FALSE_WORDS = new Set(['0', 'off', 'f', 'false', 'n', 'no']);
 const LAX_BOOLEAN = z.union([
   z.boolean(),
   z.literal([0, 1]).transform((n) => n === 1),
-  z.string().refine((s) => TRUE_WORDS.has(s.toLowerCase()) || FALSE_WORDS.has(s.toLowerCase()), 'expected a boolean').transform((s) => TRUE_WORDS.has(s.toLowerCase())),
+  z
+    .string()
+    .refine((s) => TRUE_WORDS.has(s.toLowerCase()) || FALSE_WORDS.has(s.toLowerCase()), 'expected a boolean')
+    .transform((s) => TRUE_WORDS.has(s.toLowerCase())),
 ]);
 
 /** `/verify` body: the original's row fields, defaults filled in (they are echoed in the answer). */

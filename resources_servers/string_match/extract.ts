@@ -25,7 +25,11 @@ export function extractAnswer(text: string, mode: ExtractionMode): string | null
     case 'final_answer':
       return finalAnswer(text) ?? lastClosedBox(text);
     case 'last_line':
-      return splitLines(text).map(pyStrip).findLast((line) => line !== '') ?? null;
+      return (
+        splitLines(text)
+          .map(pyStrip)
+          .findLast((line) => line !== '') ?? null
+      );
     case 'full_response':
       return pyStrip(text) === '' ? null : pyStrip(text);
   }

@@ -13,8 +13,23 @@ const MATH_DELIMITERS = ['\\(', '\\)', '\\[', '\\]'];
 /** Units and degree marks that do not change a numeric answer. */
 export const MATH_UNITS = /\^\{?\\circ\}?|\\circ|°|cm[²³]?|mm|km|m[²³]?|kg/g;
 const UNICODE_MATH: ReadonlyArray<readonly [string, string]> = [
-  ['°', '^\\circ'], ['²', '^2'], ['³', '^3'], ['⁴', '^4'], ['⁵', '^5'], ['⁶', '^6'], ['⁷', '^7'], ['⁸', '^8'], ['⁹', '^9'],
-  ['√', '\\sqrt'], ['﹣', '-'], ['﹢', '+'], ['﹦', '='], ['﹤', '<'], ['﹥', '>'], ['：', ':'], ['π', '\\pi'],
+  ['°', '^\\circ'],
+  ['²', '^2'],
+  ['³', '^3'],
+  ['⁴', '^4'],
+  ['⁵', '^5'],
+  ['⁶', '^6'],
+  ['⁷', '^7'],
+  ['⁸', '^8'],
+  ['⁹', '^9'],
+  ['√', '\\sqrt'],
+  ['﹣', '-'],
+  ['﹢', '+'],
+  ['﹦', '='],
+  ['﹤', '<'],
+  ['﹥', '>'],
+  ['：', ':'],
+  ['π', '\\pi'],
 ];
 /** `(\d+),(\d+)` with Python's Unicode digits. */
 const THOUSANDS = /(\p{Nd}+),(\p{Nd}+)/gu;

@@ -25,7 +25,10 @@ export function pyStrip(s: string): string {
 
 /** `" ".join(s.split())`: runs of whitespace become one space, none at the ends. */
 export function collapseSpace(s: string): string {
-  return pyStrip(s).split(SPACE_RUN).filter((part) => part !== '').join(' ');
+  return pyStrip(s)
+    .split(SPACE_RUN)
+    .filter((part) => part !== '')
+    .join(' ');
 }
 
 /** `s.splitlines()` (without the empty piece after a final line break). */

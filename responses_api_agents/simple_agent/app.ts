@@ -62,7 +62,10 @@ const createSimpleAgent: ServerFactory = (context) => {
     const parsed = VERIFY_RESPONSE.safeParse(answer);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
-      throw new GymUpstreamError('GYM_AGENT_BAD_VERIFY_RESPONSE', `The resources server at ${resourcesUrl} answered /verify without a valid verify response (${issue.path.join('.') || 'body'}: ${issue.message}).`);
+      throw new GymUpstreamError(
+        'GYM_AGENT_BAD_VERIFY_RESPONSE',
+        `The resources server at ${resourcesUrl} answered /verify without a valid verify response (${issue.path.join('.') || 'body'}: ${issue.message}).`,
+      );
     }
     return parsed.data;
   };

@@ -43,7 +43,11 @@ export class AgentObserver {
   /** A model call that failed before answering: nothing names it, so its evidence is a gap. */
   modelCallFailed(error: unknown): void {
     const code = (error as { code?: unknown } | null)?.code;
-    this.gaps.push({ code: 'model_call_capture_incomplete', invocation_id: this.invocationId, detail: `call ${this.modelCalls.length + 1} failed: ${typeof code === 'string' ? code : error instanceof Error ? error.name : 'error'}` });
+    this.gaps.push({
+      code: 'model_call_capture_incomplete',
+      invocation_id: this.invocationId,
+      detail: `call ${this.modelCalls.length + 1} failed: ${typeof code === 'string' ? code : error instanceof Error ? error.name : 'error'}`,
+    });
   }
 
   /** Times one tool call; `finish` records it. */

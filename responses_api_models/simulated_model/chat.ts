@@ -10,7 +10,6 @@ import type { JsonSchema } from './schema-arguments.js';
 
 type Item = Record<string, unknown>;
 
-
 /** Reads the policy's view of a chat completions request. */
 export function policyInputFromChat(body: Item): PolicyInput {
   const messages = (body['messages'] as Item[] | undefined) ?? [];
@@ -24,7 +23,7 @@ export function policyInputFromChat(body: Item): PolicyInput {
     .filter((f): f is Item => typeof f?.['name'] === 'string')
     .map((f) => ({ name: f['name'] as string, parameters: f['parameters'] as JsonSchema | undefined }));
   const choice = body['tool_choice'];
-  const forced = typeof choice === 'object' && choice !== null ? ((choice as { function?: { name?: string } }).function?.name) : undefined;
+  const forced = typeof choice === 'object' && choice !== null ? (choice as { function?: { name?: string } }).function?.name : undefined;
   return {
     lastUserText: lastUser >= 0 ? textOf(messages[lastUser]!['content']) : '',
     toolOutput: toolMessages.length > 0 ? textOf(toolMessages.at(-1)!['content']) : undefined,

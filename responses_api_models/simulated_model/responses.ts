@@ -10,7 +10,6 @@ import type { JsonSchema } from './schema-arguments.js';
 
 type Item = Record<string, unknown>;
 
-
 /** Reads the policy's view of a Responses request. */
 export function policyInputFromResponses(body: Item): PolicyInput {
   const items: Item[] = typeof body['input'] === 'string' ? [{ role: 'user', content: body['input'] }] : ((body['input'] as Item[] | undefined) ?? []);
@@ -44,7 +43,7 @@ function outputItem(decision: PolicyDecision, text: string): Item {
 export function simulateResponse(body: Item, model: string): { response: Item; outputTokens: number } {
   const decision = decide(policyInputFromResponses(body));
   let text = decision.kind === 'text' ? decision.text : JSON.stringify(decision.arguments);
-  const maxTokens = typeof body['max_output_tokens'] === 'number' ? (body['max_output_tokens']) : Infinity;
+  const maxTokens = typeof body['max_output_tokens'] === 'number' ? body['max_output_tokens'] : Infinity;
   const truncated = decision.kind === 'text' && estimateTokens(text) > maxTokens;
   if (truncated) text = text.slice(0, Math.max(1, maxTokens * 4));
   const inputTokens = estimateTokens(JSON.stringify(body['input'] ?? '') + String(body['instructions'] ?? ''));

@@ -16,7 +16,34 @@ export interface JsonSchema {
   default?: unknown;
 }
 
-const STOP_WORDS = new Set(['the', 'a', 'an', 'in', 'at', 'is', 'it', 'what', "what's", 'like', 'how', 'there', 'today', 'tonight', 'weather', 'should', 'i', 'bring', 'jacket', 'going', 'out', 'of', 'to', 'for', 'me', 'please']);
+const STOP_WORDS = new Set([
+  'the',
+  'a',
+  'an',
+  'in',
+  'at',
+  'is',
+  'it',
+  'what',
+  "what's",
+  'like',
+  'how',
+  'there',
+  'today',
+  'tonight',
+  'weather',
+  'should',
+  'i',
+  'bring',
+  'jacket',
+  'going',
+  'out',
+  'of',
+  'to',
+  'for',
+  'me',
+  'please',
+]);
 
 /** The most specific-looking word of `text`: the last word that is not a stop word. */
 export function salientWord(text: string): string {

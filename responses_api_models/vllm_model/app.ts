@@ -17,7 +17,17 @@ import type { ServerFactory } from '@gym/runtime';
 const createVllmModel: ServerFactory = (context) => {
   const config = parseVllmModelConfig(context.config, context.instance.instanceName);
   if (config.isResponsesNative) checkNativeConfig(config);
-  const upstreams = config.baseUrls.map((baseUrl) => new OpenAIUpstream({ http: context.http, baseUrl, apiKey: config.apiKey, defaultHeaders: config.defaultHeaders, propagateTraceparent: config.propagateTraceparent, propagateBaggage: config.propagateBaggage }));
+  const upstreams = config.baseUrls.map(
+    (baseUrl) =>
+      new OpenAIUpstream({
+        http: context.http,
+        baseUrl,
+        apiKey: config.apiKey,
+        defaultHeaders: config.defaultHeaders,
+        propagateTraceparent: config.propagateTraceparent,
+        propagateBaggage: config.propagateBaggage,
+      }),
+  );
   // read once at start-up: a missing or broken template stops the server before it serves
   const template = config.useCompletionsApi && config.renderChatTemplate ? loadChatTemplate(config.name, config.tokenizer ?? config.model) : undefined;
   const pipeline = new ChatPipeline(config, upstreams, template);

@@ -98,7 +98,10 @@ export function loadChatTemplate(server: string, location: string, env: NodeJS.P
   }
   const text = templateText(config, file);
   if (text === undefined) {
-    throw new GymUserError('GYM_MODEL_CHAT_TEMPLATE', `Model server '${server}': ${file} has no chat_template (and there is no chat_template.jinja beside it). Point 'tokenizer:' at a model whose tokenizer ships a chat template, or set render_chat_template: false.`);
+    throw new GymUserError(
+      'GYM_MODEL_CHAT_TEMPLATE',
+      `Model server '${server}': ${file} has no chat_template (and there is no chat_template.jinja beside it). Point 'tokenizer:' at a model whose tokenizer ships a chat template, or set render_chat_template: false.`,
+    );
   }
   let template: Template;
   try {

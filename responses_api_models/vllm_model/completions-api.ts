@@ -28,7 +28,9 @@ function contentText(message: Json): string {
     return content
       .map((part: Json) => {
         if (part === null || typeof part !== 'object' || (part['type'] !== 'text' && part['type'] !== 'input_text')) {
-          throw new GymModelInputError(`use_completions_api: only text content reaches /v1/completions; got a '${String((part as Json | null)?.['type'])}' part in a ${String(message['role'])} message.`);
+          throw new GymModelInputError(
+            `use_completions_api: only text content reaches /v1/completions; got a '${String((part as Json | null)?.['type'])}' part in a ${String(message['role'])} message.`,
+          );
         }
         return typeof part['text'] === 'string' ? part['text'] : '';
       })
@@ -43,7 +45,9 @@ export function rawPrompt(messages: Json[]): string {
   const oneUser = roles.length === 1 && roles[0] === 'user';
   const systemUser = roles.length === 2 && roles[0] === 'system' && roles[1] === 'user';
   if (!oneUser && !systemUser) {
-    throw new GymModelInputError(`use_completions_api without render_chat_template takes one user message, optionally after one system message; got [${roles.join(', ')}]. Set render_chat_template: true (with the model's tokenizer) for conversations.`);
+    throw new GymModelInputError(
+      `use_completions_api without render_chat_template takes one user message, optionally after one system message; got [${roles.join(', ')}]. Set render_chat_template: true (with the model's tokenizer) for conversations.`,
+    );
   }
   return messages.map(contentText).join('\n\n');
 }
@@ -57,7 +61,8 @@ export function promptOf(body: Json, config: CompletionsConfig, template: ChatTe
     if (metadata[key]) throw new GymModelInputError(`metadata.${key}: audio is not supported with use_completions_api (/v1/completions is text-only).`);
   }
   if (template === undefined) {
-    if (tools !== undefined) throw new GymModelInputError('tools need render_chat_template: true with use_completions_api (the chat template renders them into the prompt), or use_completions_api: false.');
+    if (tools !== undefined)
+      throw new GymModelInputError('tools need render_chat_template: true with use_completions_api (the chat template renders them into the prompt), or use_completions_api: false.');
     return rawPrompt(messages);
   }
   for (const message of messages) if (message['content'] != null) contentText(message);

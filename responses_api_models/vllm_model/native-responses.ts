@@ -17,7 +17,10 @@ export function checkNativeConfig(config: VllmModelConfig): void {
     !config.sequentialReasoningAllowed && 'sequential_reasoning_allowed: false',
   ].filter((x): x is string => typeof x === 'string');
   if (unsupported.length > 0) {
-    throw new GymUserError('GYM_MODEL_CONFIG_UNSUPPORTED', `Model server '${config.name}' sets is_responses_native: true together with ${unsupported.join(', ')}, which the native Responses path does not support.`);
+    throw new GymUserError(
+      'GYM_MODEL_CONFIG_UNSUPPORTED',
+      `Model server '${config.name}' sets is_responses_native: true together with ${unsupported.join(', ')}, which the native Responses path does not support.`,
+    );
   }
 }
 

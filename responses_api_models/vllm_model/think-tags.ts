@@ -7,7 +7,10 @@ const THINK = /<think>([\s\S]*?)<\/think>/g;
 
 /** Wraps each non-empty text as `<think>text</think>` and concatenates them. */
 export function wrapThink(texts: readonly string[]): string {
-  return texts.filter((t) => t !== '').map((t) => `<think>${t}</think>`).join('');
+  return texts
+    .filter((t) => t !== '')
+    .map((t) => `<think>${t}</think>`)
+    .join('');
 }
 
 /** Splits `content` into the texts of its `<think>` blocks and the content without them. */

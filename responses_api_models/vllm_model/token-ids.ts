@@ -107,9 +107,7 @@ function validated(source: Json, where: string): TokenBundle {
     generation_log_probs: numberList(source['generation_log_probs'], `${where}.generation_log_probs`),
   };
   if (bundle.generation_token_ids.length !== bundle.generation_log_probs.length) {
-    throw new GymModelReplyError(
-      `${where} has ${bundle.generation_token_ids.length} generation token ids but ${bundle.generation_log_probs.length} log probabilities.`,
-    );
+    throw new GymModelReplyError(`${where} has ${bundle.generation_token_ids.length} generation token ids but ${bundle.generation_log_probs.length} log probabilities.`);
   }
   return bundle;
 }

@@ -5,16 +5,7 @@
 import type { AttributeValue, Span } from '@opentelemetry/api';
 
 /** Keys whose string values are replaced by {@link REDACTED} (exact, case-sensitive, as nemo-lens). */
-export const DEFAULT_REDACT_KEYS: ReadonlySet<string> = new Set([
-  'prompt',
-  'input_text',
-  'output_text',
-  'text',
-  'password',
-  'token',
-  'secret',
-  'key',
-]);
+export const DEFAULT_REDACT_KEYS: ReadonlySet<string> = new Set(['prompt', 'input_text', 'output_text', 'text', 'password', 'token', 'secret', 'key']);
 
 /** The replacement for a redacted value. */
 export const REDACTED = '[REDACTED]';

@@ -58,6 +58,14 @@ export const SpanRegistry: typeof real.SpanRegistry = {
   groups: () => NEVER_ENABLED,
   namespaces: () => [],
   presets: () => new Map([['all', NEVER_ENABLED]]),
-  resolve: (spec) => ({ enabled: NEVER_ENABLED, pending: new Set(spec.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean)) }),
+  resolve: (spec) => ({
+    enabled: NEVER_ENABLED,
+    pending: new Set(
+      spec
+        .split(',')
+        .map((s) => s.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  }),
   onChange: () => () => undefined,
 };

@@ -71,7 +71,13 @@ export function startSpanAt(name: string, parent: Context, attributes: LooseAttr
     return span;
   }
   const parentSpan = trace.getSpanContext(parent);
-  const span = getLeanTracer(options?.scope ?? defaultScope).startSpan(name, options?.kind ?? SpanKind.INTERNAL, parentSpan !== undefined && trace.isSpanContextValid(parentSpan) ? parentSpan : undefined, cleanAttributes(attributes), startTime);
+  const span = getLeanTracer(options?.scope ?? defaultScope).startSpan(
+    name,
+    options?.kind ?? SpanKind.INTERNAL,
+    parentSpan !== undefined && trace.isSpanContextValid(parentSpan) ? parentSpan : undefined,
+    cleanAttributes(attributes),
+    startTime,
+  );
   if (options?.links !== undefined) span.addLinks(options.links);
   return span;
 }

@@ -40,7 +40,10 @@ const normalise = (name: string): string => name.trim().toLowerCase();
 
 /** Splits a spec string into normalised entries, dropping empty ones. */
 export function parseSpec(spec: string): string[] {
-  return spec.split(',').map(normalise).filter((entry) => entry.length > 0);
+  return spec
+    .split(',')
+    .map(normalise)
+    .filter((entry) => entry.length > 0);
 }
 
 type Listener = () => void;
@@ -96,10 +99,16 @@ class Registry implements SpanRegistryApi {
     this.#entries.set(ns, { groups, presets });
 
     for (const group of collisions) {
-      lensWarn(LENS_WARNINGS.GROUP_COLLISION, `Span group '${group}' registered by namespace '${ns}' is also registered by another namespace; both share one gate. Pass { allowOverride: true } if that is intended.`);
+      lensWarn(
+        LENS_WARNINGS.GROUP_COLLISION,
+        `Span group '${group}' registered by namespace '${ns}' is also registered by another namespace; both share one gate. Pass { allowOverride: true } if that is intended.`,
+      );
     }
     if (deferred.length > 0) {
-      lensWarn(LENS_WARNINGS.PRESET_DEFERRED, `Presets of namespace '${ns}' name groups nothing has registered: ${deferred.join(', ')}. They take effect if their owner registers later; a typo selects less.`);
+      lensWarn(
+        LENS_WARNINGS.PRESET_DEFERRED,
+        `Presets of namespace '${ns}' name groups nothing has registered: ${deferred.join(', ')}. They take effect if their owner registers later; a typo selects less.`,
+      );
     }
     this.#notify();
   }

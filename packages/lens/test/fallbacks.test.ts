@@ -18,13 +18,28 @@ describe('lens/fallbacks', () => {
   });
 
   it('covers every primitive a call site uses', () => {
-    for (const name of ['managedSpan', 'spanCm', 'traceFn', 'startGroupSpan', 'emitSpan', 'safeSetSpanAttributes', 'isSpanGroupEnabled', 'spanGroup', 'injectContext', 'extractContext', 'SpanRegistry']) {
+    for (const name of [
+      'managedSpan',
+      'spanCm',
+      'traceFn',
+      'startGroupSpan',
+      'emitSpan',
+      'safeSetSpanAttributes',
+      'isSpanGroupEnabled',
+      'spanGroup',
+      'injectContext',
+      'extractContext',
+      'SpanRegistry',
+    ]) {
       assert.ok(PRIMITIVES.includes(name), `fallbacks lack ${name}`);
     }
   });
 
   it('runs call sites unchanged and records nothing', async () => {
-    assert.equal(fallbacks.managedSpan('x', 'y', (span) => span.isRecording()), false);
+    assert.equal(
+      fallbacks.managedSpan('x', 'y', (span) => span.isRecording()),
+      false,
+    );
     assert.equal(await fallbacks.traceFn('x', 'y')(async (n: number) => n * 2)(4), 8);
     assert.equal(fallbacks.spanGroup('Rollout').enabled, false);
     assert.equal(fallbacks.emitSpan('x', 'bad', 'worse'), undefined);
@@ -37,12 +52,21 @@ describe('lens/fallbacks', () => {
 
   it('imports nothing at run time, so it works where @opentelemetry/api is missing', () => {
     const source = new URL('../src/fallbacks.ts', import.meta.url);
-    const probe = spawnSync(process.execPath, ['--import', 'tsx', '-e', `
+    const probe = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '-e',
+        `
       import('node:module').then(async ({ register }) => {
         register('data:text/javascript,' + encodeURIComponent('export async function resolve(s, c, n) { if (s.startsWith("@opentelemetry/")) throw new Error("blocked " + s); return n(s, c); }'));
         const f = await import(${JSON.stringify(source.href)});
         console.log(f.managedSpan('g', 'n', (s) => s.isRecording()));
-      });`], { encoding: 'utf8' });
+      });`,
+      ],
+      { encoding: 'utf8' },
+    );
     assert.equal(probe.status, 0, probe.stderr);
     assert.equal(probe.stdout.trim(), 'false');
   });

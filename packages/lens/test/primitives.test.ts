@@ -1,18 +1,7 @@
 import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import {
-  emitSpan,
-  extractContext,
-  injectContext,
-  managedSpan,
-  NOOP_SPAN,
-  setEnabledSpanGroups,
-  spanCm,
-  spanGroup,
-  startGroupSpan,
-  traceFn,
-} from '../src/index.js';
+import { emitSpan, extractContext, injectContext, managedSpan, NOOP_SPAN, setEnabledSpanGroups, spanCm, spanGroup, startGroupSpan, traceFn } from '../src/index.js';
 import { installTracing } from './tracing-fixture.js';
 import type { TracingFixture } from './tracing-fixture.js';
 import { captureWarnings } from './warnings-fixture.js';
@@ -36,10 +25,15 @@ describe('span primitives', () => {
   });
 
   it('managedSpan records a span with filtered attributes when its group is enabled', () => {
-    const out = managedSpan(ON, 'work', (span) => {
-      assert.equal(span.isRecording(), true);
-      return 42;
-    }, { n: 1, keep: 'yes', skip: null, obj: { a: 1 }, list: [1, 2], password: 'hunter2' });
+    const out = managedSpan(
+      ON,
+      'work',
+      (span) => {
+        assert.equal(span.isRecording(), true);
+        return 42;
+      },
+      { n: 1, keep: 'yes', skip: null, obj: { a: 1 }, list: [1, 2], password: 'hunter2' },
+    );
     assert.equal(out, 42);
     const [span] = tracing.spans();
     assert.equal(span?.name, 'work');
@@ -48,10 +42,15 @@ describe('span primitives', () => {
 
   it('managedSpan runs the function with NOOP_SPAN and creates nothing when disabled', () => {
     let seen: unknown;
-    const out = managedSpan(OFF, 'work', (span) => {
-      seen = span;
-      return 'done';
-    }, { expensive: 1 });
+    const out = managedSpan(
+      OFF,
+      'work',
+      (span) => {
+        seen = span;
+        return 'done';
+      },
+      { expensive: 1 },
+    );
     assert.equal(out, 'done');
     assert.equal(seen, NOOP_SPAN);
     assert.equal(tracing.spans().length, 0);
@@ -60,7 +59,10 @@ describe('span primitives', () => {
   it('accepts a group name as well as a gate object', () => {
     managedSpan('primitives_on', 'by-name', () => undefined);
     managedSpan('primitives_off', 'nope', () => undefined);
-    assert.deepEqual(tracing.spans().map((s) => s.name), ['by-name']);
+    assert.deepEqual(
+      tracing.spans().map((s) => s.name),
+      ['by-name'],
+    );
   });
 
   it('keeps an async span open until its promise settles and parents spans opened inside it', async () => {
@@ -80,10 +82,13 @@ describe('span primitives', () => {
   });
 
   it('records a rejected promise as an exception event and ERROR status, then rethrows', async () => {
-    await assert.rejects(managedSpan(ON, 'fails', async () => {
-      await tick();
-      throw new Error('model unreachable');
-    }), /model unreachable/);
+    await assert.rejects(
+      managedSpan(ON, 'fails', async () => {
+        await tick();
+        throw new Error('model unreachable');
+      }),
+      /model unreachable/,
+    );
     const [span] = tracing.spans();
     assert.equal(span?.status.code, SpanStatusCode.ERROR);
     assert.equal(span?.status.message, 'model unreachable');
@@ -91,9 +96,13 @@ describe('span primitives', () => {
   });
 
   it('records a synchronous throw and still ends the span', () => {
-    assert.throws(() => managedSpan(ON, 'sync-fail', () => {
-      throw new TypeError('bad');
-    }), TypeError);
+    assert.throws(
+      () =>
+        managedSpan(ON, 'sync-fail', () => {
+          throw new TypeError('bad');
+        }),
+      TypeError,
+    );
     assert.equal(tracing.spans()[0]?.status.code, SpanStatusCode.ERROR);
   });
 
@@ -102,15 +111,29 @@ describe('span primitives', () => {
     assert.equal(await add(2, 3), 5);
     setEnabledSpanGroups([]);
     assert.equal(await add(1, 1), 2);
-    assert.deepEqual(tracing.spans().map((s) => s.name), ['add']);
-    const obj = { base: 10, get: traceFn(ON, 'get')(function (this: { base: number }, n: number) { return this.base + n; }) };
+    assert.deepEqual(
+      tracing.spans().map((s) => s.name),
+      ['add'],
+    );
+    const obj = {
+      base: 10,
+      get: traceFn(
+        ON,
+        'get',
+      )(function (this: { base: number }, n: number) {
+        return this.base + n;
+      }),
+    };
     assert.equal(obj.get(1), 11);
   });
 
   it('spanCm opens a span regardless of groups', () => {
     setEnabledSpanGroups([]);
     spanCm('always', () => undefined, { a: 1 });
-    assert.deepEqual(tracing.spans().map((s) => s.name), ['always']);
+    assert.deepEqual(
+      tracing.spans().map((s) => s.name),
+      ['always'],
+    );
   });
 
   it('startGroupSpan starts a span of the given kind that the caller ends, or NOOP_SPAN when disabled', () => {

@@ -48,7 +48,11 @@ export const GYM_ERRORS = {
   GYM_HTTP_CONNECTION: { kind: 'upstream', message: '%s %s failed after %s attempt(s)%s. Check that the server is running and reachable, and that the open-file limit is high enough.', docs: HTTP },
   GYM_HTTP_TIMEOUT: { kind: 'upstream', message: "%s %s did not finish within %s ms. Raise timeoutMs or check the upstream's load.", docs: HTTP },
   GYM_HTTP_ABORTED: { kind: 'caller', message: "%s %s was aborted by the caller's signal.", docs: HTTP },
-  GYM_HTTP_INVALID_JSON: { kind: 'upstream', message: '%s %s answered %s with a body that is not JSON (%s). Point the client at a gym-compatible server, or pass { raw: true } to read the text.', docs: HTTP },
+  GYM_HTTP_INVALID_JSON: {
+    kind: 'upstream',
+    message: '%s %s answered %s with a body that is not JSON (%s). Point the client at a gym-compatible server, or pass { raw: true } to read the text.',
+    docs: HTTP,
+  },
   GYM_HTTP_CLIENT_CLOSED: { kind: 'caller', message: '%s %s was requested after the HTTP client was closed. Create a new client.', docs: HTTP },
   GYM_HTTP_INVALID_URL: { kind: 'user', message: '"%s" is not an absolute http:// or https:// URL. Check the server host/port in the config.', docs: HTTP },
   GYM_HTTP_REQUEST_REJECTED: { kind: 'user', docs: HTTP },

@@ -11,25 +11,21 @@ export { loadConfig, redactSecrets, dumpConfigYaml } from './config/index.js';
 export type { ConfigMap, LoadConfigOptions, ResolvedConfig, ServerInstanceConfig, ServerRef, ServerType } from './config/index.js';
 export { createHttpClient, GymHttpRequestError, GymHttpStatusError } from './http/index.js';
 export type { HttpClient, HttpClientOptions, HttpRequestOptions, HttpResponse, CookieMap } from './http/index.js';
+export { addJsonRoute, createServerApp, defineAgentServer, defineModelServer, defineResourcesServer, installShutdownHandlers, listen, RESPONSES_REQUEST_FIELDS } from './server/index.js';
+export type { AgentServerDefinition, ModelServerDefinition, ResourcesServerDefinition, RouteContext, ServerDefinition, VerifyResult } from './server/index.js';
 export {
-  addJsonRoute,
-  createServerApp,
-  defineAgentServer,
-  defineModelServer,
-  defineResourcesServer,
-  installShutdownHandlers,
-  listen,
-  RESPONSES_REQUEST_FIELDS,
-} from './server/index.js';
-export type {
-  AgentServerDefinition,
-  ModelServerDefinition,
-  ResourcesServerDefinition,
-  RouteContext,
-  ServerDefinition,
-  VerifyResult,
-} from './server/index.js';
-export { configBool, configHeaders, configObject, configPositiveInt, isHttpStatusError, OpenAIUpstream, parseModelConfig, PROPAGATION_FIELDS, redactError, redactText, upstreamPropagation } from './protocol/upstream/index.js';
+  configBool,
+  configHeaders,
+  configObject,
+  configPositiveInt,
+  isHttpStatusError,
+  OpenAIUpstream,
+  parseModelConfig,
+  PROPAGATION_FIELDS,
+  redactError,
+  redactText,
+  upstreamPropagation,
+} from './protocol/upstream/index.js';
 export type { HttpStatusErrorLike, OpenAIUpstreamOptions, UpstreamCallOptions } from './protocol/upstream/index.js';
 export { CHAT_COMPLETION_CREATE_PARAMS, MODEL_RESPONSES_PARAMS } from './protocol/model-requests.js';
 export type { ChatCompletionCreateParams, ModelResponsesParams } from './protocol/model-requests.js';

@@ -30,7 +30,12 @@ const program = buildProgram(silent) as unknown as Command;
 program.configureOutput({ getOutHelpWidth: () => 80, getErrHelpWidth: () => 80 });
 for (const [, c] of commands(program)) c.configureOutput({ getOutHelpWidth: () => 80, getErrHelpWidth: () => 80 });
 
-const markdownFiles = [join(REPO_ROOT, 'README.md'), ...readdirSync(join(REPO_ROOT, 'docs'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.md')).map((f) => join(REPO_ROOT, 'docs', f))];
+const markdownFiles = [
+  join(REPO_ROOT, 'README.md'),
+  ...readdirSync(join(REPO_ROOT, 'docs'), { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => join(REPO_ROOT, 'docs', f)),
+];
 
 function withoutCode(markdown: string): string {
   return markdown.replace(/```[\s\S]*?```/g, '');
@@ -100,7 +105,11 @@ describe('links', () => {
     const sources = ['packages', 'bench', 'scripts', 'resources_servers', 'responses_api_agents', 'responses_api_models'].flatMap((dir) => codeFiles(join(REPO_ROOT, dir)));
     const files = [...markdownFiles, join(REPO_ROOT, 'BENCHMARKS.md'), ...sources.filter((f) => f !== fileURLToPath(import.meta.url))];
     assert.ok(sources.length > 300, `only ${sources.length} source files: the scan is broken`);
-    const citing = files.flatMap((f) => readFileSync(f, 'utf8').split('\n').flatMap((line, i) => (outside.test(line) ? [`${relative(REPO_ROOT, f)}:${i + 1}: ${line.trim()}`] : [])));
+    const citing = files.flatMap((f) =>
+      readFileSync(f, 'utf8')
+        .split('\n')
+        .flatMap((line, i) => (outside.test(line) ? [`${relative(REPO_ROOT, f)}:${i + 1}: ${line.trim()}`] : [])),
+    );
     assert.deepEqual(citing, []);
   });
 
@@ -108,6 +117,9 @@ describe('links', () => {
     const sources = ['packages', 'bench', 'scripts', 'resources_servers', 'responses_api_agents', 'responses_api_models'].flatMap((dir) => codeFiles(join(REPO_ROOT, dir)));
     const named = new Set(sources.flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/\bdocs\/[\w/.-]+\.md/g)].map((m) => m[0])));
     assert.ok(named.size > 10, 'the scan is broken');
-    assert.deepEqual([...named].filter((page) => !existsSync(join(REPO_ROOT, page))), []);
+    assert.deepEqual(
+      [...named].filter((page) => !existsSync(join(REPO_ROOT, page))),
+      [],
+    );
   });
 });

@@ -31,7 +31,10 @@ describe('gym env start with example_single_tool_call and simulated_model', () =
     const { status, body } = await post(`${env.url(AGENT)}/run`, ROW);
     assert.equal(status, 200);
     assert.equal(body.reward, 1);
-    assert.deepEqual(body.response.output.map((item: { type: string }) => item.type), ['function_call', 'function_call_output', 'message']);
+    assert.deepEqual(
+      body.response.output.map((item: { type: string }) => item.type),
+      ['function_call', 'function_call_output', 'message'],
+    );
     assert.equal(body.response.output[0].arguments, '{"city":"sf"}');
     assert.match(body.response.output[1].output, /The weather in sf is cold/);
     assert.ok(body.response.usage.total_tokens > 0);
@@ -87,7 +90,10 @@ describe('gym env start with example_single_tool_call and simulated_model', () =
     const status = await runGym(['env', 'status', '--head-url', env.headUrl], { env: { ...process.env, COLUMNS: '80' } });
     assert.equal(status.code, 0, status.stderr);
     const lines = status.stdout.trimEnd().split('\n');
-    assert.ok(lines.every((l) => l.length <= 80), status.stdout);
+    assert.ok(
+      lines.every((l) => l.length <= 80),
+      status.stdout,
+    );
     for (const s of env.servers) {
       const at = lines.findIndex((l) => l === `ok    ${s.process_name}`);
       assert.ok(at > 0, `${s.process_name} has a line of its own:\n${status.stdout}`);
@@ -102,7 +108,9 @@ describe('gym env start with example_single_tool_call and simulated_model', () =
     assert.equal(code, 143, env.output());
     assert.match(env.output(), /gym: stopped by SIGTERM \(exit 143\)/);
     for (const s of env.servers) assert.equal(isAlive(s.pid), false, `${s.process_name} still running`);
-    const logs = readdirSync(env.logDir).filter((f) => f.endsWith('.log')).sort();
+    const logs = readdirSync(env.logDir)
+      .filter((f) => f.endsWith('.log'))
+      .sort();
     assert.deepEqual(logs, ['example_single_tool_call.log', `${AGENT}.log`, 'policy_model.log']);
     assert.match(readFileSync(join(env.logDir, 'policy_model.log'), 'utf8'), /listening on/);
   });
@@ -110,7 +118,15 @@ describe('gym env start with example_single_tool_call and simulated_model', () =
 
 describe('gym env start with a broken config', () => {
   it('exits 2 and names the unknown reference with a suggestion', async () => {
-    const run = await runGym(['env', 'validate', '--resources-server', 'example_single_tool_call', '--model-type', 'simulated_model', '++example_single_tool_call_simple_agent.responses_api_agents.simple_agent.model_server.name=policy_modle']);
+    const run = await runGym([
+      'env',
+      'validate',
+      '--resources-server',
+      'example_single_tool_call',
+      '--model-type',
+      'simulated_model',
+      '++example_single_tool_call_simple_agent.responses_api_agents.simple_agent.model_server.name=policy_modle',
+    ]);
     assert.equal(run.code, 2);
     assert.match(run.stderr, /policy_modle/);
     assert.match(run.stderr, /policy_model/);

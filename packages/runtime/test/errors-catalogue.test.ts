@@ -25,7 +25,11 @@ function sources(dir: string, out: string[] = []): string[] {
   return out;
 }
 
-const read = (dirs: string[]): string => dirs.flatMap((dir) => sources(join(REPO_ROOT, dir))).map((f) => readFileSync(f, 'utf8')).join('\n');
+const read = (dirs: string[]): string =>
+  dirs
+    .flatMap((dir) => sources(join(REPO_ROOT, dir)))
+    .map((f) => readFileSync(f, 'utf8'))
+    .join('\n');
 const literals = (text: string): Set<string> => new Set([...text.matchAll(CODE)].map((m) => m[1]!));
 const page = (name: string): string => readFileSync(join(REPO_ROOT, 'docs', name), 'utf8');
 
@@ -38,14 +42,17 @@ const TABLE_ROWS: Array<[string, string]> = [
 
 describe('error catalogue', () => {
   it('documents every code the sources raise', () => {
-    const docs = readdirSync(join(REPO_ROOT, 'docs'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.md')).map((f) => page(f)).join('\n');
+    const docs = readdirSync(join(REPO_ROOT, 'docs'), { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => page(f))
+      .join('\n');
     const codes = literals(read([...PACKAGE_DIRS, ...ENVIRONMENT_DIRS]));
     assert.ok(codes.size > 50, `found only ${codes.size} codes: the scan is broken`);
     const missing = [...codes].filter((code) => !docs.includes(`\`${code}\``)).sort();
     assert.deepEqual(missing, []);
   });
 
-  it("explains every row of the error tables in the docs section the row names", () => {
+  it('explains every row of the error tables in the docs section the row names', () => {
     assert.ok(TABLE_ROWS.length > 50, 'the tables are not read');
     const wrong = TABLE_ROWS.filter(([code, docs]) => {
       const [file, anchor] = docs.split('#') as [string, string | undefined];
@@ -53,7 +60,10 @@ describe('error catalogue', () => {
       const text = page(file);
       return anchor === undefined || !anchorsOf(text).has(anchor) || !text.includes(`\`${code}\``);
     });
-    assert.deepEqual(wrong.map(([code, docs]) => `${code} → ${docs}`), []);
+    assert.deepEqual(
+      wrong.map(([code, docs]) => `${code} → ${docs}`),
+      [],
+    );
   });
 
   it('documents no code that does not exist: each is a table row, a warning or failure-row code, or raised by a server implementation', () => {
@@ -74,7 +84,10 @@ describe('error catalogue', () => {
     assert.ok(raised.length > 15, 'the scan is broken');
     const kindOf: Record<string, string> = { GymUserError: 'user', GymUpstreamError: 'upstream', GymError: 'caller', GymInternalError: 'internal' };
     const wrong = raised.filter(({ cls, code }) => (GYM_ERRORS as Record<string, { kind: string }>)[code]?.kind !== kindOf[cls]);
-    assert.deepEqual(wrong.map(({ cls, code }) => `${code} raised as ${cls}`), []);
+    assert.deepEqual(
+      wrong.map(({ cls, code }) => `${code} raised as ${cls}`),
+      [],
+    );
   });
 });
 

@@ -6,11 +6,21 @@ describe('@gym/runtime root', () => {
   it('loads no OpenTelemetry or lens module when imported', async () => {
     const { spawnSync } = await import('node:child_process');
     const index = new URL('../src/index.ts', import.meta.url).href;
-    const probe = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', '-e', `
+    const probe = spawnSync(
+      process.execPath,
+      [
+        '--conditions=source',
+        '--import',
+        'tsx',
+        '-e',
+        `
       await import(${JSON.stringify(index)});
       const loaded = Object.keys((await import('node:module')).createRequire(import.meta.url).cache).filter((p) => p.includes('@opentelemetry'));
       console.log(JSON.stringify(loaded));
-    `], { encoding: 'utf8' });
+    `,
+      ],
+      { encoding: 'utf8' },
+    );
     assert.equal(probe.status, 0, probe.stderr);
     assert.deepEqual(JSON.parse(probe.stdout.trim().split('\\n').at(-1)!), []);
   });

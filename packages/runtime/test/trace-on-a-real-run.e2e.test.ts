@@ -14,8 +14,24 @@ describe('gym trace on a real gym eval run', () => {
   let run: { code: number | null; stdout: string; stderr: string };
   before(async () => {
     run = await runGym(
-      ['eval', 'run', '--resources-server', 'example_single_tool_call', '--model-type', 'simulated_model', '--num-repeats', '2', '-o', output, '--log-dir', logDir, `++head_server.port=${await freePort()}`,
-        '++telemetry.enabled=true', '++telemetry.exporter=console', '++telemetry.span_groups=per_rollout'],
+      [
+        'eval',
+        'run',
+        '--resources-server',
+        'example_single_tool_call',
+        '--model-type',
+        'simulated_model',
+        '--num-repeats',
+        '2',
+        '-o',
+        output,
+        '--log-dir',
+        logDir,
+        `++head_server.port=${await freePort()}`,
+        '++telemetry.enabled=true',
+        '++telemetry.exporter=console',
+        '++telemetry.span_groups=per_rollout',
+      ],
       { env: telemetryEnv({}) },
     );
   });
@@ -23,7 +39,10 @@ describe('gym trace on a real gym eval run', () => {
 
   it('collects every rollout with its trace id and ends with the slowest rollout and a report', () => {
     assert.equal(run.code, 0, run.stderr);
-    const rows = readFileSync(output, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { trace_id: string; _ng_task_index: number; _ng_rollout_index: number });
+    const rows = readFileSync(output, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { trace_id: string; _ng_task_index: number; _ng_rollout_index: number });
     assert.equal(rows.length, 10);
     assert.equal(new Set(rows.map((r) => r.trace_id)).size, 10, 'per_rollout: one trace per rollout');
     assert.match(run.stdout, /slowest rollout \(gym trace show --slowest 1\):\nrollout \d-\d {2}trace [0-9a-f]{32}/);

@@ -52,18 +52,27 @@ export function registerTraceCommands<A extends unknown[], O extends OptionValue
     .option('--slowest <n>', 'the N slowest rollouts', (v) => Number(v))
     .option('--failed', 'rollouts with error spans or without verification')
     .option('--max-spans <n>', 'spans listed per tree at most', (v) => Number(v), 500)
-    .option('--evidence <rollouts>', 'a rollouts JSONL of the run (repeatable): show each rollout\'s captured model calls, tool calls, gaps and health verdict', (v: string, prev: string[] | undefined) => [...(prev ?? []), v])
+    .option(
+      '--evidence <rollouts>',
+      "a rollouts JSONL of the run (repeatable): show each rollout's captured model calls, tool calls, gaps and health verdict",
+      (v: string, prev: string[] | undefined) => [...(prev ?? []), v],
+    )
     .option('--json', 'JSON output')
     .option('--markdown', 'Markdown output')
     .action(async (paths, o) => {
       const { show } = await import('./commands/show.js');
       const opts = { paths, format: formatOf(o), color: useColor(), ...widthOption(), maxSpans: o.maxSpans, failed: o.failed === true, ...(o.evidence === undefined ? {} : { evidence: o.evidence }) };
-      setExit(await show({ ...opts, ...(o.rollout === undefined ? {} : { rollout: o.rollout }), ...(o.trace === undefined ? {} : { trace: o.trace }), ...(o.slowest === undefined ? {} : { slowest: o.slowest }) }, processOutput()));
+      setExit(
+        await show(
+          { ...opts, ...(o.rollout === undefined ? {} : { rollout: o.rollout }), ...(o.trace === undefined ? {} : { trace: o.trace }), ...(o.slowest === undefined ? {} : { slowest: o.slowest }) },
+          processOutput(),
+        ),
+      );
     });
 
   trace
     .command('why')
-    .description('split a rollout\'s wall time into model, tools, verification, agent and each queue of each hop, and name the bottleneck')
+    .description("split a rollout's wall time into model, tools, verification, agent and each queue of each hop, and name the bottleneck")
     .argument('[id]', 'rollout id or trace id (omit with --all)')
     .argument('[paths...]', PATHS_HELP)
     .option('--all', 'aggregate over every rollout')
@@ -120,7 +129,7 @@ export function registerTraceCommands<A extends unknown[], O extends OptionValue
 
   trace
     .command('top')
-    .description('follow a run\'s log files as they grow: rollouts done, failed and in flight, the slowest, each process\'s event loop')
+    .description("follow a run's log files as they grow: rollouts done, failed and in flight, the slowest, each process's event loop")
     .argument('[paths...]', PATHS_HELP)
     .option('--interval <ms>', 'milliseconds between redraws', (v) => Number(v), 1000)
     .option('--once', 'read what is there, print one frame and exit')
@@ -172,10 +181,15 @@ export function registerTraceCommands<A extends unknown[], O extends OptionValue
     .option('--max-rollouts <n>', 'rollouts with full span detail (a quarter failed, half the slowest, the rest a sample)', (v) => Number(v), 200)
     .option('--max-spans <n>', 'spans per waterfall at most', (v) => Number(v), 1000)
     .option('--max-rows <n>', 'above this many rollouts, list only those with span detail (all are counted)', (v) => Number(v), 2000)
-    .option('--evidence <rollouts>', 'a rollouts JSONL of the run (repeatable): show each rollout\'s captured calls, tool calls, gaps and health verdict', (v: string, prev: string[] | undefined) => [...(prev ?? []), v])
+    .option('--evidence <rollouts>', "a rollouts JSONL of the run (repeatable): show each rollout's captured calls, tool calls, gaps and health verdict", (v: string, prev: string[] | undefined) => [
+      ...(prev ?? []),
+      v,
+    ])
     .action(async (paths, o) => {
       const { report } = await import('./commands/report.js');
-      setExit(await report({ paths, out: o.out, maxRollouts: o.maxRollouts, maxSpans: o.maxSpans, maxRows: o.maxRows, ...(o.evidence === undefined ? {} : { evidence: o.evidence }) }, processOutput()));
+      setExit(
+        await report({ paths, out: o.out, maxRollouts: o.maxRollouts, maxSpans: o.maxSpans, maxRows: o.maxRows, ...(o.evidence === undefined ? {} : { evidence: o.evidence }) }, processOutput()),
+      );
     });
 
   trace

@@ -46,7 +46,13 @@ describe('assembleTraces', () => {
     const set = assembleTraces(toRecords([bare('root', '0000000000000001', null, 0, 10), bare('lost', '0000000000000002', '00000000000000ff', 2, 5)]));
     const t = [...set.traces.values()][0]!;
     assert.equal(set.orphanCount, 1);
-    assert.deepEqual(t.roots.map((r) => [r.span.name, r.orphan]), [['root', false], ['lost', true]]);
+    assert.deepEqual(
+      t.roots.map((r) => [r.span.name, r.orphan]),
+      [
+        ['root', false],
+        ['lost', true],
+      ],
+    );
   });
 
   it('de-duplicates a span read twice and counts it', () => {
@@ -73,7 +79,13 @@ describe('rollouts', () => {
     const b = rolloutSpans({ rolloutId: '1-0', atMs: 50, reward: 0 });
     const set = assembleTraces(toRecords([...a, ...b]));
     const rollouts = findRollouts(set);
-    assert.deepEqual(rollouts.map((r) => [r.rolloutId, r.reward, r.sharedTrace]), [['0-0', 1, false], ['1-0', 0, false]]);
+    assert.deepEqual(
+      rollouts.map((r) => [r.rolloutId, r.reward, r.sharedTrace]),
+      [
+        ['0-0', 1, false],
+        ['1-0', 0, false],
+      ],
+    );
     const byId = lookupId(set, rollouts, '1-0');
     assert.equal(byId.type === 'rollout' && byId.rollout.traceId, b[0]!.traceId);
     const byTrace = lookupId(set, rollouts, a[0]!.traceId);
@@ -85,7 +97,10 @@ describe('rollouts', () => {
     const set = assembleTraces(toRecords(spans));
     assert.equal(set.traces.size, 1);
     const rollouts = findRollouts(set);
-    assert.deepEqual(rollouts.map((r) => r.rolloutId), ['0-0', '1-0', '2-0']);
+    assert.deepEqual(
+      rollouts.map((r) => r.rolloutId),
+      ['0-0', '1-0', '2-0'],
+    );
     assert.ok(rollouts.every((r) => r.sharedTrace));
     const t = [...set.traces.values()][0]!;
     assert.equal(t.roots[0]!.span.name, 'gym.job');
@@ -96,11 +111,14 @@ describe('rollouts', () => {
 
   it('lists the closest ids when a rollout is not found', () => {
     const set = assembleTraces(toRecords([...rolloutSpans({ rolloutId: '12-0' }), ...rolloutSpans({ rolloutId: '12-1' }), ...rolloutSpans({ rolloutId: '7-3' })]));
-    assert.throws(() => lookupId(set, findRollouts(set), '12-2'), (err: unknown) => {
-      assert.ok(err instanceof TraceUserError);
-      assert.equal(err.code, 'GYM_TRACE_ROLLOUT_NOT_FOUND');
-      assert.match(err.message, /Closest ids: 12-0, 12-1/);
-      return true;
-    });
+    assert.throws(
+      () => lookupId(set, findRollouts(set), '12-2'),
+      (err: unknown) => {
+        assert.ok(err instanceof TraceUserError);
+        assert.equal(err.code, 'GYM_TRACE_ROLLOUT_NOT_FOUND');
+        assert.match(err.message, /Closest ids: 12-0, 12-1/);
+        return true;
+      },
+    );
   });
 });

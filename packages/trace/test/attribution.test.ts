@@ -16,14 +16,30 @@ describe('attributeTime', () => {
     const [r] = rollouts(rolloutSpans({ rolloutId: '0-0' }));
     const a = attributeTime(r!.node, r!.rolloutId);
     assert.equal(a.wallMs, 998);
-    assert.deepEqual(a.categories, { model: 590, tools: 85, verify: 255, seed: 0, agent: 28, caller_queue: 0, connect: 0, transit: 0, return: 0, retries: 0, network: 40, collector_send: 0, collector_return: 0, unaccounted: 0 });
+    assert.deepEqual(a.categories, {
+      model: 590,
+      tools: 85,
+      verify: 255,
+      seed: 0,
+      agent: 28,
+      caller_queue: 0,
+      connect: 0,
+      transit: 0,
+      return: 0,
+      retries: 0,
+      network: 40,
+      collector_send: 0,
+      collector_return: 0,
+      unaccounted: 0,
+    });
     assert.deepEqual(a.network, { beforeMs: 20, afterMs: 20 });
     const sum = TIME_CATEGORIES.reduce((n, c) => n + a.categories[c], 0);
     assert.equal(sum, a.wallMs);
-    assert.deepEqual(
-      a.hops.map((h) => [h.name, h.beforeMs, h.afterMs]).sort(),
-      [['POST /get_weather', 5, 10], ['POST /v1/responses', 5, 5], ['POST /verify', 10, 5]],
-    );
+    assert.deepEqual(a.hops.map((h) => [h.name, h.beforeMs, h.afterMs]).sort(), [
+      ['POST /get_weather', 5, 10],
+      ['POST /v1/responses', 5, 5],
+      ['POST /verify', 10, 5],
+    ]);
     assert.equal(a.criticalSpans[0]!.name, 'gym.model.responses');
   });
 

@@ -34,7 +34,9 @@ function run(): FixtureSpan[] {
   return [
     ...defaultPresetSpans(ids),
     ...[0, 1, 2, 3].flatMap((i) =>
-      rolloutSpans({ rolloutId: `solo-${i}`, atMs: 300 * i, noVerify: i % 2 === 0 }).map((s) => (s.name === 'gym.model.responses' ? { ...s, status: { code: 'ERROR', message: `overloaded ${i}` } } : s)),
+      rolloutSpans({ rolloutId: `solo-${i}`, atMs: 300 * i, noVerify: i % 2 === 0 }).map((s) =>
+        s.name === 'gym.model.responses' ? { ...s, status: { code: 'ERROR', message: `overloaded ${i}` } } : s,
+      ),
     ),
     bare('lost child', 'aaaaaaaaaaaaaaaa', 'bbbbbbbbbbbbbbbb', 10, 20, { service: MODEL, traceId: lost }),
     bare('lost sibling', 'aaaaaaaaaaaaaaab', 'bbbbbbbbbbbbbbbb', 12, 25, { service: MODEL, traceId: lost }),
@@ -171,7 +173,10 @@ describe('merging the sums of two threads', () => {
     a.merge(structuredClone(b.state()));
     const report = a.finish();
     assert.equal(report.counts.root_missing, 1);
-    assert.deepEqual(report.findings.filter((f) => f.kind === 'root_missing'), [{ kind: 'root_missing', traceId: lost, spanCount: 3 }]);
+    assert.deepEqual(
+      report.findings.filter((f) => f.kind === 'root_missing'),
+      [{ kind: 'root_missing', traceId: lost, spanCount: 3 }],
+    );
   });
 });
 
@@ -180,7 +185,10 @@ describe('shareBatches', () => {
     const bytes = [10, 10, 10, 10, 10, 10, 50, 10];
     const batches = bytes.map((_, i) => [i]);
     const shares = shareBatches(batches, bytes, 2);
-    assert.deepEqual(shares, [[[0], [1], [2], [3], [4], [5]], [[6], [7]]]);
+    assert.deepEqual(shares, [
+      [[0], [1], [2], [3], [4], [5]],
+      [[6], [7]],
+    ]);
     assert.deepEqual(shareBatches(batches, bytes, 3).flat(), batches);
     assert.equal(shareBatches([[0]], [5], 4).length, 1);
     assert.deepEqual(shareBatches([], [], 2), []);

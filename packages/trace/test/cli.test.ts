@@ -28,7 +28,10 @@ describe('registerTraceCommands', () => {
     const program = new Command('gym');
     registerTraceCommands(program);
     const trace = program.commands.find((c) => c.name() === 'trace')!;
-    assert.deepEqual(trace.commands.map((c) => c.name()), ['show', 'why', 'stats', 'anomalies', 'sql', 'top', 'convert', 'push', 'report', 'receive']);
+    assert.deepEqual(
+      trace.commands.map((c) => c.name()),
+      ['show', 'why', 'stats', 'anomalies', 'sql', 'top', 'convert', 'push', 'report', 'receive'],
+    );
   });
 
   it('runs show and why end to end', () => {

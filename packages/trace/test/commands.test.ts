@@ -93,7 +93,10 @@ describe('why', () => {
     await why({ paths: [one], id: '0-0', format: 'json' }, j);
     const doc = JSON.parse(j.out);
     assert.equal(doc.type, 'attribution');
-    assert.equal(Object.values(doc.categories as Record<string, number>).reduce((a, b) => a + b, 0), doc.wallMs);
+    assert.equal(
+      Object.values(doc.categories as Record<string, number>).reduce((a, b) => a + b, 0),
+      doc.wallMs,
+    );
   });
 
   it('aggregates with --all', async () => {
@@ -187,7 +190,10 @@ describe('default paths', () => {
   it('reads the newest run directory under .gym/logs', async () => {
     const d = tempDir();
     cleanups.push(d.cleanup);
-    for (const [run, id, t] of [['run-old', 'old', 1_000_000], ['run-new', 'new', 2_000_000]] as const) {
+    for (const [run, id, t] of [
+      ['run-old', 'old', 1_000_000],
+      ['run-new', 'new', 2_000_000],
+    ] as const) {
       const dir = join(d.dir, '.gym', 'logs', run);
       mkdirSync(dir, { recursive: true });
       writeFileSync(join(dir, 'agent.log'), rolloutSpans({ rolloutId: id }).map(consoleLine).join('\n'));
@@ -201,7 +207,10 @@ describe('default paths', () => {
   it('prefers the run .gym/logs/latest points at over a directory touched later', async () => {
     const d = tempDir();
     cleanups.push(d.cleanup);
-    for (const [run, id, t] of [['run-a', 'pointed', 1_000_000], ['run-b', 'touched', 2_000_000]] as const) {
+    for (const [run, id, t] of [
+      ['run-a', 'pointed', 1_000_000],
+      ['run-b', 'touched', 2_000_000],
+    ] as const) {
       const dir = join(d.dir, '.gym', 'logs', run);
       mkdirSync(dir, { recursive: true });
       writeFileSync(join(dir, 'agent.log'), rolloutSpans({ rolloutId: id }).map(consoleLine).join('\n'));

@@ -47,7 +47,10 @@ describe('convert to OTLP/JSON', () => {
     const before = (await readSpans([d.dir])).spans.map(comparable);
     const after_ = (await readSpans([out.path('trace.otlp.jsonl')])).spans.map(comparable);
     const key = (s: { spanId: string }) => s.spanId;
-    assert.deepEqual(after_.sort((a, b) => key(a).localeCompare(key(b))), before.sort((a, b) => key(a).localeCompare(key(b))));
+    assert.deepEqual(
+      after_.sort((a, b) => key(a).localeCompare(key(b))),
+      before.sort((a, b) => key(a).localeCompare(key(b))),
+    );
     assert.equal(readFileSync(out.path('trace.otlp.jsonl'), 'utf8').trim().split('\n').length, 3);
   });
 
@@ -74,6 +77,9 @@ describe('convert to OTLP/JSON', () => {
     const after_ = (await readSpans([d.path('out.otlp.jsonl')])).spans.map(comparable);
     const key = (s: { spanId: string }) => s.spanId;
     assert.equal(after_.length, expected);
-    assert.deepEqual(after_.sort((a, b) => key(a).localeCompare(key(b))), before.sort((a, b) => key(a).localeCompare(key(b))));
+    assert.deepEqual(
+      after_.sort((a, b) => key(a).localeCompare(key(b))),
+      before.sort((a, b) => key(a).localeCompare(key(b))),
+    );
   });
 });

@@ -27,7 +27,7 @@ describe('criticalPath', () => {
       path.segments.map((s) => `${s.node.span.name} ${ms(s.startNs)}-${ms(s.endNs)}`),
       ['root 0-10', 'A-long 10-60', 'root 60-70', 'C 70-72', 'C1 72-80', 'C 80-90', 'root 90-100'],
     );
-    const names = [...path.spanIds].map((id) => root.span.spanId === id ? 'root' : id);
+    const names = [...path.spanIds].map((id) => (root.span.spanId === id ? 'root' : id));
     assert.ok(!names.includes('0000000000000003'), 'the shorter parallel child is not on the path');
     assert.ok(path.spanIds.has('0000000000000002'));
     assert.equal(path.wallMs, 100);

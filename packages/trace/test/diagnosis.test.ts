@@ -39,7 +39,12 @@ function sums(doc: WhyJson): void {
 describe('why under load names the bottleneck', () => {
   it('(a) a resources server burning CPU: transit + callee queue on that server', async () => {
     const injected = 200;
-    const run: RunShape = { rollouts: 8, spacingMs: 25, shape: () => ({ tool: { serverMs: 2, transitMs: injected } }), loads: { [AGENT]: { elu: 0.2, delayP99Ms: 12 }, [MODEL]: IDLE, [RESOURCES]: { elu: 0.97, delayP99Ms: 240 }, [COLLECTOR]: IDLE } };
+    const run: RunShape = {
+      rollouts: 8,
+      spacingMs: 25,
+      shape: () => ({ tool: { serverMs: 2, transitMs: injected } }),
+      loads: { [AGENT]: { elu: 0.2, delayP99Ms: 12 }, [MODEL]: IDLE, [RESOURCES]: { elu: 0.97, delayP99Ms: 240 }, [COLLECTOR]: IDLE },
+    };
     for (const id of ['0', '5']) {
       const doc = await whyJson(run, id);
       sums(doc);
@@ -47,7 +52,10 @@ describe('why under load names the bottleneck', () => {
       const toTool = doc.hops.find((h) => h.toService === RESOURCES && (h.critical['transit'] ?? 0) > 0)!;
       assert.ok(toTool.critical['transit']! >= 0.8 * injected);
       assert.deepEqual([doc.bottleneck.cause.kind, doc.bottleneck.cause.to], ['transit', RESOURCES]);
-      assert.match(doc.diagnosis, /^weather event loop 97% busy \(delay p99 240ms\): requests from simple_agent waited in weather before its handler ran — 20\dms of 2\d\dms \(\d+\.\d%\) in transit \+ callee queue — add weather processes \(num_workers\)/);
+      assert.match(
+        doc.diagnosis,
+        /^weather event loop 97% busy \(delay p99 240ms\): requests from simple_agent waited in weather before its handler ran — 20\dms of 2\d\dms \(\d+\.\d%\) in transit \+ callee queue — add weather processes \(num_workers\)/,
+      );
     }
     const all = await whyJson(run);
     assert.match(all.diagnosis, /^weather event loop 97% busy/);
@@ -56,7 +64,12 @@ describe('why under load names the bottleneck', () => {
   it('(b) an agent whose upstream pool holds one connection with 8 rollouts in flight: caller queue', async () => {
     // with one connection, the i-th rollout waits for the i model calls ahead of it
     const modelMs = 20;
-    const run: RunShape = { rollouts: 8, spacingMs: 1, shape: (i) => ({ model: { serverMs: modelMs, queuedMs: i * modelMs } }), loads: { [AGENT]: { elu: 0.12, delayP99Ms: 11 }, [MODEL]: { elu: 0.3, delayP99Ms: 12 }, [RESOURCES]: IDLE, [COLLECTOR]: IDLE } };
+    const run: RunShape = {
+      rollouts: 8,
+      spacingMs: 1,
+      shape: (i) => ({ model: { serverMs: modelMs, queuedMs: i * modelMs } }),
+      loads: { [AGENT]: { elu: 0.12, delayP99Ms: 11 }, [MODEL]: { elu: 0.3, delayP99Ms: 12 }, [RESOURCES]: IDLE, [COLLECTOR]: IDLE },
+    };
     for (const i of [3, 7]) {
       const doc = await whyJson(run, String(i));
       sums(doc);
@@ -66,31 +79,50 @@ describe('why under load names the bottleneck', () => {
       assert.equal(toModel.fromService, AGENT);
       assert.ok(toModel.critical['caller_queue']! >= 0.8 * injected);
       assert.deepEqual([doc.bottleneck.cause.kind, doc.bottleneck.cause.from, doc.bottleneck.cause.to], ['caller_queue', AGENT, MODEL]);
-      assert.match(doc.diagnosis, /^caller pool full at simple_agent → policy_model: \d+ms of \d+ms \(\d+\.\d%\) queued before a connection while its event loop was 12\.0% busy — raise the upstream connection limit$/);
+      assert.match(
+        doc.diagnosis,
+        /^caller pool full at simple_agent → policy_model: \d+ms of \d+ms \(\d+\.\d%\) queued before a connection while its event loop was 12\.0% busy — raise the upstream connection limit$/,
+      );
     }
   });
 
   it('(c) a slow wire between agent and model, both event loops idle: transit', async () => {
     const injected = 50;
-    const run: RunShape = { rollouts: 6, spacingMs: 10, shape: () => ({ model: { serverMs: 5, transitMs: injected } }), loads: { [AGENT]: { elu: 0.1, delayP99Ms: 11 }, [MODEL]: { elu: 0.06, delayP99Ms: 10 }, [RESOURCES]: IDLE, [COLLECTOR]: IDLE } };
+    const run: RunShape = {
+      rollouts: 6,
+      spacingMs: 10,
+      shape: () => ({ model: { serverMs: 5, transitMs: injected } }),
+      loads: { [AGENT]: { elu: 0.1, delayP99Ms: 11 }, [MODEL]: { elu: 0.06, delayP99Ms: 10 }, [RESOURCES]: IDLE, [COLLECTOR]: IDLE },
+    };
     const doc = await whyJson(run, '2');
     sums(doc);
     assert.ok(doc.categories['transit']! >= 0.8 * injected);
     const toModel = doc.hops.find((h) => h.toService === MODEL)!;
     assert.ok(toModel.critical['transit']! >= 0.8 * injected);
     assert.deepEqual([doc.bottleneck.cause.kind, doc.bottleneck.cause.from, doc.bottleneck.cause.to], ['transit', AGENT, MODEL]);
-    assert.match(doc.diagnosis, /^5\dms of \d+ms \(\d+\.\d%\) in transit simple_agent → policy_model with both event loops idle \(policy_model 6\.0%, simple_agent 10\.0%\): the wire between them is slow/);
+    assert.match(
+      doc.diagnosis,
+      /^5\dms of \d+ms \(\d+\.\d%\) in transit simple_agent → policy_model with both event loops idle \(policy_model 6\.0%, simple_agent 10\.0%\): the wire between them is slow/,
+    );
   });
 
   it('(d) an agent burning CPU in its own loop: caller queue with a busy caller', async () => {
     const perCall = 30; // every send waits for the loop
-    const run: RunShape = { rollouts: 8, spacingMs: 20, shape: () => ({ model: { serverMs: 10, queuedMs: perCall }, tool: { serverMs: 2, queuedMs: perCall }, verify: { serverMs: 3, queuedMs: perCall } }), loads: { [AGENT]: { elu: 0.98, delayP99Ms: 41 }, [MODEL]: IDLE, [RESOURCES]: IDLE, [COLLECTOR]: IDLE } };
+    const run: RunShape = {
+      rollouts: 8,
+      spacingMs: 20,
+      shape: () => ({ model: { serverMs: 10, queuedMs: perCall }, tool: { serverMs: 2, queuedMs: perCall }, verify: { serverMs: 3, queuedMs: perCall } }),
+      loads: { [AGENT]: { elu: 0.98, delayP99Ms: 41 }, [MODEL]: IDLE, [RESOURCES]: IDLE, [COLLECTOR]: IDLE },
+    };
     const doc = await whyJson(run, '4');
     sums(doc);
     assert.ok(doc.categories['caller_queue']! >= 0.8 * 3 * perCall);
     // a busy caller delays all its calls, sending and reading: its queue and return are counted over every one of them
     assert.deepEqual([doc.bottleneck.cause.kind, doc.bottleneck.cause.from, doc.bottleneck.cause.to], ['caller_loop', AGENT, null]);
-    assert.match(doc.diagnosis, /^simple_agent event loop 98% busy \(delay p99 41ms\): rollouts waited for CPU in simple_agent — (9\d|1\d\d)\.?\d*ms of \d+ms \(\d+\.\d%\) queued before requests were sent or answers were read — lower --concurrency or add simple_agent processes \(num_workers\)$/);
+    assert.match(
+      doc.diagnosis,
+      /^simple_agent event loop 98% busy \(delay p99 41ms\): rollouts waited for CPU in simple_agent — (9\d|1\d\d)\.?\d*ms of \d+ms \(\d+\.\d%\) queued before requests were sent or answers were read — lower --concurrency or add simple_agent processes \(num_workers\)$/,
+    );
     const all = await whyJson(run);
     assert.match(all.diagnosis, /^simple_agent event loop 98% busy \(delay p99 41ms\): rollouts waited for CPU in simple_agent — \d+ms of \d+ms per rollout/);
   });
@@ -100,11 +132,19 @@ describe('why under load names the bottleneck', () => {
     // connection's callback waits for it, and answers do too; each callee's return alone would be
     // the largest single piece
     const hop = (serverMs: number) => ({ serverMs, queuedMs: 12, connectMs: 3, returnMs: 20 });
-    const busyAgent: RunShape = { rollouts: 8, spacingMs: 20, shape: () => ({ model: hop(10), tool: hop(2), verify: hop(3) }), loads: { [AGENT]: { elu: 0.98, delayP99Ms: 41 }, [MODEL]: IDLE, [RESOURCES]: IDLE, [COLLECTOR]: IDLE } };
+    const busyAgent: RunShape = {
+      rollouts: 8,
+      spacingMs: 20,
+      shape: () => ({ model: hop(10), tool: hop(2), verify: hop(3) }),
+      loads: { [AGENT]: { elu: 0.98, delayP99Ms: 41 }, [MODEL]: IDLE, [RESOURCES]: IDLE, [COLLECTOR]: IDLE },
+    };
     const doc = await whyJson(busyAgent, '4');
     sums(doc);
     assert.deepEqual([doc.bottleneck.cause.kind, doc.bottleneck.cause.from, doc.bottleneck.cause.to], ['caller_loop', AGENT, null]);
-    assert.match(doc.diagnosis, /^simple_agent event loop 98% busy \(delay p99 41ms\): rollouts waited for CPU in simple_agent — 10\d\.?\d*ms of \d+ms \(\d+\.\d%\) queued before requests were sent or answers were read/);
+    assert.match(
+      doc.diagnosis,
+      /^simple_agent event loop 98% busy \(delay p99 41ms\): rollouts waited for CPU in simple_agent — 10\d\.?\d*ms of \d+ms \(\d+\.\d%\) queued before requests were sent or answers were read/,
+    );
     // with the agent idle, the same returns are the wire's or the callee's: no agent loop cause
     const idleAgent = await whyJson({ ...busyAgent, loads: { ...busyAgent.loads, [AGENT]: IDLE } }, '4');
     assert.equal(idleAgent.bottleneck.cause.kind, 'return');

@@ -32,7 +32,23 @@ function oddRun() {
     return JSON.stringify({ span_id, type, trace_id, ...rest });
   })();
   const upper = named('upper-case id', '7777777777777777').replace('7777777777777777', 'ABCDEF7777777777');
-  const python = JSON.stringify({ name: 'POST /verify', context: { trace_id: '0x4bf92f3577b34da6a3ce929d0e0e4736', span_id: '0x00f067aa0ba902b7' }, kind: 'SpanKind.SERVER', parent_id: null, start_time: '2026-01-01T00:00:00.100000Z', end_time: '2026-01-01T00:00:00.350500Z', status: { status_code: 'OK' }, attributes: {}, events: [], links: [], resource: { attributes: { 'service.name': 'nemo-gym/py_tool' } } }, null, 2);
+  const python = JSON.stringify(
+    {
+      name: 'POST /verify',
+      context: { trace_id: '0x4bf92f3577b34da6a3ce929d0e0e4736', span_id: '0x00f067aa0ba902b7' },
+      kind: 'SpanKind.SERVER',
+      parent_id: null,
+      start_time: '2026-01-01T00:00:00.100000Z',
+      end_time: '2026-01-01T00:00:00.350500Z',
+      status: { status_code: 'OK' },
+      attributes: {},
+      events: [],
+      links: [],
+      resource: { attributes: { 'service.name': 'nemo-gym/py_tool' } },
+    },
+    null,
+    2,
+  );
   const d = tempDir({
     'agent.log': [
       'INFO:     Started server process [4242]',
@@ -83,7 +99,10 @@ describe('building the index from bytes', () => {
       built.push(indexFiles(d.dir));
     }
     for (const b of built.slice(1)) assert.deepEqual(b, built[0]);
-    const parts = Object.entries(built[0]!).filter(([f]) => f.endsWith('.part')).map(([, t]) => t).join('');
+    const parts = Object.entries(built[0]!)
+      .filter(([f]) => f.endsWith('.part'))
+      .map(([, t]) => t)
+      .join('');
     // span lines are copied as they were written, unicode and escapes included
     assert.ok(parts.includes('naïve “quoted” \\\\\\"name\\\\\\" 名前 🚀'));
     assert.ok(parts.includes('"crlf span"') && !parts.includes('\r'));

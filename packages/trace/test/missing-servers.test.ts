@@ -28,7 +28,7 @@ async function anomaliesOf(dir: string): Promise<{ doc: Report; text: string }> 
 }
 
 describe('missing SERVER spans', () => {
-  it('counts the SERVER spans cut from the end of a callee\'s log file', async () => {
+  it("counts the SERVER spans cut from the end of a callee's log file", async () => {
     const spans = runSpans(RUN);
     const d = writeSaturatedRun(RUN, spans);
     cleanups.push(d.cleanup);
@@ -43,11 +43,17 @@ describe('missing SERVER spans', () => {
     assert.equal(doc.counts['missing_server_spans'], lost);
     const finding = doc.findings.find((f) => f.kind === 'missing_server_spans')!;
     assert.deepEqual([finding.callee, finding.count, finding.calleeSeen], [RESOURCES, lost, true]);
-    assert.match(text, new RegExp(`^  ${lost} SERVER spans missing from weather — calls from simple_agent; its other spans are in the input: its log file was cut, or it was killed before writing these \\(e\\.g\\.`, 'm'));
+    assert.match(
+      text,
+      new RegExp(
+        `^  ${lost} SERVER spans missing from weather — calls from simple_agent; its other spans are in the input: its log file was cut, or it was killed before writing these \\(e\\.g\\.`,
+        'm',
+      ),
+    );
     assert.ok(doc.counts['orphan_span']! <= 1, 'at most the one span whose parent the cut took');
   });
 
-  it('counts a whole lost file by the callee\'s address', async () => {
+  it("counts a whole lost file by the callee's address", async () => {
     const d = writeSaturatedRun(RUN);
     cleanups.push(d.cleanup);
     rmSync(d.path('policy_model.log'));
@@ -55,7 +61,10 @@ describe('missing SERVER spans', () => {
     assert.equal(doc.counts['missing_server_spans'], RUN.rollouts);
     const finding = doc.findings.find((f) => f.kind === 'missing_server_spans')!;
     assert.deepEqual([finding.callee, finding.calleeSeen], ['127.0.0.1:9001', false]);
-    assert.match(text, /^ {2}12 SERVER spans missing from 127\.0\.0\.1:9001 — calls from simple_agent; no span of it is in the input: its log file is missing, or it was killed before writing any \(e\.g\./m);
+    assert.match(
+      text,
+      /^ {2}12 SERVER spans missing from 127\.0\.0\.1:9001 — calls from simple_agent; no span of it is in the input: its log file is missing, or it was killed before writing any \(e\.g\./m,
+    );
   });
 
   it('finds nothing missing in a complete run', async () => {

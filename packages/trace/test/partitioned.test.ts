@@ -70,9 +70,47 @@ function mixedRun() {
   ];
   const d = writeRunLogs(spans);
   cleanups.push(d.cleanup);
-  const python = JSON.stringify({ name: 'POST /verify', context: { trace_id: '0x4bf92f3577b34da6a3ce929d0e0e4736', span_id: '0x00f067aa0ba902b7' }, kind: 'SpanKind.SERVER', parent_id: null, start_time: '2026-01-01T00:00:00.100000Z', end_time: '2026-01-01T00:00:00.350500Z', status: { status_code: 'OK' }, attributes: { 'http.route': '/verify' }, events: [], links: [], resource: { attributes: { 'service.name': 'nemo-gym/py_tool' } } }, null, 4);
+  const python = JSON.stringify(
+    {
+      name: 'POST /verify',
+      context: { trace_id: '0x4bf92f3577b34da6a3ce929d0e0e4736', span_id: '0x00f067aa0ba902b7' },
+      kind: 'SpanKind.SERVER',
+      parent_id: null,
+      start_time: '2026-01-01T00:00:00.100000Z',
+      end_time: '2026-01-01T00:00:00.350500Z',
+      status: { status_code: 'OK' },
+      attributes: { 'http.route': '/verify' },
+      events: [],
+      links: [],
+      resource: { attributes: { 'service.name': 'nemo-gym/py_tool' } },
+    },
+    null,
+    4,
+  );
   writeFileSync(d.path('py_tool.log'), `INFO: started\n${python}\n`);
-  const otlp = { resourceSpans: [{ resource: { attributes: [{ key: 'service.name', value: { stringValue: 'nemo-gym/otlp_model' } }] }, scopeSpans: [{ scope: { name: 'x' }, spans: [{ traceId: '5b8efff798038103d269b633813fc60c', spanId: 'eee19b7ec3c1b175', name: 'POST /v1/responses', kind: 2, startTimeUnixNano: '1767225600010000000', endTimeUnixNano: '1767225600600000000', status: { code: 2, message: 'bad' } }] }] }] };
+  const otlp = {
+    resourceSpans: [
+      {
+        resource: { attributes: [{ key: 'service.name', value: { stringValue: 'nemo-gym/otlp_model' } }] },
+        scopeSpans: [
+          {
+            scope: { name: 'x' },
+            spans: [
+              {
+                traceId: '5b8efff798038103d269b633813fc60c',
+                spanId: 'eee19b7ec3c1b175',
+                name: 'POST /v1/responses',
+                kind: 2,
+                startTimeUnixNano: '1767225600010000000',
+                endTimeUnixNano: '1767225600600000000',
+                status: { code: 2, message: 'bad' },
+              },
+            ],
+          },
+        ],
+      },
+    ],
+  };
   writeFileSync(d.path('otlp.jsonl'), JSON.stringify(otlp) + '\n' + '{"type":"span","trace_id":"zz","span_id":"0000000000000001","name":"x"}\n');
   return d;
 }
@@ -95,7 +133,12 @@ describe('reading a large run in batches', () => {
   }
 
   it('why --all on a saturated run: the same bottleneck, window and loads in batches', async () => {
-    const d = writeSaturatedRun({ rollouts: 12, spacingMs: 5, shape: () => ({ tool: { serverMs: 2, transitMs: 150 } }), loads: { [AGENT]: { elu: 0.2, delayP99Ms: 12 }, [MODEL]: IDLE, [RESOURCES]: { elu: 0.97, delayP99Ms: 240 }, [COLLECTOR]: IDLE } });
+    const d = writeSaturatedRun({
+      rollouts: 12,
+      spacingMs: 5,
+      shape: () => ({ tool: { serverMs: 2, transitMs: 150 } }),
+      loads: { [AGENT]: { elu: 0.2, delayP99Ms: 12 }, [MODEL]: IDLE, [RESOURCES]: { elu: 0.97, delayP99Ms: 240 }, [COLLECTOR]: IDLE },
+    });
     cleanups.push(d.cleanup);
     const whole = await COMMANDS['why --all']!(d.dir, 'json');
     const parts = await batched(() => COMMANDS['why --all']!(d.dir, 'json'));
@@ -103,7 +146,7 @@ describe('reading a large run in batches', () => {
     assert.match((JSON.parse(parts) as { diagnosis: string }).diagnosis, /^weather event loop 97% busy/);
   });
 
-  it('show --rollout reads the rollout\'s partition and draws the same tree', async () => {
+  it("show --rollout reads the rollout's partition and draws the same tree", async () => {
     const d = mixedRun();
     for (const id of ['3-0', 'solo']) {
       const whole = await run((c) => show({ paths: [d.dir], rollout: id }, c));
@@ -124,12 +167,18 @@ describe('reading a large run in batches', () => {
     assert.ok(first.partitionBytes.length > 4, `${first.partitionBytes.length} partitions`);
     assert.equal((await openIndex(await expandPaths([d.dir]), d.dir)).built, false);
     // the index directory is not read as telemetry
-    assert.deepEqual((await expandPaths([d.dir])).map((f) => f.path), files.map((f) => f.path));
+    assert.deepEqual(
+      (await expandPaths([d.dir])).map((f) => f.path),
+      files.map((f) => f.path),
+    );
     const before = JSON.parse(await batched(() => COMMANDS['stats']!(d.dir, 'json'))) as { groups: Array<{ key: string; count: number }> };
     appendFileSync(d.path(readdirSync(d.dir).find((f) => f.startsWith('agent'))!), consoleLine(bare('late span', 'dddddddddddddddd', null, 0, 1, { service: AGENT })) + '\n');
     assert.equal((await openIndex(await expandPaths([d.dir]), d.dir)).built, true);
     const afterAppend = JSON.parse(await batched(() => COMMANDS['stats']!(d.dir, 'json'))) as typeof before;
-    assert.equal(before.groups.find((g) => g.key === 'late span'), undefined);
+    assert.equal(
+      before.groups.find((g) => g.key === 'late span'),
+      undefined,
+    );
     assert.equal(afterAppend.groups.find((g) => g.key === 'late span')?.count, 1);
   });
 });

@@ -21,7 +21,11 @@ let run: string;
 before(() => {
   const spans = [
     ...defaultPresetSpans(['0-0', '1-0']),
-    ...rolloutSpans({ rolloutId: 'solo', atMs: 5000 }).map((s) => (s.name === 'gym.model.responses' ? { ...s, status: { code: 'ERROR', message: 'overloaded' }, events: [{ name: 'exception', time: '2026-01-01T00:00:05.300000123Z', attributes: { 'exception.type': 'TimeoutError' } }] } : s)),
+    ...rolloutSpans({ rolloutId: 'solo', atMs: 5000 }).map((s) =>
+      s.name === 'gym.model.responses'
+        ? { ...s, status: { code: 'ERROR', message: 'overloaded' }, events: [{ name: 'exception', time: '2026-01-01T00:00:05.300000123Z', attributes: { 'exception.type': 'TimeoutError' } }] }
+        : s,
+    ),
   ];
   const d = writeRunLogs(spans);
   cleanups.push(d.cleanup);
@@ -40,7 +44,22 @@ async function receiver(): Promise<{ rx: OtlpReceiver; dir: string }> {
 
 // what must survive the trip, per span id
 function essence(s: SpanRecord) {
-  return [s.spanId, { traceId: s.traceId, parent: s.parentSpanId, name: s.name, kind: s.kind, start: s.startNs, end: s.endNs, status: s.status, attributes: s.attributes, events: s.events, service: s.service, resource: s.resource.attributes }] as const;
+  return [
+    s.spanId,
+    {
+      traceId: s.traceId,
+      parent: s.parentSpanId,
+      name: s.name,
+      kind: s.kind,
+      start: s.startNs,
+      end: s.endNs,
+      status: s.status,
+      attributes: s.attributes,
+      events: s.events,
+      service: s.service,
+      resource: s.resource.attributes,
+    },
+  ] as const;
 }
 
 describe('gym trace push', () => {

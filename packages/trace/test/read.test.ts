@@ -63,24 +63,35 @@ const PY_COMPACT = JSON.stringify({
 
 function otlpLine(ids: { trace: string; span: string; parent?: string }): string {
   return JSON.stringify({
-    resourceSpans: [{
-      resource: { attributes: [{ key: 'service.name', value: { stringValue: 'nemo-gym/policy_model' } }] },
-      scopeSpans: [{
-        scope: { name: 'nemo.gym' },
-        spans: [{
-          traceId: ids.trace, spanId: ids.span, parentSpanId: ids.parent ?? '', name: 'POST /v1/responses', kind: 2,
-          startTimeUnixNano: '1767225600010000000', endTimeUnixNano: '1767225600600000000',
-          attributes: [
-            { key: 'http.route', value: { stringValue: '/v1/responses' } },
-            { key: 'tokens', value: { intValue: '120' } },
-            { key: 'ratio', value: { doubleValue: 0.5 } },
-            { key: 'ok', value: { boolValue: true } },
-            { key: 'list', value: { arrayValue: { values: [{ stringValue: 'a' }, { intValue: 2 }] } } },
-          ],
-          status: { code: 2, message: 'bad' },
-        }],
-      }],
-    }],
+    resourceSpans: [
+      {
+        resource: { attributes: [{ key: 'service.name', value: { stringValue: 'nemo-gym/policy_model' } }] },
+        scopeSpans: [
+          {
+            scope: { name: 'nemo.gym' },
+            spans: [
+              {
+                traceId: ids.trace,
+                spanId: ids.span,
+                parentSpanId: ids.parent ?? '',
+                name: 'POST /v1/responses',
+                kind: 2,
+                startTimeUnixNano: '1767225600010000000',
+                endTimeUnixNano: '1767225600600000000',
+                attributes: [
+                  { key: 'http.route', value: { stringValue: '/v1/responses' } },
+                  { key: 'tokens', value: { intValue: '120' } },
+                  { key: 'ratio', value: { doubleValue: 0.5 } },
+                  { key: 'ok', value: { boolValue: true } },
+                  { key: 'list', value: { arrayValue: { values: [{ stringValue: 'a' }, { intValue: 2 }] } } },
+                ],
+                status: { code: 2, message: 'bad' },
+              },
+            ],
+          },
+        ],
+      },
+    ],
   });
 }
 
@@ -104,7 +115,18 @@ describe('readSpans', () => {
 
   it('survives garbage and reports malformed lines with file:line examples', async () => {
     const good = consoleLine(rolloutSpans({ rolloutId: 'g' })[0]!);
-    const d = dir({ 'x.jsonl': ['\u0000\u0001binary', '{"type":"span",', 'not json {"a":', '{broken}', good, '[1,2,3]', '{"type":"span","trace_id":"zz","span_id":"0000000000000001","name":"x"}', good.slice(0, 40)].join('\n') });
+    const d = dir({
+      'x.jsonl': [
+        '\u0000\u0001binary',
+        '{"type":"span",',
+        'not json {"a":',
+        '{broken}',
+        good,
+        '[1,2,3]',
+        '{"type":"span","trace_id":"zz","span_id":"0000000000000001","name":"x"}',
+        good.slice(0, 40),
+      ].join('\n'),
+    });
     const { spans, stats } = await readSpans([d.path('x.jsonl')]);
     assert.equal(spans.length, 1);
     assert.equal(stats.linesRead, 8);

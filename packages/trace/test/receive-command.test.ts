@@ -19,8 +19,13 @@ after(() => cleanups.forEach((c) => c()));
 /** An OTLP/JSON request with a rollout-shaped parent/child pair per entry of `names`. */
 function traceRequest(service: string, names: string[]): string {
   const spans = names.map((name, i) => ({
-    traceId: 'ab'.repeat(16), spanId: (i + 1).toString(16).padStart(16, '0'), parentSpanId: i === 0 ? '' : '0000000000000001',
-    name, kind: i === 0 ? 1 : 3, startTimeUnixNano: String(1_767_225_600_000_000_000n + BigInt(i) * 1_000_000n), endTimeUnixNano: String(1_767_225_600_100_000_000n - BigInt(i) * 1_000_000n),
+    traceId: 'ab'.repeat(16),
+    spanId: (i + 1).toString(16).padStart(16, '0'),
+    parentSpanId: i === 0 ? '' : '0000000000000001',
+    name,
+    kind: i === 0 ? 1 : 3,
+    startTimeUnixNano: String(1_767_225_600_000_000_000n + BigInt(i) * 1_000_000n),
+    endTimeUnixNano: String(1_767_225_600_100_000_000n - BigInt(i) * 1_000_000n),
     attributes: i === 0 ? [{ key: 'nemo.gym.rollout.id', value: { stringValue: '0-0' } }] : [],
   }));
   return JSON.stringify({ resourceSpans: [{ resource: { attributes: [{ key: 'service.name', value: { stringValue: service } }] }, scopeSpans: [{ scope: { name: 't' }, spans }] }] });
@@ -39,7 +44,14 @@ describe('receive', () => {
     const c = capture();
     let listening!: (m: RegExpExecArray) => void;
     const ready = new Promise<RegExpExecArray>((r) => (listening = r));
-    const watched: CommandOutput = { write: (t) => { c.write(t); const m = LISTEN.exec(t); if (m) listening(m); }, error: (t) => c.error(t) };
+    const watched: CommandOutput = {
+      write: (t) => {
+        c.write(t);
+        const m = LISTEN.exec(t);
+        if (m) listening(m);
+      },
+      error: (t) => c.error(t),
+    };
     const abort = new AbortController();
     const run = receive({ out: out.dir, grpcPort: 0, httpPort: 0, progressEvery: 2, signal: abort.signal }, watched);
     const m = await ready;
@@ -66,7 +78,9 @@ describe('gym trace receive (CLI)', () => {
   it('flushes its files and exits 0 on SIGTERM', async () => {
     const out = tempDir();
     cleanups.push(out.cleanup);
-    const child: ChildProcess = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', MAIN, 'trace', 'receive', '--grpc-port', '0', '--http-port', '0', '--out', out.dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child: ChildProcess = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', MAIN, 'trace', 'receive', '--grpc-port', '0', '--http-port', '0', '--out', out.dir], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     cleanups.push(() => void (child.exitCode === null && child.pid !== undefined && process.kill(child.pid, 'SIGKILL')));
     let stdout = '';
     let stderr = '';
@@ -86,6 +100,9 @@ describe('gym trace receive (CLI)', () => {
     assert.equal(code, 0, stderr);
     assert.match(stdout, /stopped; received 2 spans/);
     const lines = readFileSync(out.path('nemo-gym_cli_agent.jsonl'), 'utf8').trim().split('\n');
-    assert.deepEqual(lines.map((l) => (JSON.parse(l) as { name: string }).name), ['gym.rollout', 'HTTP POST']);
+    assert.deepEqual(
+      lines.map((l) => (JSON.parse(l) as { name: string }).name),
+      ['gym.rollout', 'HTTP POST'],
+    );
   });
 });

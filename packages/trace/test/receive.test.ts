@@ -85,9 +85,30 @@ describe('startOtlpReceiver with the official OpenTelemetry exporters', () => {
     const ids = await exportPair(new JsonExporter({ url: `http://127.0.0.1:${rx.httpPort}/v1/traces` }), service);
     const file = out.path(serviceFileName(service));
     assertLines(file, 2);
-    const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     const child = lines.find((l) => l['span_id'] === ids.childId)!;
-    assert.deepEqual(Object.keys(child), ['type', 'trace_id', 'span_id', 'parent_span_id', 'name', 'kind', 'start_time', 'end_time', 'start_time_unix_nano', 'end_time_unix_nano', 'duration_ms', 'status', 'attributes', 'events', 'links', 'resource', 'scope']);
+    assert.deepEqual(Object.keys(child), [
+      'type',
+      'trace_id',
+      'span_id',
+      'parent_span_id',
+      'name',
+      'kind',
+      'start_time',
+      'end_time',
+      'start_time_unix_nano',
+      'end_time_unix_nano',
+      'duration_ms',
+      'status',
+      'attributes',
+      'events',
+      'links',
+      'resource',
+      'scope',
+    ]);
     assert.equal(child['type'], 'span');
     assert.equal(child['trace_id'], ids.traceId);
     assert.equal(child['parent_span_id'], ids.parentId);
@@ -136,14 +157,47 @@ describe('startOtlpReceiver over HTTP', () => {
 
   it('accepts gzip JSON and writes metrics and logs as console records', async () => {
     const resource = { attributes: [{ key: 'service.name', value: { stringValue: 'nemo-gym/rx_signals' } }] };
-    const metrics = { resourceMetrics: [{ resource, scopeMetrics: [{ scope: { name: 'm' }, metrics: [{ name: 'gym.rollout.duration_ms', unit: 'ms', histogram: { aggregationTemporality: 2, dataPoints: [{ startTimeUnixNano: '1', timeUnixNano: '2', count: '3', sum: 30, explicitBounds: [10], bucketCounts: ['1', '2'] }] } }] }] }] };
-    const logs = { resourceLogs: [{ resource, scopeLogs: [{ scope: { name: 'l' }, logRecords: [{ timeUnixNano: '1767225600000000000', severityNumber: 9, severityText: 'INFO', body: { stringValue: 'hello' }, traceId: 'ab'.repeat(16), spanId: 'cd'.repeat(8) }] }] }] };
+    const metrics = {
+      resourceMetrics: [
+        {
+          resource,
+          scopeMetrics: [
+            {
+              scope: { name: 'm' },
+              metrics: [
+                {
+                  name: 'gym.rollout.duration_ms',
+                  unit: 'ms',
+                  histogram: { aggregationTemporality: 2, dataPoints: [{ startTimeUnixNano: '1', timeUnixNano: '2', count: '3', sum: 30, explicitBounds: [10], bucketCounts: ['1', '2'] }] },
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    };
+    const logs = {
+      resourceLogs: [
+        {
+          resource,
+          scopeLogs: [
+            {
+              scope: { name: 'l' },
+              logRecords: [{ timeUnixNano: '1767225600000000000', severityNumber: 9, severityText: 'INFO', body: { stringValue: 'hello' }, traceId: 'ab'.repeat(16), spanId: 'cd'.repeat(8) }],
+            },
+          ],
+        },
+      ],
+    };
     const m = await post('metrics', gzipSync(JSON.stringify(metrics)), { 'content-type': 'application/json', 'content-encoding': 'gzip' });
     assert.equal(m.status, 200);
     assert.equal((await post('logs', JSON.stringify(logs), { 'content-type': 'application/json; charset=utf-8' })).status, 200);
     const file = out.path('nemo-gym_rx_signals.jsonl');
     assertLines(file, 2);
-    const [metric, log] = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
+    const [metric, log] = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, any>);
     assert.equal(metric!['type'], 'metric');
     assert.equal(metric!['kind'], 'HISTOGRAM');
     assert.equal(metric!['temporality'], 'CUMULATIVE');
@@ -162,7 +216,11 @@ describe('startOtlpReceiver over HTTP', () => {
     try {
       const big = await fetch(`http://127.0.0.1:${r.httpPort}/v1/traces`, { method: 'POST', body: 'x'.repeat(4096), headers: { 'content-type': 'application/json' } });
       assert.equal(big.status, 413);
-      const bomb = await fetch(`http://127.0.0.1:${r.httpPort}/v1/traces`, { method: 'POST', body: gzipSync(' '.repeat(100_000)), headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } });
+      const bomb = await fetch(`http://127.0.0.1:${r.httpPort}/v1/traces`, {
+        method: 'POST',
+        body: gzipSync(' '.repeat(100_000)),
+        headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      });
       assert.equal(bomb.status, 413);
       const span = { traceId: '1'.repeat(32), spanId: '2'.repeat(16), name: 'x', startTimeUnixNano: '5', endTimeUnixNano: '6' };
       const body = { resourceSpans: [{ resource: { attributes: [{ key: 'service.name', value: { stringValue: '../../evil' } }] }, scopeSpans: [{ spans: [span] }] }] };

@@ -77,7 +77,10 @@ describe('the report of a large run in Chromium', { skip: browserSkip }, () => {
 
   it('draws the duration histogram and the timeline over every rollout', async () => {
     const counts = await page.locator('#run-durations rect.hist title').allTextContents();
-    assert.equal(counts.reduce((n, t) => n + Number(/: (\d+) rollouts$/.exec(t)![1]), 0), ROLLOUTS);
+    assert.equal(
+      counts.reduce((n, t) => n + Number(/: (\d+) rollouts$/.exec(t)![1]), 0),
+      ROLLOUTS,
+    );
     const started = await page.locator('#run-timeline rect.started').count();
     assert.ok(started > 0 && started <= 120);
   });
@@ -101,7 +104,10 @@ describe('the report of a large run in Chromium', { skip: browserSkip }, () => {
   });
 
   it('opens the waterfall of a sampled rollout', async () => {
-    const sampled = page.locator('tr.row', { has: page.locator('td:last-child', { hasText: /^sample$/ }) }).filter({ has: page.locator('.badge.ok') }).first();
+    const sampled = page
+      .locator('tr.row', { has: page.locator('td:last-child', { hasText: /^sample$/ }) })
+      .filter({ has: page.locator('.badge.ok') })
+      .first();
     await sampled.click();
     const wf = page.locator('tr.detail .wf');
     await wf.waitFor();
@@ -113,7 +119,10 @@ describe('the report of a large run in Chromium', { skip: browserSkip }, () => {
   });
 
   it('made no request but its own file and raised no dialog', () => {
-    assert.deepEqual(opened.requests.filter((u) => !u.startsWith('file:')), []);
+    assert.deepEqual(
+      opened.requests.filter((u) => !u.startsWith('file:')),
+      [],
+    );
     assert.deepEqual(opened.dialogs, []);
   });
 });

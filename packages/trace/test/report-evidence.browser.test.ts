@@ -23,7 +23,10 @@ describe('rollout evidence in the HTML report (Chromium)', { skip: browserSkip }
     cleanups.push(logs.cleanup);
     const rollouts = logs.path('run.jsonl');
     writeFileSync(rollouts, `${JSON.stringify(evidenceRow('0-0-evidence', traceId))}\n`);
-    writeFileSync(logs.path('run_rollout_verdicts.jsonl'), `${JSON.stringify({ rollout_id: '0-0-evidence', verdict: 'unhealthy', findings: [{ check: 'model_call_failed', locator: 'model_call:c2', detail: 'status 502, server_error' }], unobserved: [] })}\n`);
+    writeFileSync(
+      logs.path('run_rollout_verdicts.jsonl'),
+      `${JSON.stringify({ rollout_id: '0-0-evidence', verdict: 'unhealthy', findings: [{ check: 'model_call_failed', locator: 'model_call:c2', detail: 'status 502, server_error' }], unobserved: [] })}\n`,
+    );
     const c = capture();
     assert.equal(await report({ paths: [logs.dir], out: logs.path('report.html'), evidence: [rollouts] }, c), 0, c.err);
     assert.match(c.out, /1 with rollout evidence/);
@@ -61,7 +64,10 @@ describe('rollout evidence in the HTML report (Chromium)', { skip: browserSkip }
     await detail.locator('.wf').waitFor();
     assert.equal(await detail.locator('.evidence').count(), 0);
     assert.equal(await page.locator('tr.detail .evidence').count(), 1, 'only the 0-0 rollout has evidence');
-    assert.deepEqual(opened.requests.filter((u) => !u.startsWith('file:')), []);
+    assert.deepEqual(
+      opened.requests.filter((u) => !u.startsWith('file:')),
+      [],
+    );
     assert.deepEqual(opened.dialogs, []);
   });
 });

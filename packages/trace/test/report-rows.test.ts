@@ -14,7 +14,15 @@ import type { FixtureSpan } from './support/fixtures.js';
 describe('TopK', () => {
   it('keeps the k highest ranks, highest first; a tie keeps the one offered first', () => {
     const top = new TopK<string>(3);
-    for (const [rank, item] of [[5, 'a'], [1, 'b'], [9, 'c'], [7, 'd'], [5, 'e'], [2, 'f']] as const) top.offer(rank, item);
+    for (const [rank, item] of [
+      [5, 'a'],
+      [1, 'b'],
+      [9, 'c'],
+      [7, 'd'],
+      [5, 'e'],
+      [2, 'f'],
+    ] as const)
+      top.offer(rank, item);
     assert.deepEqual(top.sorted(), ['c', 'd', 'a']);
     assert.equal(top.accepts(5), false);
     assert.equal(top.accepts(6), true);
@@ -60,7 +68,11 @@ function comparable(d: ReportData) {
   return {
     ...d,
     rows: d.rows.map(({ key: _key, ...r }) => r).sort((a, b) => a.id.localeCompare(b.id)),
-    details: Object.fromEntries(Object.entries(d.details).map(([k, v]) => [byKey.get(k), v]).sort()),
+    details: Object.fromEntries(
+      Object.entries(d.details)
+        .map(([k, v]) => [byKey.get(k), v])
+        .sort(),
+    ),
   };
 }
 
@@ -81,15 +93,27 @@ describe('the report built batch by batch', () => {
     assert.equal(d.rows.length, 8);
     assert.ok(d.rows.every((r) => r.detail && d.details[r.key] !== undefined));
     const durations = d.rows.map((r) => r.durationMs);
-    assert.deepEqual([...durations].sort((a, b) => b - a), durations, 'slowest first');
+    assert.deepEqual(
+      [...durations].sort((a, b) => b - a),
+      durations,
+      'slowest first',
+    );
     const failed = d.rows.filter((r) => r.picked === 'failed');
     assert.ok(failed.every((r) => r.status === 'error'));
     // the slowest failed are the ones listed as failed
-    const slowestFailed = Array.from({ length: ROLLOUTS }, (_, i) => i).filter((i) => i % 7 === 3).sort((a, b) => ((b * 37) % 500) - ((a * 37) % 500)).slice(0, 2).map((i) => `${i}-0`);
+    const slowestFailed = Array.from({ length: ROLLOUTS }, (_, i) => i)
+      .filter((i) => i % 7 === 3)
+      .sort((a, b) => ((b * 37) % 500) - ((a * 37) % 500))
+      .slice(0, 2)
+      .map((i) => `${i}-0`);
     assert.deepEqual(failed.map((r) => r.id).sort(), slowestFailed.sort());
     const slowest = d.rows.filter((r) => r.picked === 'slowest');
     const fastestSlowest = Math.min(...slowest.map((r) => r.durationMs));
-    assert.equal(d.run.durations.counts.reduce((a, b) => a + b, 0), ROLLOUTS, 'the histogram counts every rollout');
+    assert.equal(
+      d.run.durations.counts.reduce((a, b) => a + b, 0),
+      ROLLOUTS,
+      'the histogram counts every rollout',
+    );
     assert.equal(d.summary.rollouts, ROLLOUTS);
     // no unlisted non-failed rollout is slower than the slowest listed as slowest
     const all = whole({ maxRollouts: 0, maxRows: 100 }).rows;
@@ -98,7 +122,10 @@ describe('the report built batch by batch', () => {
   });
 
   it('gives the same data in batches as read whole, the same sample included', () => {
-    for (const options of [{ maxRollouts: 8, maxRows: 10 }, { maxRollouts: 8, maxRows: 100 }]) {
+    for (const options of [
+      { maxRollouts: 8, maxRows: 10 },
+      { maxRollouts: 8, maxRows: 100 },
+    ]) {
       const a = comparable(whole(options));
       for (const size of [1, 7, 13]) assert.deepEqual(comparable(batched(options, size)), a, `batches of ${size}, ${JSON.stringify(options)}`);
     }

@@ -27,9 +27,15 @@ describe('the HTML report in Chromium', { skip }, () => {
   let page: Page;
 
   before(async () => {
-    const spans = [0, 1, 2].flatMap((i) => rolloutSpans({ rolloutId: `${i}-0`, atMs: i * 2000 })).map((s) =>
-      s.name === 'gym.verify' ? { ...s, attributes: { ...s.attributes, 'tool.note': EVIL } } : s.name === 'gym.rollout' && s.attributes?.['nemo.gym.rollout.id'] === '2-0' ? { ...s, endMs: s.endMs + 700 } : s,
-    );
+    const spans = [0, 1, 2]
+      .flatMap((i) => rolloutSpans({ rolloutId: `${i}-0`, atMs: i * 2000 }))
+      .map((s) =>
+        s.name === 'gym.verify'
+          ? { ...s, attributes: { ...s.attributes, 'tool.note': EVIL } }
+          : s.name === 'gym.rollout' && s.attributes?.['nemo.gym.rollout.id'] === '2-0'
+            ? { ...s, endMs: s.endMs + 700 }
+            : s,
+      );
     const logs = writeRunLogs(spans);
     cleanups.push(logs.cleanup);
     const c = capture();
@@ -77,7 +83,10 @@ describe('the HTML report in Chromium', { skip }, () => {
 
   it('made no request but its own file and raised no dialog', () => {
     assert.ok(opened.requests.length >= 1);
-    assert.deepEqual(opened.requests.filter((u) => !u.startsWith('file:')), []);
+    assert.deepEqual(
+      opened.requests.filter((u) => !u.startsWith('file:')),
+      [],
+    );
     assert.deepEqual(opened.dialogs, []);
   });
 });
@@ -91,7 +100,7 @@ function busyAgentRun() {
     spacingMs: 12,
     exportEveryMs: 25,
     shape: (i) => {
-      const q = i < 12 || i > 55 ? 2 + i % 3 : 40 + ((i * 17) % 60);
+      const q = i < 12 || i > 55 ? 2 + (i % 3) : 40 + ((i * 17) % 60);
       return { model: { serverMs: 30 + (i % 5) * 4, queuedMs: q, connectMs: i < 2 ? 3 : 0 }, tool: { serverMs: 3, queuedMs: q / 2 }, verify: { serverMs: 4, queuedMs: q / 3 } };
     },
     loads: { [AGENT]: { elu: 0, eluAt: busy, delayP99Ms: 41 }, [MODEL]: { elu: 0.22, delayP99Ms: 12 }, [RESOURCES]: { elu: 0.08, delayP99Ms: 11 }, [COLLECTOR]: { elu: 0.15, delayP99Ms: 11 } },
@@ -129,7 +138,10 @@ describe('the run-level view of a saturated run in Chromium', { skip }, () => {
 
   it('states the diagnosis above the rollout list', async () => {
     const text = (await page.locator('#run-view .diagnosis').textContent()) ?? '';
-    assert.match(text, /^Diagnosis: simple_agent event loop \d+% busy \(delay p99 41ms\): rollouts waited for CPU in simple_agent — .* lower --concurrency or add simple_agent processes \(num_workers\)$/);
+    assert.match(
+      text,
+      /^Diagnosis: simple_agent event loop \d+% busy \(delay p99 41ms\): rollouts waited for CPU in simple_agent — .* lower --concurrency or add simple_agent processes \(num_workers\)$/,
+    );
     // DOCUMENT_POSITION_FOLLOWING: the first rollout row comes after the run view
     const order = Number(await page.evaluate("document.getElementById('run-view').compareDocumentPosition(document.querySelector('tr.row')) & 4"));
     assert.ok(order > 0, 'the run view comes before the rollout list');
@@ -162,7 +174,10 @@ describe('the run-level view of a saturated run in Chromium', { skip }, () => {
     const durations = await page.locator('tr.row .dur-bar').evaluateAll((bars) => bars.map((b) => parseFloat((b as unknown as { style: { width: string } }).style.width)));
     assert.equal(durations.length, ROLLOUTS);
     assert.equal(durations[0], 100);
-    assert.deepEqual([...durations].sort((a, b) => b - a), durations);
+    assert.deepEqual(
+      [...durations].sort((a, b) => b - a),
+      durations,
+    );
     await page.locator('tr.row').first().click();
     const wf = page.locator('tr.detail .wf');
     await wf.waitFor();
@@ -177,7 +192,10 @@ describe('the run-level view of a saturated run in Chromium', { skip }, () => {
   });
 
   it('made no request but its own file and raised no dialog', () => {
-    assert.deepEqual(opened.requests.filter((u) => !u.startsWith('file:')), []);
+    assert.deepEqual(
+      opened.requests.filter((u) => !u.startsWith('file:')),
+      [],
+    );
     assert.deepEqual(opened.dialogs, []);
   });
 });

@@ -22,7 +22,13 @@ let data: ReportData;
 before(async () => {
   const spans = [0, 1, 2, 3, 4].flatMap((i) => rolloutSpans({ rolloutId: `${i}-0`, atMs: i * 2000, reward: i % 2 }));
   // Rollout 3-0 fails in the model; its verify span carries a hostile attribute value and name.
-  const hostile = spans.map((s) => (s.name === 'gym.model.responses' && s.attributes?.['nemo.gym.rollout.id'] === '3-0' ? { ...s, status: { code: 'ERROR', message: EVIL } } : s.name === 'gym.verify' ? { ...s, attributes: { ...s.attributes, 'tool.note': EVIL, 'x&y': '<!-- \u2028 -->' } } : s));
+  const hostile = spans.map((s) =>
+    s.name === 'gym.model.responses' && s.attributes?.['nemo.gym.rollout.id'] === '3-0'
+      ? { ...s, status: { code: 'ERROR', message: EVIL } }
+      : s.name === 'gym.verify'
+        ? { ...s, attributes: { ...s.attributes, 'tool.note': EVIL, 'x&y': '<!-- \u2028 -->' } }
+        : s,
+  );
   const d = writeRunLogs(hostile);
   cleanups.push(d.cleanup);
   dir = d.dir;
@@ -43,7 +49,10 @@ describe('gym trace report', () => {
   it('embeds data that parses, with every rollout listed and detail for the bounded subset', () => {
     assert.equal(data.type, 'gym_trace_report');
     assert.equal(data.rowKind, 'rollout');
-    assert.deepEqual(data.rows.map((r) => r.id), ['0-0', '1-0', '2-0', '3-0', '4-0']);
+    assert.deepEqual(
+      data.rows.map((r) => r.id),
+      ['0-0', '1-0', '2-0', '3-0', '4-0'],
+    );
     assert.equal(Object.keys(data.details).length, 3);
     const failed = data.rows.find((r) => r.id === '3-0')!;
     assert.equal(failed.status, 'error');
@@ -59,9 +68,18 @@ describe('gym trace report', () => {
 
   it('carries the run-level view: rollouts over time, durations and the diagnosis, saying no metrics were recorded', () => {
     const run = data.run;
-    assert.equal(run.timeline.started.reduce((a, b) => a + b, 0), 5);
-    assert.equal(run.timeline.finished.reduce((a, b) => a + b, 0), 5);
-    assert.equal(run.durations.counts.reduce((a, b) => a + b, 0), 5);
+    assert.equal(
+      run.timeline.started.reduce((a, b) => a + b, 0),
+      5,
+    );
+    assert.equal(
+      run.timeline.finished.reduce((a, b) => a + b, 0),
+      5,
+    );
+    assert.equal(
+      run.durations.counts.reduce((a, b) => a + b, 0),
+      5,
+    );
     assert.equal(Math.max(...run.timeline.inFlight), 1, 'the fixture rollouts do not overlap');
     assert.ok(run.timeline.inFlight.length <= 120 && run.durations.counts.length <= 24);
     assert.equal(run.saturationRecorded, false);
@@ -84,9 +102,17 @@ describe('gym trace report', () => {
   });
 
   it('keeps hostile text inside the data: it round-trips and never appears as markup', () => {
-    const verify = Object.values(data.details).flatMap((d) => d.spans).find((s) => s.name === 'gym.verify')!;
-    assert.deepEqual(verify.attributes.find(([k]) => k === 'tool.note'), ['tool.note', EVIL]);
-    assert.deepEqual(verify.attributes.find(([k]) => k === 'x&y'), ['x&y', '<!-- \u2028 -->']);
+    const verify = Object.values(data.details)
+      .flatMap((d) => d.spans)
+      .find((s) => s.name === 'gym.verify')!;
+    assert.deepEqual(
+      verify.attributes.find(([k]) => k === 'tool.note'),
+      ['tool.note', EVIL],
+    );
+    assert.deepEqual(
+      verify.attributes.find(([k]) => k === 'x&y'),
+      ['x&y', '<!-- \u2028 -->'],
+    );
     assert.equal(html.includes(EVIL), false);
     assert.equal(html.includes('<img'), false);
     assert.equal(html.includes('<!--'), false);
@@ -127,7 +153,13 @@ describe('gym trace report', () => {
     const doc = JSON.parse(dataText(readFileSync(d.path('r.html'), 'utf8'))) as ReportData;
     assert.equal(doc.rowKind, 'trace');
     assert.equal(doc.rows.length, 1);
-    assert.deepEqual(doc.details[doc.rows[0]!.key]!.spans.map((s) => [s.name, s.depth]), [['job', 0], ['step <b>', 1]]);
+    assert.deepEqual(
+      doc.details[doc.rows[0]!.key]!.spans.map((s) => [s.name, s.depth]),
+      [
+        ['job', 0],
+        ['step <b>', 1],
+      ],
+    );
   });
 
   it('rejects a bad --max-rollouts with exit code 2', async () => {

@@ -20,7 +20,10 @@ function setup() {
   const rollouts = logs.path('run.jsonl');
   // the evidence names its rollout differently on purpose: the join is by trace id
   writeFileSync(rollouts, `${JSON.stringify(evidenceRow('0-0-evidence', traceId))}\n`);
-  writeFileSync(logs.path('run_rollout_verdicts.jsonl'), `${JSON.stringify({ rollout_id: '0-0-evidence', verdict: 'unhealthy', findings: [{ check: 'rollout_ended_on_failed_model_call', locator: 'model_call:c2', detail: 'the last model call failed' }], unobserved: [] })}\n`);
+  writeFileSync(
+    logs.path('run_rollout_verdicts.jsonl'),
+    `${JSON.stringify({ rollout_id: '0-0-evidence', verdict: 'unhealthy', findings: [{ check: 'rollout_ended_on_failed_model_call', locator: 'model_call:c2', detail: 'the last model call failed' }], unobserved: [] })}\n`,
+  );
   return { logs, rollouts };
 }
 

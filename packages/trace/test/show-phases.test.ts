@@ -33,8 +33,8 @@ describe('show with client phases', () => {
     assert.match(bar, /^░+▒+>+█+<+$/);
     assert.match(row, /\| new connection \(connect 40ms\)$/);
     assert.match(c.out, /^CLIENT bars: ░ caller queue, ▒ connect, > transit \+ callee queue, █ callee, < return, x retries$/m);
-    assert.match(c.out, /^\* HTTP POST +collector +\d+ms \|█+\| reused connection$/m, 'the tree starts at the collector\'s call');
-    assert.match(c.out, /^\* └─ POST \/run +simple_agent +\d+ms \|█+\|$/m, '/run is the agent\'s own route, not a tool');
+    assert.match(c.out, /^\* HTTP POST +collector +\d+ms \|█+\| reused connection$/m, "the tree starts at the collector's call");
+    assert.match(c.out, /^\* └─ POST \/run +simple_agent +\d+ms \|█+\|$/m, "/run is the agent's own route, not a tool");
   });
 
   it('says the later rollouts reused the connection, and marks the cold one in the list', async () => {

@@ -41,9 +41,47 @@ function mixedRun() {
   ];
   const d = writeRunLogs(spans);
   cleanups.push(d.cleanup);
-  const python = JSON.stringify({ name: 'POST /verify', context: { trace_id: '0x4bf92f3577b34da6a3ce929d0e0e4736', span_id: '0x00f067aa0ba902b7' }, kind: 'SpanKind.SERVER', parent_id: null, start_time: '2026-01-01T00:00:00.100000Z', end_time: '2026-01-01T00:00:00.350500Z', status: { status_code: 'ERROR', description: 'boom' }, attributes: { 'http.route': '/verify' }, events: [], links: [], resource: { attributes: { 'service.name': 'nemo-gym/py_tool' } } }, null, 4);
+  const python = JSON.stringify(
+    {
+      name: 'POST /verify',
+      context: { trace_id: '0x4bf92f3577b34da6a3ce929d0e0e4736', span_id: '0x00f067aa0ba902b7' },
+      kind: 'SpanKind.SERVER',
+      parent_id: null,
+      start_time: '2026-01-01T00:00:00.100000Z',
+      end_time: '2026-01-01T00:00:00.350500Z',
+      status: { status_code: 'ERROR', description: 'boom' },
+      attributes: { 'http.route': '/verify' },
+      events: [],
+      links: [],
+      resource: { attributes: { 'service.name': 'nemo-gym/py_tool' } },
+    },
+    null,
+    4,
+  );
   writeFileSync(d.path('py_tool.log'), `INFO: started\n${python}\n`);
-  const otlp = { resourceSpans: [{ resource: { attributes: [{ key: 'service.name', value: { stringValue: 'nemo-gym/otlp_model' } }] }, scopeSpans: [{ scope: { name: 'x' }, spans: [{ traceId: '5b8efff798038103d269b633813fc60c', spanId: 'eee19b7ec3c1b175', name: 'POST /v1/responses', kind: 2, startTimeUnixNano: '1767225600010000000', endTimeUnixNano: '1767225600600000000', attributes: [{ key: 'http.route', value: { stringValue: '/v1/responses' } }] }] }] }] };
+  const otlp = {
+    resourceSpans: [
+      {
+        resource: { attributes: [{ key: 'service.name', value: { stringValue: 'nemo-gym/otlp_model' } }] },
+        scopeSpans: [
+          {
+            scope: { name: 'x' },
+            spans: [
+              {
+                traceId: '5b8efff798038103d269b633813fc60c',
+                spanId: 'eee19b7ec3c1b175',
+                name: 'POST /v1/responses',
+                kind: 2,
+                startTimeUnixNano: '1767225600010000000',
+                endTimeUnixNano: '1767225600600000000',
+                attributes: [{ key: 'http.route', value: { stringValue: '/v1/responses' } }],
+              },
+            ],
+          },
+        ],
+      },
+    ],
+  };
   writeFileSync(d.path('otlp.jsonl'), JSON.stringify(otlp) + '\n');
   return d;
 }
@@ -62,8 +100,14 @@ describe('gym trace sql', () => {
     const rows = await query<Record<string, number | string>>(d.dir, recipe('what `gym trace stats` prints'));
     const byName = (a: Record<string, unknown>, b: Record<string, unknown>) => String(a['name']).localeCompare(String(b['name']));
     assert.deepEqual(rows.sort(byName), expected.sort(byName));
-    assert.ok(rows.some((r) => r['name'] === 'POST /verify' && r['errors'] === 1), 'the Python span is there, with its error');
-    assert.ok(rows.some((r) => r['name'] === 'POST /v1/responses' && r['count'] === 5), 'the OTLP span is there');
+    assert.ok(
+      rows.some((r) => r['name'] === 'POST /verify' && r['errors'] === 1),
+      'the Python span is there, with its error',
+    );
+    assert.ok(
+      rows.some((r) => r['name'] === 'POST /v1/responses' && r['count'] === 5),
+      'the OTLP span is there',
+    );
     assert.ok(!rows.some((r) => r['name'] === 'gym.sandbox.exec'), 'truncated spans are left out, as in stats');
   });
 
@@ -71,11 +115,20 @@ describe('gym trace sql', () => {
     const d = mixedRun();
     const slowest = await query<{ rollout_id: string; duration_ms: number; reward: number | null }>(d.dir, recipe('the ten slowest rollouts'));
     assert.equal(slowest.length, 4);
-    assert.deepEqual(slowest.find((r) => r.rollout_id === 'solo'), { rollout_id: 'solo', duration_ms: 998, reward: 0.5 });
+    assert.deepEqual(
+      slowest.find((r) => r.rollout_id === 'solo'),
+      { rollout_id: 'solo', duration_ms: 998, reward: 0.5 },
+    );
     const perSecond = await query<{ rollouts: number }>(d.dir, recipe('rollouts finished per second'));
-    assert.equal(perSecond.reduce((n, r) => n + r.rollouts, 0), 4);
+    assert.equal(
+      perSecond.reduce((n, r) => n + r.rollouts, 0),
+      4,
+    );
     const errors = await query<{ service: string; name: string; status_message: string; n: number }>(d.dir, recipe('error spans by service'));
-    assert.deepEqual(errors.map((e) => [e.service, e.name, e.status_message, e.n]).sort(), [['nemo-gym/policy_model', 'gym.model.responses', 'overloaded', 1], ['nemo-gym/py_tool', 'POST /verify', 'boom', 1]]);
+    assert.deepEqual(errors.map((e) => [e.service, e.name, e.status_message, e.n]).sort(), [
+      ['nemo-gym/policy_model', 'gym.model.responses', 'overloaded', 1],
+      ['nemo-gym/py_tool', 'POST /verify', 'boom', 1],
+    ]);
     const tokens = await query<{ model: string; calls: number; input: number; output: number }>(d.dir, recipe('tokens per model'));
     assert.deepEqual(tokens, [{ model: 'qwen3-8b', calls: 4, input: 480, output: 180 }]);
     const columns = await query<{ column_name: string }>(d.dir, 'DESCRIBE spans');
@@ -85,13 +138,21 @@ describe('gym trace sql', () => {
   });
 
   it('the metrics table holds the saturation points of each process', async () => {
-    const d = writeSaturatedRun({ rollouts: 4, spacingMs: 400, shape: () => ({}), loads: { [AGENT]: { elu: 0.9, delayP99Ms: 80 }, [MODEL]: { elu: 0.1, delayP99Ms: 11 }, [COLLECTOR]: { elu: 0.05, delayP99Ms: 10 } } });
+    const d = writeSaturatedRun({
+      rollouts: 4,
+      spacingMs: 400,
+      shape: () => ({}),
+      loads: { [AGENT]: { elu: 0.9, delayP99Ms: 80 }, [MODEL]: { elu: 0.1, delayP99Ms: 11 }, [COLLECTOR]: { elu: 0.05, delayP99Ms: 10 } },
+    });
     cleanups.push(d.cleanup);
-    const rows = await query<{ service: string; elu: number }>(d.dir, recipe('each process\'s event-loop utilization'));
+    const rows = await query<{ service: string; elu: number }>(d.dir, recipe("each process's event-loop utilization"));
     const mean = (service: string) => rows.filter((r) => r.service === service).reduce((n, r, _i, all) => n + r.elu / all.length, 0);
     assert.ok(Math.abs(mean(AGENT) - 0.9) < 0.01, `agent ${mean(AGENT)}`);
     assert.ok(Math.abs(mean(MODEL) - 0.1) < 0.01, `model ${mean(MODEL)}`);
-    assert.equal(rows.some((r) => r.service === RESOURCES), false);
+    assert.equal(
+      rows.some((r) => r.service === RESOURCES),
+      false,
+    );
   });
 
   it('a query DuckDB rejects is a user error (exit 2) naming the tables', async () => {
@@ -108,6 +169,19 @@ describe('gym trace sql', () => {
     const d = mixedRun();
     const c = capture();
     assert.equal(await sql({ paths: [d.dir], query: "SELECT name, count(*) AS n FROM spans WHERE name LIKE 'gym.%' GROUP BY name ORDER BY name" }, c), 0, c.err);
-    assert.equal(c.out, ['name                 n', '-------------------  -', 'gym.job              1', 'gym.model.responses  4', 'gym.rollout          4', 'gym.sandbox.exec     1', 'gym.verify           4', '(5 rows)', ''].join('\n'));
+    assert.equal(
+      c.out,
+      [
+        'name                 n',
+        '-------------------  -',
+        'gym.job              1',
+        'gym.model.responses  4',
+        'gym.rollout          4',
+        'gym.sandbox.exec     1',
+        'gym.verify           4',
+        '(5 rows)',
+        '',
+      ].join('\n'),
+    );
   });
 });

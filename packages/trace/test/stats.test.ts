@@ -18,7 +18,7 @@ function bruteForce(values: number[], p: number): number {
 // A small deterministic PRNG so failures reproduce.
 function lcg(seed: number): () => number {
   let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }
 
 describe('percentiles', () => {

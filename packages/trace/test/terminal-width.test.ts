@@ -17,7 +17,9 @@ after(() => cleanups.forEach((c) => c()));
 let dir: string;
 before(() => {
   const rename = (service: string) => (service === AGENT ? LONG_AGENT : service === RESOURCES ? LONG_RESOURCES : service);
-  const spans = ['0-0', '1-0'].flatMap((id, i) => rolloutSpans({ rolloutId: id, atMs: i * 2000 })).map((s) => ({ ...s, service: rename(s.service), name: s.name === 'gym.verify' ? 'example_single_tool_call.verify_with_a_long_name' : s.name }));
+  const spans = ['0-0', '1-0']
+    .flatMap((id, i) => rolloutSpans({ rolloutId: id, atMs: i * 2000 }))
+    .map((s) => ({ ...s, service: rename(s.service), name: s.name === 'gym.verify' ? 'example_single_tool_call.verify_with_a_long_name' : s.name }));
   const run = writeRunLogs(spans);
   cleanups.push(run.cleanup);
   dir = run.dir;
@@ -42,14 +44,28 @@ describe('80-column output', () => {
       assertFits(narrow.out, 80);
       const wide = capture();
       assert.equal(await run(undefined, wide), 0, wide.err);
-      assert.ok(wide.out.split('\n').some((l) => l.length > 80), 'the content is wider than 80 columns');
+      assert.ok(
+        wide.out.split('\n').some((l) => l.length > 80),
+        'the content is wider than 80 columns',
+      );
     });
   }
 
   it('keeps the agent and the resources server apart when elided, and the trace ids whole', async () => {
     const tree = capture();
     await show({ paths: [dir], rollout: '0-0', width: 80 }, tree);
-    const services = new Set(tree.out.split('\n').filter((l) => /^[* ] /.test(l)).map((l) => l.slice(2).trim().split(/\s{2,}/)[1]));
+    const services = new Set(
+      tree.out
+        .split('\n')
+        .filter((l) => /^[* ] /.test(l))
+        .map(
+          (l) =>
+            l
+              .slice(2)
+              .trim()
+              .split(/\s{2,}/)[1],
+        ),
+    );
     const agent = [...services].find((s) => s?.endsWith('agent'));
     const resources = [...services].find((s) => s?.endsWith('call'));
     assert.ok(agent !== undefined && resources !== undefined && agent !== resources, [...services].join(' | '));

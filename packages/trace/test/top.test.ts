@@ -56,7 +56,10 @@ describe('gym trace top', () => {
     assert.match(out.out, /in flight, last step done: seed 0 {2}model 1 {2}tool 0/);
     assert.match(out.out, /^ {2}b-0 +998ms {2}failed$/m);
     assert.match(out.out, /^ {2}simple_agent +83% +42ms$/m);
-    assert.ok(out.out.split('\n').every((l) => l.length <= 80), out.out);
+    assert.ok(
+      out.out.split('\n').every((l) => l.length <= 80),
+      out.out,
+    );
   });
 
   it('names a long run directory by its end, where the run id is', async () => {

@@ -68,7 +68,13 @@ describe('the rollout verdict is the same everywhere', () => {
     const failed = capture();
     await show({ paths: [dir], failed: true, format: 'json' }, failed);
     const views = (JSON.parse(failed.out) as { views: Array<{ rollout_id: string; verdict: { status: string } }> }).views;
-    assert.deepEqual(views.map((v) => [v.rollout_id, v.verdict.status]), [['3-0', 'error'], ['4-0', 'no_verify']]);
+    assert.deepEqual(
+      views.map((v) => [v.rollout_id, v.verdict.status]),
+      [
+        ['3-0', 'error'],
+        ['4-0', 'no_verify'],
+      ],
+    );
   });
 
   it('why titles each rollout with it', async () => {
@@ -88,7 +94,10 @@ describe('the rollout verdict is the same everywhere', () => {
     await anomalies({ paths: [dir], format: 'json' }, c);
     const doc = JSON.parse(c.out) as { counts: Record<string, number>; findings: Array<{ kind: string; rolloutId?: string }> };
     assert.equal(doc.counts['missing_verify'], 1);
-    assert.deepEqual(doc.findings.filter((f) => f.kind === 'missing_verify').map((f) => f.rolloutId), ['4-0']);
+    assert.deepEqual(
+      doc.findings.filter((f) => f.kind === 'missing_verify').map((f) => f.rolloutId),
+      ['4-0'],
+    );
   });
 
   it('the report shows the same status and reward per row', async () => {

@@ -68,7 +68,8 @@ describe('mcqa resources server', () => {
     raw = (await loadConfig({ rootDir: ROOT, selectors: { resourcesServers: ['mcqa'], modelTypes: ['simulated_model'] } })).raw;
     const plain = await startServer(raw, http);
     const overridden = await startServer(
-      (await loadConfig({ rootDir: ROOT, selectors: { resourcesServers: ['mcqa'], modelTypes: ['simulated_model'] }, overrides: ['mcqa.resources_servers.mcqa.grading_mode=lenient_answer_colon'] })).raw,
+      (await loadConfig({ rootDir: ROOT, selectors: { resourcesServers: ['mcqa'], modelTypes: ['simulated_model'] }, overrides: ['mcqa.resources_servers.mcqa.grading_mode=lenient_answer_colon'] }))
+        .raw,
       http,
     );
     apps.push(plain.app, overridden.app);
@@ -257,16 +258,12 @@ describe('mcqa resources server', () => {
     [100 / 3, 100 / 3].forEach((v, i) => near(perSample.no_answer[i], v));
     near(m['pass@1[avg-of-2]/accuracy/std_dev_across_runs'], Math.sqrt((100 / 3 - 50) ** 2 + (200 / 3 - 50) ** 2));
     near(m['pass@1[avg-of-2]/accuracy/std_err_across_runs'], Math.sqrt((100 / 3 - 50) ** 2 + (200 / 3 - 50) ** 2) / Math.SQRT2);
-    assert.deepEqual(Object.keys(json['key_metrics']).sort(), [
-      'majority@2/accuracy',
-      'mean/reward',
-      'pass@1/accuracy',
-      'pass@1[avg-of-2]/accuracy',
-      'pass@1[avg-of-2]/no_answer',
-      'pass@2/no_answer',
-    ]);
+    assert.deepEqual(Object.keys(json['key_metrics']).sort(), ['majority@2/accuracy', 'mean/reward', 'pass@1/accuracy', 'pass@1[avg-of-2]/accuracy', 'pass@1[avg-of-2]/no_answer', 'pass@2/no_answer']);
     for (const [key, value] of Object.entries(json['key_metrics'])) assert.equal(value, m[key], key);
-    assert.deepEqual(json['group_level_metrics'].map((g: Record<string, unknown>) => g['_ng_task_index']), [0, 1, 2]);
+    assert.deepEqual(
+      json['group_level_metrics'].map((g: Record<string, unknown>) => g['_ng_task_index']),
+      [0, 1, 2],
+    );
   });
 
   it('aggregate_metrics: nothing to aggregate is empty; a response without a reward is a 422', async () => {
@@ -297,19 +294,48 @@ describe('gym eval run with mcqa (end to end)', () => {
     model = await scriptedModelServer([], { output: [assistantMessage('Most of the air is nitrogen: \\boxed{B}\n\nAnswer: B')] });
     const port = await freePort();
     const out = join(dir, 'mcqa_rollouts.jsonl');
-    const args = ['eval', 'run', '--resources-server', 'mcqa', '--model-type', 'openai_model', '--agent', 'mcqa_simple_agent', '--input', 'resources_servers/mcqa/data/example.jsonl', '--output', out, '--limit', '5', '--num-repeats', '1'];
+    const args = [
+      'eval',
+      'run',
+      '--resources-server',
+      'mcqa',
+      '--model-type',
+      'openai_model',
+      '--agent',
+      'mcqa_simple_agent',
+      '--input',
+      'resources_servers/mcqa/data/example.jsonl',
+      '--output',
+      out,
+      '--limit',
+      '5',
+      '--num-repeats',
+      '1',
+    ];
     const modelFlags = ['--model-url', `${model.url}/v1`, '--model-api-key', 'test-key', '-m', 'scripted'];
-    child = spawn(process.execPath, [join(ROOT, 'packages/runtime/bin/gym.mjs'), ...args, ...modelFlags, '--log-dir', join(dir, 'logs'), `++head_server.port=${port}`], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(process.execPath, [join(ROOT, 'packages/runtime/bin/gym.mjs'), ...args, ...modelFlags, '--log-dir', join(dir, 'logs'), `++head_server.port=${port}`], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stdout?.resume();
     child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const code = await new Promise<number | null>((resolve) => child!.on('exit', resolve));
     assert.equal(code, 0, stderr);
 
-    const inputs = readFileSync(join(ROOT, 'resources_servers/mcqa/data/example.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
-    const rows = readFileSync(out, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, any>);
+    const inputs = readFileSync(join(ROOT, 'resources_servers/mcqa/data/example.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    const rows = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, any>);
     rows.sort((a, b) => a['_ng_task_index'] - b['_ng_task_index']);
-    assert.deepEqual(rows.map((r) => r['_ng_task_index']), [0, 1, 2, 3, 4]);
+    assert.deepEqual(
+      rows.map((r) => r['_ng_task_index']),
+      [0, 1, 2, 3, 4],
+    );
     for (const r of rows) {
       const input = inputs[r['_ng_task_index']];
       assert.equal(r['agent_ref'].name, 'mcqa_simple_agent');

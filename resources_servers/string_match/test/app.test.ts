@@ -169,16 +169,28 @@ describe('gym eval run with string_match (end to end)', () => {
     const port = await freePort();
     const out = join(dir, 'out.jsonl');
     const args = ['eval', 'run', '--resources-server', 'string_match', '--model-type', 'simulated_model', '-o', out];
-    child = spawn(process.execPath, [join(ROOT, 'packages/runtime/bin/gym.mjs'), ...args, '--log-dir', join(dir, 'logs'), `++head_server.port=${port}`], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(process.execPath, [join(ROOT, 'packages/runtime/bin/gym.mjs'), ...args, '--log-dir', join(dir, 'logs'), `++head_server.port=${port}`], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stdout?.resume();
     child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const code = await new Promise<number | null>((resolve) => child!.on('exit', resolve));
     assert.equal(code, 0, stderr);
 
-    const inputs = readFileSync(join(ROOT, 'resources_servers/string_match/data/example.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
-    const rows = readFileSync(out, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, any>);
-    assert.deepEqual(rows.map((r) => r['_ng_task_index']).sort((a, b) => a - b), inputs.map((_, i) => i));
+    const inputs = readFileSync(join(ROOT, 'resources_servers/string_match/data/example.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    const rows = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, any>);
+    assert.deepEqual(
+      rows.map((r) => r['_ng_task_index']).sort((a, b) => a - b),
+      inputs.map((_, i) => i),
+    );
     for (const r of rows) {
       const input = inputs[r['_ng_task_index']];
       assert.equal(r['agent_ref'].name, 'string_match_simple_agent');

@@ -26,7 +26,18 @@ async function harness(script: ScriptedTurn[], agentFields: Record<string, unkno
   const tree = (resourcesPort: number) => ({
     weather: { resources_servers: { example_single_tool_call: { entrypoint: 'app.ts', domain: 'agent', host: '127.0.0.1', port: resourcesPort } } },
     policy_model: { responses_api_models: { scripted: { entrypoint: 'app.ts', host: '127.0.0.1', port: Number(new URL(model.url).port) } } },
-    agent: { responses_api_agents: { simple_agent: { entrypoint: 'app.ts', host: '127.0.0.1', port: 1, resources_server: { type: 'resources_servers', name: 'weather' }, model_server: { type: 'responses_api_models', name: 'policy_model' }, ...agentFields } } },
+    agent: {
+      responses_api_agents: {
+        simple_agent: {
+          entrypoint: 'app.ts',
+          host: '127.0.0.1',
+          port: 1,
+          resources_server: { type: 'resources_servers', name: 'weather' },
+          model_server: { type: 'responses_api_models', name: 'policy_model' },
+          ...agentFields,
+        },
+      },
+    },
   });
   const resources = (await createExampleSingleToolCall(createServerContext(tree(1), 'weather', http))).build();
   let tools = 0;
@@ -57,11 +68,17 @@ describe('simple_agent', () => {
     assert.equal(res.statusCode, 200);
     const body = res.json();
     assert.equal(body.reward, 1);
-    assert.deepEqual(body.response.output.map((i: { type: string }) => i.type), ['function_call', 'function_call_output', 'message']);
+    assert.deepEqual(
+      body.response.output.map((i: { type: string }) => i.type),
+      ['function_call', 'function_call_output', 'message'],
+    );
     assert.equal(body.response.output[1].output, '{"city":"sf","weather_description":"The weather in sf is cold."}');
     assert.deepEqual(body.response.usage, { input_tokens: 20, output_tokens: 4, total_tokens: 24 });
     // the second model call sees the whole trajectory so far
-    assert.deepEqual((h.model.requests[1]!['input'] as Array<{ type?: string }>).map((i) => i.type ?? 'message'), ['message', 'function_call', 'function_call_output']);
+    assert.deepEqual(
+      (h.model.requests[1]!['input'] as Array<{ type?: string }>).map((i) => i.type ?? 'message'),
+      ['message', 'function_call', 'function_call_output'],
+    );
   });
 
   it('feeds invalid tool arguments back as an error without calling the tool', async () => {
@@ -111,7 +128,10 @@ describe('simple_agent', () => {
     h = await harness([{ output: [WEATHER] }, { output: [ANSWER] }]);
     const res = await h.agent.inject({ method: 'POST', url: '/v1/responses', payload: ROW.responses_create_params });
     assert.equal(res.json().output.length, 3);
-    const verify_responses = [{ _ng_task_index: 0, reward: 1 }, { _ng_task_index: 1, reward: 0 }];
+    const verify_responses = [
+      { _ng_task_index: 0, reward: 1 },
+      { _ng_task_index: 1, reward: 0 },
+    ];
     const metrics = await h.agent.inject({ method: 'POST', url: '/aggregate_metrics', payload: { verify_responses } });
     // the resources server's default computation, through the agent
     assert.deepEqual(metrics.json().key_metrics, { 'mean/reward': 0.5 });
@@ -142,7 +162,17 @@ describe('simple_agent checks what its servers answer (the protocol module)', ()
     const tree = {
       judge: { resources_servers: { judge: { entrypoint: 'app.ts', domain: 'other', host: '127.0.0.1', port } } },
       policy_model: { responses_api_models: { scripted: { entrypoint: 'app.ts', host: '127.0.0.1', port: Number(new URL(model.url).port) } } },
-      agent: { responses_api_agents: { simple_agent: { entrypoint: 'app.ts', host: '127.0.0.1', port: 1, resources_server: { type: 'resources_servers', name: 'judge' }, model_server: { type: 'responses_api_models', name: 'policy_model' } } } },
+      agent: {
+        responses_api_agents: {
+          simple_agent: {
+            entrypoint: 'app.ts',
+            host: '127.0.0.1',
+            port: 1,
+            resources_server: { type: 'resources_servers', name: 'judge' },
+            model_server: { type: 'responses_api_models', name: 'policy_model' },
+          },
+        },
+      },
     };
     const agent = (await createSimpleAgent(createServerContext(tree, 'agent', http))).build();
     closers.push(async () => {

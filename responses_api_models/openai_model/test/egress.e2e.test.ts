@@ -29,8 +29,18 @@ async function start(overrides: string[]): Promise<{ env: GymEnv; upstream: Fake
   cleanups.push(() => upstream.close());
   const env = await startGymEnv(
     [
-      '--resources-server', 'example_single_tool_call', '--model-type', 'openai_model', '--model-url', upstream.baseUrl, '-m', 'gpt-test',
-      '++telemetry.enabled=true', '++telemetry.exporter=console', '++telemetry.span_groups=all', ...overrides,
+      '--resources-server',
+      'example_single_tool_call',
+      '--model-type',
+      'openai_model',
+      '--model-url',
+      upstream.baseUrl,
+      '-m',
+      'gpt-test',
+      '++telemetry.enabled=true',
+      '++telemetry.exporter=console',
+      '++telemetry.span_groups=all',
+      ...overrides,
     ],
     { env: telemetryEnv({ GYM_MODEL_API_KEY: 'sk-egress-test-key' }) },
   );
@@ -39,7 +49,7 @@ async function start(overrides: string[]): Promise<{ env: GymEnv; upstream: Fake
 }
 
 describe('egress to a third-party model API', () => {
-  it('sends traceparent but neither the caller\'s baggage nor the rollout id, by default', async () => {
+  it("sends traceparent but neither the caller's baggage nor the rollout id, by default", async () => {
     const { env, upstream } = await start([]);
     const direct = await fetch(`${env.url('policy_model')}/v1/responses`, { method: 'POST', headers: CALLER_HEADERS, body: JSON.stringify({ input: 'hi' }) });
     assert.equal(direct.status, 200);

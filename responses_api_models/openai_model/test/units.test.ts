@@ -11,19 +11,32 @@ const FIELDS = { entrypoint: 'app.ts', openai_base_url: 'https://api.openai.com/
 describe('openai_model config', () => {
   it('applies defaults and takes the drop default from POLICY_DROP_REASONING_ITEMS', () => {
     const config = parseOpenAIModelConfig(FIELDS, 'policy_model', {});
-    assert.deepEqual(config, { openaiBaseUrl: FIELDS.openai_base_url, openaiApiKey: 'sk-abcdef', openaiModel: 'gpt-4.1', defaultHeaders: {}, extraBody: {}, maxConcurrentRequests: null, dropInputReasoningItems: false, propagateTraceparent: true, propagateBaggage: false });
+    assert.deepEqual(config, {
+      openaiBaseUrl: FIELDS.openai_base_url,
+      openaiApiKey: 'sk-abcdef',
+      openaiModel: 'gpt-4.1',
+      defaultHeaders: {},
+      extraBody: {},
+      maxConcurrentRequests: null,
+      dropInputReasoningItems: false,
+      propagateTraceparent: true,
+      propagateBaggage: false,
+    });
     assert.deepEqual(parseOpenAIModelConfig({ ...FIELDS, propagate_traceparent: 'false', propagate_baggage: true }, 'p', {}), { ...config, propagateTraceparent: false, propagateBaggage: true });
     assert.equal(parseOpenAIModelConfig(FIELDS, 'p', { POLICY_DROP_REASONING_ITEMS: '1' }).dropInputReasoningItems, true);
     assert.equal(parseOpenAIModelConfig({ ...FIELDS, drop_input_reasoning_items: 'false' }, 'p', { POLICY_DROP_REASONING_ITEMS: 'true' }).dropInputReasoningItems, false);
   });
 
   it('names the bad fields, never the values', () => {
-    assert.throws(() => parseOpenAIModelConfig({ ...FIELDS, openai_api_key: 42, max_concurrent_requests: 'many' }, 'policy_model', {}), (error: Error & { code?: string }) => {
-      assert.equal(error.code, 'GYM_MODEL_CONFIG_INVALID');
-      assert.match(error.message, /'policy_model'.*openai_api_key.*max_concurrent_requests/);
-      assert.equal(error.message.includes('many'), false);
-      return true;
-    });
+    assert.throws(
+      () => parseOpenAIModelConfig({ ...FIELDS, openai_api_key: 42, max_concurrent_requests: 'many' }, 'policy_model', {}),
+      (error: Error & { code?: string }) => {
+        assert.equal(error.code, 'GYM_MODEL_CONFIG_INVALID');
+        assert.match(error.message, /'policy_model'.*openai_api_key.*max_concurrent_requests/);
+        assert.equal(error.message.includes('many'), false);
+        return true;
+      },
+    );
   });
 });
 

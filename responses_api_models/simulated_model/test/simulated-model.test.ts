@@ -46,12 +46,28 @@ describe('simulated_model', () => {
     const first = simulateChatCompletion({ messages: [{ role: 'user', content: 'weather in rome?' }], tools }, 'sim').completion as any;
     assert.equal(first.choices[0].finish_reason, 'tool_calls');
     assert.deepEqual(JSON.parse(first.choices[0].message.tool_calls[0].function.arguments), { city: 'rome' });
-    const second = simulateChatCompletion({ messages: [{ role: 'user', content: 'weather in rome?' }, { role: 'tool', content: 'sunny' }], tools }, 'sim').completion as any;
+    const second = simulateChatCompletion(
+      {
+        messages: [
+          { role: 'user', content: 'weather in rome?' },
+          { role: 'tool', content: 'sunny' },
+        ],
+        tools,
+      },
+      'sim',
+    ).completion as any;
     assert.equal(second.choices[0].finish_reason, 'stop');
   });
 
   it('fills every required property with a value of its type', () => {
-    const args = argumentsFor({ type: 'object', properties: { n: { type: 'integer' }, flag: { type: 'boolean' }, unit: { type: 'string', enum: ['c', 'f'] }, tags: { type: 'array', items: { type: 'string' } } }, required: ['n', 'flag', 'unit', 'tags'] }, 'x');
+    const args = argumentsFor(
+      {
+        type: 'object',
+        properties: { n: { type: 'integer' }, flag: { type: 'boolean' }, unit: { type: 'string', enum: ['c', 'f'] }, tags: { type: 'array', items: { type: 'string' } } },
+        required: ['n', 'flag', 'unit', 'tags'],
+      },
+      'x',
+    );
     assert.deepEqual(args, { n: 1, flag: true, unit: 'c', tags: ['x'] });
     assert.equal(salientWord('Should I bring a jacket in Tokyo?'), 'tokyo');
   });
@@ -59,7 +75,10 @@ describe('simulated_model', () => {
   it('models latency as fixed, or time to first token plus tokens per second, within its jitter', () => {
     assert.equal(latencyMs(LATENCY_CONFIG.parse({ mode: 'fixed', fixed_ms: 40 }), 100), 40);
     const vllmLike = LATENCY_CONFIG.parse({ mode: 'ttft_tps', ttft_ms: 200, tokens_per_second: 50, jitter: 0.1 });
-    assert.equal(latencyMs(vllmLike, 50, () => 0.5), 1200);
+    assert.equal(
+      latencyMs(vllmLike, 50, () => 0.5),
+      1200,
+    );
     assert.ok(Math.abs(latencyMs(vllmLike, 50, () => 0) - 1080) < 1e-9);
     assert.throws(() => LATENCY_CONFIG.parse({ mode: 'warp' }));
   });

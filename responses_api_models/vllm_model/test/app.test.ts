@@ -38,7 +38,14 @@ describe('vllm_model over HTTP with the openai client', () => {
   const lastChatBody = () => vllm.requests.filter((r) => r.path === '/v1/chat/completions').at(-1)!;
 
   it('answers responses.create by converting to vLLM chat and back', async () => {
-    const response = await client.responses.create({ model: 'policy', input: 'Hi', instructions: 'Be brief.', temperature: 0.3, max_output_tokens: 50, metadata: { chat_template_kwargs: '{"enable_thinking": false}' } });
+    const response = await client.responses.create({
+      model: 'policy',
+      input: 'Hi',
+      instructions: 'Be brief.',
+      temperature: 0.3,
+      max_output_tokens: 50,
+      metadata: { chat_template_kwargs: '{"enable_thinking": false}' },
+    });
     assert.equal(response.output_text, 'Hello from replica.');
     assert.equal(response.status, 'completed');
     assert.equal(response.model, 'Qwen/Qwen3-8B');
@@ -49,7 +56,10 @@ describe('vllm_model over HTTP with the openai client', () => {
     assert.deepEqual(sent.body, {
       top_k: 20,
       seed: 1,
-      messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: [{ type: 'text', text: 'Hi' }] }],
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: [{ type: 'text', text: 'Hi' }] },
+      ],
       model: 'Qwen/Qwen3-8B',
       temperature: 1.0,
       metadata: { chat_template_kwargs: '{"enable_thinking": false}' },
@@ -62,10 +72,17 @@ describe('vllm_model over HTTP with the openai client', () => {
     vllm.reply('/v1/chat/completions', fx.reasoningContent());
     const tools = [{ type: 'function' as const, name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } }, strict: true }];
     const first = await client.responses.create({ model: 'p', input: 'Weather in Oslo?', tools });
-    assert.deepEqual(first.output.map((i) => i.type), ['reasoning', 'message', 'function_call']);
+    assert.deepEqual(
+      first.output.map((i) => i.type),
+      ['reasoning', 'message', 'function_call'],
+    );
     const call = first.output[2] as OpenAI.Responses.ResponseFunctionToolCall;
     assert.deepEqual([call.call_id, call.name, call.arguments], ['chatcmpl-tool-a1', 'get_weather', '{"city":"Oslo"}']);
-    const input = [{ role: 'user' as const, content: 'Weather in Oslo?' }, ...(first.output as OpenAI.Responses.ResponseInputItem[]), { type: 'function_call_output' as const, call_id: call.call_id, output: 'cold' }];
+    const input = [
+      { role: 'user' as const, content: 'Weather in Oslo?' },
+      ...(first.output as OpenAI.Responses.ResponseInputItem[]),
+      { type: 'function_call_output' as const, call_id: call.call_id, output: 'cold' },
+    ];
     const second = await client.responses.create({ model: 'p', input, tools });
     assert.equal(second.output_text, 'Hello from replica.');
     const messages = lastChatBody().body!['messages'] as Json[];

@@ -11,7 +11,7 @@ const REQUEST = { input: 'q' } as ModelResponsesParams;
 
 /** The post-processing the pipeline does before conversion: reasoning fields → `<think>`. */
 function convert(completion: Json, options = OPTS, request = REQUEST): Json {
-  const message = ((completion['choices'] as Json[])[0]!['message']) as Json;
+  const message = (completion['choices'] as Json[])[0]!['message'] as Json;
   foldReplyReasoning(message, options.usesReasoningParser, 'policy_model');
   return chatToResponse(completion, request, options);
 }
@@ -28,7 +28,10 @@ describe('chatToResponse', () => {
     assert.equal(response['created_at'], 1_751_000_000);
     const [message] = output(response);
     assert.match(String(message!['id']), /^msg_[0-9a-f]{32}$/);
-    assert.deepEqual({ ...message, id: 'x' }, { id: 'x', type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Paris is the capital of France.', annotations: [] }] });
+    assert.deepEqual(
+      { ...message, id: 'x' },
+      { id: 'x', type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Paris is the capital of France.', annotations: [] }] },
+    );
     assert.deepEqual(response['usage'], { input_tokens: 231, input_tokens_details: { cached_tokens: 192 }, output_tokens: 31, output_tokens_details: { reasoning_tokens: 18 }, total_tokens: 262 });
   });
 
@@ -40,7 +43,10 @@ describe('chatToResponse', () => {
 
   it('turns reasoning_content into a reasoning item before the message and the call', () => {
     const items = output(convert(fx.reasoningContent()));
-    assert.deepEqual(items.map((i) => i['type']), ['reasoning', 'message', 'function_call']);
+    assert.deepEqual(
+      items.map((i) => i['type']),
+      ['reasoning', 'message', 'function_call'],
+    );
     assert.match(String(items[0]!['id']), /^rs_[0-9a-f]{32}$/);
     assert.deepEqual(items[0]!['summary'], [{ type: 'summary_text', text: 'The user wants the weather; call the tool.' }]);
     assert.equal((items[1]!['content'] as Json[])[0]!['text'], 'Let me check.');
@@ -55,7 +61,10 @@ describe('chatToResponse', () => {
 
   it('leaves <think> in the text when no reasoning parser is configured', () => {
     const items = output(convert(fx.thinkTags(), { ...OPTS, usesReasoningParser: false }));
-    assert.deepEqual(items.map((i) => i['type']), ['message']);
+    assert.deepEqual(
+      items.map((i) => i['type']),
+      ['message'],
+    );
     assert.equal((items[0]!['content'] as Json[])[0]!['text'], '<think>Short question.</think>Yes.');
   });
 
@@ -79,14 +88,25 @@ describe('chatToResponse', () => {
   it('puts token ids on the last output item only', () => {
     const ids = { prompt_token_ids: [1], generation_token_ids: [2, 3], generation_log_probs: [-0.5, -0.1], routed_experts: 'envelope' };
     const completion = fx.reasoningContent();
-    Object.assign(((completion['choices'] as Json[])[0]!['message']) as Json, ids);
+    Object.assign((completion['choices'] as Json[])[0]!['message'] as Json, ids);
     const items = output(convert(completion, { ...OPTS, returnTokenIdInformation: true }));
-    assert.deepEqual(items.map((i) => 'prompt_token_ids' in i), [false, false, true]);
+    assert.deepEqual(
+      items.map((i) => 'prompt_token_ids' in i),
+      [false, false, true],
+    );
     assert.deepEqual(items[2], { ...items[2], ...ids });
   });
 
   it('echoes the request parameters with defaults', () => {
-    const request = { input: 'q', instructions: 'Be brief.', temperature: 0.2, tools: [{ type: 'function', name: 'f' }], tool_choice: 'required', metadata: { a: 'b' }, max_output_tokens: 9 } as ModelResponsesParams;
+    const request = {
+      input: 'q',
+      instructions: 'Be brief.',
+      temperature: 0.2,
+      tools: [{ type: 'function', name: 'f' }],
+      tool_choice: 'required',
+      metadata: { a: 'b' },
+      max_output_tokens: 9,
+    } as ModelResponsesParams;
     const r = convert(fx.plainText(), OPTS, request);
     assert.deepEqual(
       [r['instructions'], r['temperature'], r['top_p'], r['tools'], r['tool_choice'], r['metadata'], r['max_output_tokens'], r['parallel_tool_calls'], r['truncation'], r['text']],

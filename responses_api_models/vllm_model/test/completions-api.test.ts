@@ -79,7 +79,11 @@ describe('vllm_model with use_completions_api and the model chat template', () =
   });
 
   it('answers 400 when the template refuses the conversation', async () => {
-    const res = await fetch(`${server.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ messages: [{ role: 'function', content: 'x', name: 'f' }] }) });
+    const res = await fetch(`${server.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ messages: [{ role: 'function', content: 'x', name: 'f' }] }),
+    });
     assert.equal(res.status, 400);
     assert.match(JSON.stringify(await res.json()), /refused this conversation: unexpected role function/);
     assert.equal(completionCalls().length, 0);
@@ -92,7 +96,14 @@ describe('vllm_model with use_completions_api and no template', () => {
   let client: OpenAI;
   before(async () => {
     vllm = await startFakeVllm({ model: 'base-model' });
-    server = await startModelServer(createVllmModel, 'vllm_model', { base_url: vllm.baseUrl, api_key: 'k', model: 'base-model', return_token_id_information: true, uses_reasoning_parser: false, use_completions_api: true });
+    server = await startModelServer(createVllmModel, 'vllm_model', {
+      base_url: vllm.baseUrl,
+      api_key: 'k',
+      model: 'base-model',
+      return_token_id_information: true,
+      uses_reasoning_parser: false,
+      use_completions_api: true,
+    });
     client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: 'caller', maxRetries: 0 });
   });
   after(async () => {
@@ -101,7 +112,13 @@ describe('vllm_model with use_completions_api and no template', () => {
   });
 
   it('sends a system and a user message as one prompt, and returns the token ids for training', async () => {
-    const completion = await client.chat.completions.create({ model: 'x', messages: [{ role: 'system', content: 'You complete text.' }, { role: 'user', content: 'Once upon' }] });
+    const completion = await client.chat.completions.create({
+      model: 'x',
+      messages: [
+        { role: 'system', content: 'You complete text.' },
+        { role: 'user', content: 'Once upon' },
+      ],
+    });
     const sent = vllm.requests.find((r) => r.path === '/v1/completions')!;
     assert.equal(sent.body?.['prompt'], 'You complete text.\n\nOnce upon');
     assert.equal(sent.body?.['logprobs'], 0);
@@ -114,10 +131,24 @@ describe('vllm_model with use_completions_api and no template', () => {
   });
 
   it('refuses a conversation and tools, which need the template, with a 400', async () => {
-    const multi = await fetch(`${server.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ messages: [{ role: 'user', content: 'a' }, { role: 'assistant', content: 'b' }, { role: 'user', content: 'c' }] }) });
+    const multi = await fetch(`${server.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        messages: [
+          { role: 'user', content: 'a' },
+          { role: 'assistant', content: 'b' },
+          { role: 'user', content: 'c' },
+        ],
+      }),
+    });
     assert.equal(multi.status, 400);
     assert.match(JSON.stringify(await multi.json()), /render_chat_template: true/);
-    const tools = await fetch(`${server.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ messages: [{ role: 'user', content: 'a' }], tools: [{ type: 'function', function: { name: 'f' } }] }) });
+    const tools = await fetch(`${server.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ messages: [{ role: 'user', content: 'a' }], tools: [{ type: 'function', function: { name: 'f' } }] }),
+    });
     assert.equal(tools.status, 400);
   });
 });
@@ -129,7 +160,10 @@ describe('where the chat template comes from', () => {
 
   it('reads a tokenizer directory or the tokenizer_config.json itself', () => {
     assert.equal(findTokenizerConfig(TOKENIZER_DIR), join(TOKENIZER_DIR, 'tokenizer_config.json'));
-    assert.equal(loadChatTemplate('p', join(TOKENIZER_DIR, 'tokenizer_config.json')).render({ messages: [{ role: 'user', content: 'Hi' }] }), '<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n');
+    assert.equal(
+      loadChatTemplate('p', join(TOKENIZER_DIR, 'tokenizer_config.json')).render({ messages: [{ role: 'user', content: 'Hi' }] }),
+      '<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n',
+    );
   });
 
   it('finds a model already in the local Hugging Face cache, without downloading', () => {
@@ -137,13 +171,19 @@ describe('where the chat template comes from', () => {
     mkdirSync(join(repo, 'refs'), { recursive: true });
     mkdirSync(join(repo, 'snapshots', 'abc123'), { recursive: true });
     writeFileSync(join(repo, 'refs', 'main'), 'abc123\n');
-    writeFileSync(join(repo, 'snapshots', 'abc123', 'tokenizer_config.json'), JSON.stringify({ eos_token: '</s>', chat_template: '{% for m in messages %}[{{ m.role }}] {{ m.content }}{{ eos_token }}{% endfor %}' }));
+    writeFileSync(
+      join(repo, 'snapshots', 'abc123', 'tokenizer_config.json'),
+      JSON.stringify({ eos_token: '</s>', chat_template: '{% for m in messages %}[{{ m.role }}] {{ m.content }}{{ eos_token }}{% endfor %}' }),
+    );
     const template = loadChatTemplate('p', 'Org/Tiny', { HF_HUB_CACHE: join(dir, 'hub') });
     assert.equal(template.render({ messages: [{ role: 'user', content: 'Hi' }] }), '[user] Hi</s>');
   });
 
   it('fails at start-up, naming what to do, when there is no local template', () => {
-    assert.throws(() => loadChatTemplate('policy_model', 'Org/Missing', { HF_HUB_CACHE: join(dir, 'nowhere') }), { code: 'GYM_MODEL_CHAT_TEMPLATE', message: /does not download tokenizers.*tokenizer: <dir>/ });
+    assert.throws(() => loadChatTemplate('policy_model', 'Org/Missing', { HF_HUB_CACHE: join(dir, 'nowhere') }), {
+      code: 'GYM_MODEL_CHAT_TEMPLATE',
+      message: /does not download tokenizers.*tokenizer: <dir>/,
+    });
     writeFileSync(join(dir, 'no-template.json'), JSON.stringify({ eos_token: '</s>' }));
     assert.throws(() => loadChatTemplate('policy_model', join(dir, 'no-template.json')), { code: 'GYM_MODEL_CHAT_TEMPLATE', message: /has no chat_template/ });
     writeFileSync(join(dir, 'broken.json'), JSON.stringify({ chat_template: '{% for m in messages %}' }));
@@ -151,7 +191,19 @@ describe('where the chat template comes from', () => {
   });
 
   it('accepts the completions settings in the config', () => {
-    const config = parseVllmModelConfig({ base_url: 'http://x/v1', api_key: '', model: 'm', return_token_id_information: false, uses_reasoning_parser: false, use_completions_api: 'true', render_chat_template: true, tokenizer: '/models/m' }, 'p');
+    const config = parseVllmModelConfig(
+      {
+        base_url: 'http://x/v1',
+        api_key: '',
+        model: 'm',
+        return_token_id_information: false,
+        uses_reasoning_parser: false,
+        use_completions_api: 'true',
+        render_chat_template: true,
+        tokenizer: '/models/m',
+      },
+      'p',
+    );
     assert.equal(config.useCompletionsApi, true);
     assert.equal(config.renderChatTemplate, true);
     assert.equal(config.tokenizer, '/models/m');

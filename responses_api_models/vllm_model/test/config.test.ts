@@ -29,7 +29,14 @@ describe('vllm_model config', () => {
 describe('vllm_model native Responses path', () => {
   it('sets the model, chat_template_kwargs, extra_body underneath and sampling overrides on top', () => {
     const c = parseVllmModelConfig({ ...FIELDS, is_responses_native: true, chat_template_kwargs: { t: 1 }, extra_body: { seed: 3, temperature: 0.1 }, sampling_overrides: { top_p: 1 } }, 'p');
-    assert.deepEqual(prepareNativeRequest({ input: 'x', model: 'y', temperature: 0.5, top_p: 0.2 }, c), { seed: 3, temperature: 0.5, input: 'x', model: 'm', top_p: 1, chat_template_kwargs: { t: 1 } });
+    assert.deepEqual(prepareNativeRequest({ input: 'x', model: 'y', temperature: 0.5, top_p: 0.2 }, c), {
+      seed: 3,
+      temperature: 0.5,
+      input: 'x',
+      model: 'm',
+      top_p: 1,
+      chat_template_kwargs: { t: 1 },
+    });
   });
 
   it('refuses training mode with the native path at startup', () => {

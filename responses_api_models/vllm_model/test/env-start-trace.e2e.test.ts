@@ -26,7 +26,12 @@ function toolCallCompletion(request: RecordedRequest): Json {
   const completion = defaultChatCompletion(request.body ?? {}, MODEL, 'upstream');
   const choice = (completion['choices'] as Json[])[0]!;
   choice['finish_reason'] = 'tool_calls';
-  choice['message'] = { role: 'assistant', content: null, reasoning_content: null, tool_calls: [{ id: 'chatcmpl-tool-e2e1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"sf"}' } }] };
+  choice['message'] = {
+    role: 'assistant',
+    content: null,
+    reasoning_content: null,
+    tool_calls: [{ id: 'chatcmpl-tool-e2e1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"sf"}' } }],
+  };
   return completion;
 }
 
@@ -118,7 +123,9 @@ describe('vllm_model under gym env start against a local vLLM stand-in, traced',
     exitCode = await env.stop();
     output = env.output();
     spans = readRecords(env.logDir).spans as Span[];
-    const files = readdirSync(env.logDir).map((f) => join(env!.logDir, f)).filter((f) => statSync(f).isFile());
+    const files = readdirSync(env.logDir)
+      .map((f) => join(env!.logDir, f))
+      .filter((f) => statSync(f).isFile());
     logFiles = Object.fromEntries(files.map((f) => [f, readFileSync(f, 'utf8')]));
   });
 

@@ -84,7 +84,12 @@ export function defaultCompletion(body: Json, model: string, name: string): Json
   const generation = [9906, 505, 2311, 13];
   const choice: Json = { index: 0, text: `Hello from ${name}.`, finish_reason: 'stop', stop_reason: null, logprobs: null };
   if (typeof body['logprobs'] === 'number') {
-    choice['logprobs'] = { tokens: generation.map((id) => (body['return_tokens_as_token_ids'] === true ? `token_id:${id}` : `t${id}`)), token_logprobs: generation.map((_, i) => -0.25 * (i + 1)), top_logprobs: null, text_offset: [0, 1, 2, 3] };
+    choice['logprobs'] = {
+      tokens: generation.map((id) => (body['return_tokens_as_token_ids'] === true ? `token_id:${id}` : `t${id}`)),
+      token_logprobs: generation.map((_, i) => -0.25 * (i + 1)),
+      top_logprobs: null,
+      text_offset: [0, 1, 2, 3],
+    };
   }
   if (body['return_token_ids'] === true) {
     choice['prompt_token_ids'] = FAKE_PROMPT_IDS;
@@ -104,10 +109,22 @@ function defaultAnswer(request: RecordedRequest, model: string, name: string): J
   if (request.path === '/tokenize') return { tokens: FAKE_PROMPT_IDS, count: FAKE_PROMPT_IDS.length, max_model_len: 32768 };
   if (request.path === '/v1/responses') {
     return {
-      id: 'resp_fake0001', object: 'response', created_at: 1_750_000_000, model, status: 'completed', error: null, incomplete_details: null,
+      id: 'resp_fake0001',
+      object: 'response',
+      created_at: 1_750_000_000,
+      model,
+      status: 'completed',
+      error: null,
+      incomplete_details: null,
       output: [{ id: 'msg_fake0001', type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: `Hello from ${name}.`, annotations: [] }] }],
       usage: { input_tokens: 12, input_tokens_details: { cached_tokens: 0 }, output_tokens: 4, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 16 },
-      parallel_tool_calls: true, tool_choice: 'auto', tools: [], temperature: 1, top_p: 1, metadata: {}, instructions: null,
+      parallel_tool_calls: true,
+      tool_choice: 'auto',
+      tools: [],
+      temperature: 1,
+      top_p: 1,
+      metadata: {},
+      instructions: null,
     };
   }
   return undefined;
@@ -156,7 +173,8 @@ export async function startFakeVllm(options: FakeVllmOptions = {}): Promise<Fake
         }
         if (failure === 'hang') return;
         const status = failure?.status ?? 200;
-        const answer = failure !== undefined ? failure.body : typeof scripted === 'function' ? (scripted(recorded) ?? defaultAnswer(recorded, model, name)) : (scripted ?? defaultAnswer(recorded, model, name));
+        const answer =
+          failure !== undefined ? failure.body : typeof scripted === 'function' ? (scripted(recorded) ?? defaultAnswer(recorded, model, name)) : (scripted ?? defaultAnswer(recorded, model, name));
         if (answer === undefined) {
           res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ detail: 'Not Found' }));
           return;

@@ -25,7 +25,13 @@ export const plainText = (): Json => completion({ role: 'assistant', content: 'P
 /** A tool call (hermes parser), no text. */
 export const toolCall = (): Json =>
   completion(
-    { role: 'assistant', content: null, refusal: null, reasoning_content: null, tool_calls: [{ id: 'chatcmpl-tool-5f2e9d', type: 'function', function: { name: 'get_weather', arguments: '{"city": "Paris"}' } }] },
+    {
+      role: 'assistant',
+      content: null,
+      refusal: null,
+      reasoning_content: null,
+      tool_calls: [{ id: 'chatcmpl-tool-5f2e9d', type: 'function', function: { name: 'get_weather', arguments: '{"city": "Paris"}' } }],
+    },
     { finish_reason: 'tool_calls' },
   );
 

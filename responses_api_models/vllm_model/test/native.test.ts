@@ -29,9 +29,26 @@ describe('vllm_model with is_responses_native', () => {
 
   it('sends the Responses request to vLLM /responses without conversion', async () => {
     const client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: 'x', maxRetries: 0 });
-    const response = await client.responses.create({ model: 'p', input: [{ type: 'reasoning', id: 'rs_1', summary: [] }, { role: 'user', content: 'hi' }], temperature: 0 });
+    const response = await client.responses.create({
+      model: 'p',
+      input: [
+        { type: 'reasoning', id: 'rs_1', summary: [] },
+        { role: 'user', content: 'hi' },
+      ],
+      temperature: 0,
+    });
     assert.equal(response.output_text, 'Hello from replica.');
-    assert.deepEqual(vllm.requests.map((r) => r.path), ['/v1/responses']);
-    assert.deepEqual(vllm.requests[0]!.body, { model: 'openai/gpt-oss-20b', input: [{ type: 'reasoning', id: 'rs_1', summary: [] }, { role: 'user', content: 'hi' }], temperature: 1 });
+    assert.deepEqual(
+      vllm.requests.map((r) => r.path),
+      ['/v1/responses'],
+    );
+    assert.deepEqual(vllm.requests[0]!.body, {
+      model: 'openai/gpt-oss-20b',
+      input: [
+        { type: 'reasoning', id: 'rs_1', summary: [] },
+        { role: 'user', content: 'hi' },
+      ],
+      temperature: 1,
+    });
   });
 });

@@ -88,7 +88,15 @@ describe('prepareChatRequest', () => {
   });
 
   it('rejects reasoning in two parts of one assistant message', () => {
-    const messages = [{ role: 'assistant', content: [{ type: 'text', text: '<think>a</think>' }, { type: 'text', text: '<think>b</think>' }] }];
+    const messages = [
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: '<think>a</think>' },
+          { type: 'text', text: '<think>b</think>' },
+        ],
+      },
+    ];
     assert.throws(() => prepare({ messages }), { message: /more than one content part/ });
   });
 });

@@ -36,13 +36,16 @@ describe('vllm_model replica lists', () => {
       for (let turn = 0; turn < 2; turn++) {
         const res = await server.http.post<Json>(`${server.url}/v1/responses`, { input: `turn ${turn}` }, { cookies });
         cookies = { ...cookies, ...res.cookies };
-        const text = (((res.body['output'] as Json[])[0]!['content'] as Json[])[0]!['text']) as string;
+        const text = ((res.body['output'] as Json[])[0]!['content'] as Json[])[0]!['text'] as string;
         answeredBy.add(text);
       }
       assert.equal(answeredBy.size, 1, `session ${session} hit ${[...answeredBy].join(', ')}`);
       used.add([...answeredBy][0]!);
     }
     assert.equal(used.size, 3);
-    assert.equal(replicas.reduce((n, r) => n + r.requests.length, 0), 80);
+    assert.equal(
+      replicas.reduce((n, r) => n + r.requests.length, 0),
+      80,
+    );
   });
 });

@@ -70,7 +70,10 @@ describe('responsesToChat: input items', () => {
   });
 
   it('sends a tool-call-only turn with null content', () => {
-    const input = [{ type: 'function_call', call_id: 'c', name: 'f', arguments: '{}' }, { role: 'user', content: 'next' }];
+    const input = [
+      { type: 'function_call', call_id: 'c', name: 'f', arguments: '{}' },
+      { role: 'user', content: 'next' },
+    ];
     assert.deepEqual(messagesOf({ input })[0], { role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{}' } }] });
   });
 
@@ -85,7 +88,7 @@ describe('responsesToChat: input items', () => {
     const messages = messagesOf({ input }, true);
     assert.deepEqual(messages[1], { role: 'assistant', content: 'a1', ...ids });
     assert.deepEqual(messages[3], { role: 'assistant', content: 'a2 (no ids)' });
-    assert.deepEqual((messagesOf({ input }, false))[1], { role: 'assistant', content: 'a1' });
+    assert.deepEqual(messagesOf({ input }, false)[1], { role: 'assistant', content: 'a1' });
   });
 
   it('rejects partial training fields on an input item', () => {
@@ -94,14 +97,27 @@ describe('responsesToChat: input items', () => {
   });
 
   it('rejects item types without a chat equivalent, naming the item', () => {
-    assert.throws(() => convert({ input: [{ role: 'user', content: 'x' }, { type: 'web_search_call', id: 'ws' }] }), { statusCode: 400, message: /input\[1\]: item type 'web_search_call'/ });
+    assert.throws(
+      () =>
+        convert({
+          input: [
+            { role: 'user', content: 'x' },
+            { type: 'web_search_call', id: 'ws' },
+          ],
+        }),
+      { statusCode: 400, message: /input\[1\]: item type 'web_search_call'/ },
+    );
     assert.throws(() => convert({ input: [{ role: 'user', content: [{ type: 'input_file', file_id: 'f' }] }] }), { message: /input\[0\]\.content\[0\]: content part type 'input_file'/ });
   });
 });
 
 describe('responsesToChat: instructions and parameters', () => {
   it('folds instructions and leading system/developer messages into one system message', () => {
-    const input = [{ role: 'system', content: 'Sys.' }, { role: 'developer', content: [{ type: 'input_text', text: 'Dev.' }] }, { role: 'user', content: 'Hi' }];
+    const input = [
+      { role: 'system', content: 'Sys.' },
+      { role: 'developer', content: [{ type: 'input_text', text: 'Dev.' }] },
+      { role: 'user', content: 'Hi' },
+    ];
     assert.deepEqual(messagesOf({ input, instructions: 'Inst.' }), [
       { role: 'system', content: 'Inst.\n\nSys.\n\nDev.' },
       { role: 'user', content: 'Hi' },

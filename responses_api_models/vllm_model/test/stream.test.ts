@@ -26,11 +26,30 @@ describe('vllm_model streaming /v1/responses', () => {
 
   it('streams a tool call and then text, in order, from vLLM chat completions', async () => {
     vllm.reply('/v1/chat/completions', {
-      id: 'chatcmpl-1', object: 'chat.completion', created: 1, model: 'Qwen/Qwen3-8B',
-      choices: [{ index: 0, finish_reason: 'tool_calls', message: { role: 'assistant', content: 'Checking.', reasoning_content: 'Need the weather.', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } }] } }],
+      id: 'chatcmpl-1',
+      object: 'chat.completion',
+      created: 1,
+      model: 'Qwen/Qwen3-8B',
+      choices: [
+        {
+          index: 0,
+          finish_reason: 'tool_calls',
+          message: {
+            role: 'assistant',
+            content: 'Checking.',
+            reasoning_content: 'Need the weather.',
+            tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } }],
+          },
+        },
+      ],
       usage: { prompt_tokens: 10, completion_tokens: 6, total_tokens: 16 },
     });
-    const stream = await client.responses.create({ model: 'x', input: 'Weather in Oslo?', stream: true, tools: [{ type: 'function', name: 'get_weather', parameters: { type: 'object' }, strict: false }] });
+    const stream = await client.responses.create({
+      model: 'x',
+      input: 'Weather in Oslo?',
+      stream: true,
+      tools: [{ type: 'function', name: 'get_weather', parameters: { type: 'object' }, strict: false }],
+    });
     const types: string[] = [];
     let text = '';
     let args = '';
@@ -43,7 +62,14 @@ describe('vllm_model streaming /v1/responses', () => {
     assert.equal(types.at(-1), 'response.completed');
     // reasoning, then the message, then the call: each opened before it is filled and closed after
     const items = types.filter((t) => t === 'response.output_item.added' || t === 'response.output_item.done');
-    assert.deepEqual(items, ['response.output_item.added', 'response.output_item.done', 'response.output_item.added', 'response.output_item.done', 'response.output_item.added', 'response.output_item.done']);
+    assert.deepEqual(items, [
+      'response.output_item.added',
+      'response.output_item.done',
+      'response.output_item.added',
+      'response.output_item.done',
+      'response.output_item.added',
+      'response.output_item.done',
+    ]);
     assert.ok(types.indexOf('response.reasoning_summary_text.delta') < types.indexOf('response.output_text.delta'));
     assert.ok(types.indexOf('response.output_text.delta') < types.indexOf('response.function_call_arguments.delta'));
     assert.equal(text, 'Checking.');

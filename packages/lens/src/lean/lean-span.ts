@@ -70,7 +70,16 @@ export class LeanSpan implements Span, ReadableSpan {
    * `attributes` is taken over, not copied: pass a fresh object of valid values. A span without a
    * sink (not sampled) records nothing but still carries its context to children and peers.
    */
-  constructor(name: string, kind: SpanKind, context: SpanContext, parent: SpanContext | undefined, attributes: Attributes, scope: InstrumentationScope, sink: LeanSpanSink | undefined, startTime?: HrTime) {
+  constructor(
+    name: string,
+    kind: SpanKind,
+    context: SpanContext,
+    parent: SpanContext | undefined,
+    attributes: Attributes,
+    scope: InstrumentationScope,
+    sink: LeanSpanSink | undefined,
+    startTime?: HrTime,
+  ) {
     this.name = name;
     this.kind = kind;
     this.#context = context;
@@ -122,8 +131,8 @@ export class LeanSpan implements Span, ReadableSpan {
   addEvent(name: string, attributesOrTime?: Attributes | TimeInput, time?: TimeInput): this {
     if (!this.isRecording()) return this;
     const timeGiven = attributesOrTime instanceof Date || typeof attributesOrTime === 'number' || Array.isArray(attributesOrTime);
-    const attributes = timeGiven ? undefined : (attributesOrTime);
-    const event = { name, attributes, time: hrTimeOf(timeGiven ? (attributesOrTime) : time), droppedAttributesCount: 0 };
+    const attributes = timeGiven ? undefined : attributesOrTime;
+    const event = { name, attributes, time: hrTimeOf(timeGiven ? attributesOrTime : time), droppedAttributesCount: 0 };
     if (this.events === NO_EVENTS) this.events = [event];
     else this.events.push(event);
     return this;

@@ -41,11 +41,7 @@ export class LensConfigError extends LensError {
   readonly value: string;
 
   constructor(variable: string, value: string, accepted: readonly string[], options?: { cause?: unknown }) {
-    super(
-      LENS_ERRORS.CONFIG_INVALID_VALUE,
-      `Invalid value '${value}' for ${variable}. Accepted values: ${accepted.join(', ')}.`,
-      options,
-    );
+    super(LENS_ERRORS.CONFIG_INVALID_VALUE, `Invalid value '${value}' for ${variable}. Accepted values: ${accepted.join(', ')}.`, options);
     this.variable = variable;
     this.value = value;
   }

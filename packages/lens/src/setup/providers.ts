@@ -56,12 +56,7 @@ const DEFAULT_METRIC_INTERVAL_MS = 10_000;
  * anything is registered, so a configuration error leaves the process untouched.
  * @throws LensConfigError for an unknown exporter or OTLP protocol.
  */
-export async function buildProviders(
-  config: NemoLensConfig,
-  env: Env,
-  attributes: Attributes,
-  options: SetupTelemetryOptions,
-): Promise<Pipeline> {
+export async function buildProviders(config: NemoLensConfig, env: Env, attributes: Attributes, options: SetupTelemetryOptions): Promise<Pipeline> {
   const factory = exporterFactory(config.exporter, env, options.output ?? process.stdout, 'NemoLensConfig.exporter');
   const monitor = new ExportMonitor();
   const spanExporter = config.tracesEnabled ? (options.spanExporter ?? (await factory.span())) : undefined;
@@ -210,9 +205,5 @@ function metricInterval(env: Env): number {
 }
 
 function degraded(what: string): void {
-  lensWarn(
-    LENS_WARNINGS.SETUP_DEGRADED,
-    `Another global OpenTelemetry ${what} is already registered; lens could not install its own. ` +
-      'Set telemetry up once per process, through lens.',
-  );
+  lensWarn(LENS_WARNINGS.SETUP_DEGRADED, `Another global OpenTelemetry ${what} is already registered; lens could not install its own. ` + 'Set telemetry up once per process, through lens.');
 }

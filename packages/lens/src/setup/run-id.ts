@@ -27,7 +27,6 @@ export function ensureRunId(config: { runId: string }, env: Env = process.env): 
   } catch {
     slurm = undefined;
   }
-  config.runId =
-    (typeof inherited === 'string' && inherited !== '' ? inherited : undefined) ?? slurm ?? randomBytes(6).toString('hex');
+  config.runId = (typeof inherited === 'string' && inherited !== '' ? inherited : undefined) ?? slurm ?? randomBytes(6).toString('hex');
   return config.runId;
 }

@@ -9,14 +9,7 @@ import { readEnv } from './env.js';
 import type { Env } from './env.js';
 
 /** Sampler names understood in `OTEL_TRACES_SAMPLER`. */
-export const SAMPLER_NAMES = [
-  'always_on',
-  'always_off',
-  'traceidratio',
-  'parentbased_always_on',
-  'parentbased_always_off',
-  'parentbased_traceidratio',
-] as const;
+export const SAMPLER_NAMES = ['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio'] as const;
 
 /**
  * Builds the sampler (default `parentbased_always_on`). An unknown name or a ratio outside [0, 1]
@@ -46,10 +39,7 @@ export function samplerFromEnv(env: Env): Sampler {
     case 'parentbased_always_on':
       return new ParentBasedSampler({ root: new AlwaysOnSampler() });
     default:
-      lensWarn(
-        LENS_WARNINGS.SETUP_DEGRADED,
-        `OTEL_TRACES_SAMPLER='${name}' is not supported; using parentbased_always_on. Supported: ${SAMPLER_NAMES.join(', ')}.`,
-      );
+      lensWarn(LENS_WARNINGS.SETUP_DEGRADED, `OTEL_TRACES_SAMPLER='${name}' is not supported; using parentbased_always_on. Supported: ${SAMPLER_NAMES.join(', ')}.`);
       return new ParentBasedSampler({ root: new AlwaysOnSampler() });
   }
 }

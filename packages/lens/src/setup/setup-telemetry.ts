@@ -50,8 +50,7 @@ export async function setupTelemetry(config: NemoLensConfig, options: SetupTelem
   if (enabled && state.initialised && !options.allowReinit) {
     throw new LensSetupError(
       LENS_ERRORS.SETUP_ALREADY_INITIALISED,
-      'setupTelemetry() has already been initialised for this process. Call it once and share the handle; ' +
-        'pass { allowReinit: true } only in tests.',
+      'setupTelemetry() has already been initialised for this process. Call it once and share the handle; ' + 'pass { allowReinit: true } only in tests.',
     );
   }
   ensureRunId(config, env);

@@ -6,19 +6,22 @@ import { otlpProtocol } from '../../src/setup/exporters/otlp.js';
 describe('NemoLensConfig.fromEnv', () => {
   it('returns the defaults for an empty environment', () => {
     const cfg = NemoLensConfig.fromEnv('NEMO_GYM_OTEL', 'NEMO_LENS', {});
-    assert.deepEqual({ ...cfg }, {
-      enabled: false,
-      serviceName: 'nemo',
-      tracesEnabled: true,
-      metricsEnabled: true,
-      logsEnabled: false,
-      spanGroups: 'default',
-      exporter: 'otlp',
-      runId: '',
-      user: '',
-      wandbEntity: '',
-      wandbProject: '',
-    });
+    assert.deepEqual(
+      { ...cfg },
+      {
+        enabled: false,
+        serviceName: 'nemo',
+        tracesEnabled: true,
+        metricsEnabled: true,
+        logsEnabled: false,
+        spanGroups: 'default',
+        exporter: 'otlp',
+        runId: '',
+        user: '',
+        wandbEntity: '',
+        wandbProject: '',
+      },
+    );
   });
 
   it('prefers the prefix over the fallback over the default', () => {
@@ -63,7 +66,16 @@ describe('NemoLensConfig.fromEnv', () => {
   });
 
   it('accepts every boolean spelling in any case', () => {
-    for (const [raw, expected] of [['1', true], ['TRUE', true], ['Yes', true], ['on', true], ['0', false], ['False', false], ['NO', false], ['off', false]] as const) {
+    for (const [raw, expected] of [
+      ['1', true],
+      ['TRUE', true],
+      ['Yes', true],
+      ['on', true],
+      ['0', false],
+      ['False', false],
+      ['NO', false],
+      ['off', false],
+    ] as const) {
       assert.equal(NemoLensConfig.fromEnv('P', undefined, { P_METRICS_ENABLED: raw }).metricsEnabled, expected, raw);
     }
   });
@@ -102,11 +114,14 @@ describe('exporter and protocol validation', () => {
   });
 
   it('rejects an unknown protocol naming the variable and the valid protocols', () => {
-    assert.throws(() => otlpProtocol('metrics', { OTEL_EXPORTER_OTLP_METRICS_PROTOCOL: 'thrift' }), (err: unknown) => {
-      assert.ok(err instanceof LensConfigError);
-      assert.match(err.message, /OTEL_EXPORTER_OTLP_METRICS_PROTOCOL/);
-      assert.match(err.message, /grpc, http\/protobuf, http\/json/);
-      return true;
-    });
+    assert.throws(
+      () => otlpProtocol('metrics', { OTEL_EXPORTER_OTLP_METRICS_PROTOCOL: 'thrift' }),
+      (err: unknown) => {
+        assert.ok(err instanceof LensConfigError);
+        assert.match(err.message, /OTEL_EXPORTER_OTLP_METRICS_PROTOCOL/);
+        assert.match(err.message, /grpc, http\/protobuf, http\/json/);
+        return true;
+      },
+    );
   });
 });

@@ -19,10 +19,11 @@ describe('console exporter', () => {
 
   it('writes spans, metrics and log records as one JSON object per line', async () => {
     const sink = textSink();
-    handle = await setupTelemetry(
-      new NemoLensConfig({ enabled: true, exporter: 'console', logsEnabled: true, serviceName: 'nemo-gym/simple_agent' }),
-      { output: sink.stream, allowReinit: true, env: { OTEL_METRIC_EXPORT_INTERVAL: '600000' } },
-    );
+    handle = await setupTelemetry(new NemoLensConfig({ enabled: true, exporter: 'console', logsEnabled: true, serviceName: 'nemo-gym/simple_agent' }), {
+      output: sink.stream,
+      allowReinit: true,
+      env: { OTEL_METRIC_EXPORT_INTERVAL: '600000' },
+    });
     const log = pino({ ...lensPinoOptions() }, new Writable({ write: (_c, _e, cb) => cb() }));
     const tracer = trace.getTracer('test-scope', '1.2.3');
     tracer.startActiveSpan('gym.rollout', { attributes: { 'nemo.gym.rollout.id': 'r-1' } }, (root) => {
@@ -48,8 +49,23 @@ describe('console exporter', () => {
     const root = spans.find((s) => s['name'] === 'gym.rollout')!;
     const child = spans.find((s) => s['name'] === 'HTTP POST')!;
     assert.deepEqual(Object.keys(root), [
-      'type', 'trace_id', 'span_id', 'parent_span_id', 'name', 'kind', 'start_time', 'end_time',
-      'start_time_unix_nano', 'end_time_unix_nano', 'duration_ms', 'status', 'attributes', 'events', 'links', 'resource', 'scope',
+      'type',
+      'trace_id',
+      'span_id',
+      'parent_span_id',
+      'name',
+      'kind',
+      'start_time',
+      'end_time',
+      'start_time_unix_nano',
+      'end_time_unix_nano',
+      'duration_ms',
+      'status',
+      'attributes',
+      'events',
+      'links',
+      'resource',
+      'scope',
     ]);
     assert.match(root['trace_id'], /^[0-9a-f]{32}$/);
     assert.match(root['span_id'], /^[0-9a-f]{16}$/);
@@ -150,7 +166,10 @@ describe('JsonLinesWriter', () => {
       }
       await flushed;
       await seen.settled();
-      assert.deepEqual(chunks.map((c) => JSON.parse(c).i), [0, 1, 2, 3]);
+      assert.deepEqual(
+        chunks.map((c) => JSON.parse(c).i),
+        [0, 1, 2, 3],
+      );
       assert.ok(seen.warnings.some((w) => w.code === 'LENS_W010' && /dropped 6 record/.test(w.message)));
     } finally {
       seen.stop();

@@ -27,10 +27,10 @@ describe('otlp exporter', () => {
       receiver.clear();
       // the OpenTelemetry exporters read their endpoint from process.env themselves
       process.env[ENDPOINT_VAR] = protocol === 'grpc' ? receiver.grpcEndpoint : receiver.httpEndpoint;
-      const handle = await setupTelemetry(
-        new NemoLensConfig({ enabled: true, exporter: 'otlp', logsEnabled: true, serviceName: `svc-${protocol}` }),
-        { allowReinit: true, env: { OTEL_EXPORTER_OTLP_PROTOCOL: protocol, OTEL_METRIC_EXPORT_INTERVAL: '600000' } },
-      );
+      const handle = await setupTelemetry(new NemoLensConfig({ enabled: true, exporter: 'otlp', logsEnabled: true, serviceName: `svc-${protocol}` }), {
+        allowReinit: true,
+        env: { OTEL_EXPORTER_OTLP_PROTOCOL: protocol, OTEL_METRIC_EXPORT_INTERVAL: '600000' },
+      });
       const tracer = trace.getTracer('otlp-test');
       let ids = { trace: '', root: '', child: '' };
       tracer.startActiveSpan('gym.rollout', { attributes: { 'nemo.gym.rollout.id': 'r-9', attempt: 2, ok: true } }, (root) => {

@@ -1,15 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { hostname } from 'node:os';
-import {
-  LENS_VERSION,
-  detectKubernetes,
-  detectResource,
-  detectSlurm,
-  formatOtelResourceAttributes,
-  parseOtelResourceAttributes,
-  resolveResourceAttributes,
-} from '@gym/lens/setup';
+import { LENS_VERSION, detectKubernetes, detectResource, detectSlurm, formatOtelResourceAttributes, parseOtelResourceAttributes, resolveResourceAttributes } from '@gym/lens/setup';
 import { uuidV5 } from '../../src/setup/resources/slurm.js';
 
 const NO_K8S = { k8sSecretsDir: '/nonexistent/k8s-secrets-for-tests' };
@@ -29,7 +21,13 @@ describe('detectResource', () => {
   });
 
   it('counts GPUs from CUDA_VISIBLE_DEVICES', async () => {
-    for (const [value, count] of [['', 0], ['  ', 0], ['0', 1], ['0,1,3', 3], ['GPU-a1b2,GPU-c3d4', 2]] as const) {
+    for (const [value, count] of [
+      ['', 0],
+      ['  ', 0],
+      ['0', 1],
+      ['0,1,3', 3],
+      ['GPU-a1b2,GPU-c3d4', 2],
+    ] as const) {
       const attrs = await detectResource({ ...BASE, CUDA_VISIBLE_DEVICES: value }, NO_K8S);
       assert.equal(attrs['host.gpu.count'], count, `CUDA_VISIBLE_DEVICES='${value}'`);
     }
@@ -58,7 +56,16 @@ describe('detectResource', () => {
 describe('detectKubernetes', () => {
   it('maps the downward-API variables, with HOSTNAME as the pod name fallback', () => {
     const attrs = detectKubernetes(
-      { KUBERNETES_SERVICE_HOST: '10.0.0.1', K8S_NAMESPACE: 'rl', HOSTNAME: 'pod-abc', K8S_POD_UID: 'uid-1', K8S_NODE_NAME: 'node-3', K8S_CONTAINER_NAME: 'gym', K8S_JOB_NAME: 'eval', K8S_POD_NAME: ' ' },
+      {
+        KUBERNETES_SERVICE_HOST: '10.0.0.1',
+        K8S_NAMESPACE: 'rl',
+        HOSTNAME: 'pod-abc',
+        K8S_POD_UID: 'uid-1',
+        K8S_NODE_NAME: 'node-3',
+        K8S_CONTAINER_NAME: 'gym',
+        K8S_JOB_NAME: 'eval',
+        K8S_POD_NAME: ' ',
+      },
       NO_K8S.k8sSecretsDir,
     );
     assert.deepEqual(attrs, {

@@ -40,7 +40,10 @@ describe('setupTelemetry', () => {
   it('loads no SDK module when telemetry is disabled', async () => {
     const [off, on] = await Promise.all([loadedPackages(false), loadedPackages(true)]);
     assert.ok(!off.includes('@opentelemetry/sdk-trace-base'), `loaded: ${off.join(', ')}`);
-    assert.deepEqual(off.filter((p) => p !== '@opentelemetry/api'), []);
+    assert.deepEqual(
+      off.filter((p) => p !== '@opentelemetry/api'),
+      [],
+    );
     // the control: the same probe sees the SDK when telemetry is on
     assert.ok(on.includes('@opentelemetry/sdk-trace-base'), `loaded: ${on.join(', ')}`);
   });
@@ -111,7 +114,10 @@ describe('setupTelemetry', () => {
       await seen.settled();
       assert.equal(exporter.spans.length, 10);
       assert.ok(Math.max(...batches) <= 3, `batches of ${batches.join(', ')}`);
-      assert.deepEqual(seen.warnings.map((w) => w.code), ['LENS_W007']);
+      assert.deepEqual(
+        seen.warnings.map((w) => w.code),
+        ['LENS_W007'],
+      );
       assert.match(seen.warnings[0]!.message, /OTEL_BSP_SCHEDULE_DELAY="soon"/);
     } finally {
       seen.stop();
@@ -147,7 +153,10 @@ describe('setupTelemetry', () => {
     span.end();
     metrics.getMeter('m').createCounter('c').add(1);
     await handle.forceFlush();
-    assert.deepEqual(exporter.spans.map((s) => s.name), ['recorded']);
+    assert.deepEqual(
+      exporter.spans.map((s) => s.name),
+      ['recorded'],
+    );
     assert.equal(exporter.spans[0]!.resource.attributes['service.name'], 'svc-x');
   });
 

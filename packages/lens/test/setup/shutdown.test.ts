@@ -54,7 +54,10 @@ describe('TelemetryHandle.shutdown', () => {
       return outer;
     });
     await handle.shutdown();
-    assert.deepEqual(exporter.spans.map((s) => s.name), ['closed', 'inner', 'outer']);
+    assert.deepEqual(
+      exporter.spans.map((s) => s.name),
+      ['closed', 'inner', 'outer'],
+    );
     for (const span of exporter.spans.slice(1)) {
       assert.equal(span.attributes['nemo.span.truncated'], true);
       assert.equal(span.events.length, 1);

@@ -8,10 +8,16 @@ describe('@gym/lens/testing', () => {
     const capture = await captureSpans({ env: {} });
     try {
       trace.getTracer('t').startSpan('one').end();
-      assert.deepEqual((await capture.spans()).map((s) => s.name), ['one']);
+      assert.deepEqual(
+        (await capture.spans()).map((s) => s.name),
+        ['one'],
+      );
       capture.reset();
       trace.getTracer('t').startSpan('two').end();
-      assert.deepEqual((await capture.spans()).map((s) => s.name), ['two']);
+      assert.deepEqual(
+        (await capture.spans()).map((s) => s.name),
+        ['two'],
+      );
     } finally {
       await capture.shutdown();
     }

@@ -17,11 +17,7 @@ import type { ReceivedLog, ReceivedMetric, ReceivedSpan } from './otlp-decode.js
 
 export type { ReceivedLog, ReceivedMetric, ReceivedSpan } from './otlp-decode.js';
 
-const PROTO_ROOT = join(
-  dirname(createRequire(import.meta.url).resolve('otlp-protos/package.json')),
-  'build',
-  'protos',
-);
+const PROTO_ROOT = join(dirname(createRequire(import.meta.url).resolve('otlp-protos/package.json')), 'build', 'protos');
 const SERVICES = {
   traces: { file: 'opentelemetry/proto/collector/trace/v1/trace_service.proto', pkg: 'trace', service: 'TraceService', request: 'ExportTraceServiceRequest' },
   metrics: { file: 'opentelemetry/proto/collector/metrics/v1/metrics_service.proto', pkg: 'metrics', service: 'MetricsService', request: 'ExportMetricsServiceRequest' },
@@ -102,9 +98,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
       },
     });
   }
-  const grpcPort = await new Promise<number>((resolve, reject) =>
-    server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (err, port) => (err ? reject(err) : resolve(port))),
-  );
+  const grpcPort = await new Promise<number>((resolve, reject) => server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (err, port) => (err ? reject(err) : resolve(port))));
 
   return {
     httpEndpoint: `http://127.0.0.1:${httpPort}`,

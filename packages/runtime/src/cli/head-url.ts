@@ -39,10 +39,7 @@ export function parseHeadUrl(text: string, source: string): string {
 }
 
 function badHeadUrl(text: string, source: string): GymUserError {
-  return new GymUserError(
-    'GYM_HEAD_URL_INVALID',
-    `${source} '${text}' is not a head server address. Write http://127.0.0.1:11000, 127.0.0.1:11000 or just the port, 11000.`,
-  );
+  return new GymUserError('GYM_HEAD_URL_INVALID', `${source} '${text}' is not a head server address. Write http://127.0.0.1:11000, 127.0.0.1:11000 or just the port, 11000.`);
 }
 
 /**

@@ -25,7 +25,7 @@ export function buildProgram(io: CliIo): Command {
     .action(async (overrides, flags) => (await import('./commands/env-start.js')).envStart(flags, overrides, io));
   env
     .command('status')
-    .description("list the running servers of an environment and health-check each")
+    .description('list the running servers of an environment and health-check each')
     .option('--head-url <url>', 'the head server (default: head_server.host/port of the overrides, GYM_HEAD_URL, env.yaml, else 127.0.0.1:11000)')
     .option('--json', 'machine-readable output')
     .argument('[overrides...]', 'head_server.port=<port>, head_server.host=<host>')
@@ -33,8 +33,8 @@ export function buildProgram(io: CliIo): Command {
   withConfigFlags(env.command('resolve').description('print the merged config, secrets redacted')).action(async (overrides, flags) =>
     (await import('./commands/env-resolve.js')).envResolve(flags, overrides, io),
   );
-  withConfigFlags(env.command('validate').description('check a config offline: files, interpolation, references, entrypoints')).action(
-    async (overrides, flags) => (await import('./commands/env-resolve.js')).envValidate(flags, overrides, io),
+  withConfigFlags(env.command('validate').description('check a config offline: files, interpolation, references, entrypoints')).action(async (overrides, flags) =>
+    (await import('./commands/env-resolve.js')).envValidate(flags, overrides, io),
   );
 
   const evalCmd = program.command('eval').description('collect rollouts and aggregate their metrics');

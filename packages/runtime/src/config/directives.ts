@@ -56,7 +56,10 @@ function visitEntry(parent: Parent, key: string | number, at: KeyPath, walk: Wal
   let value = (parent as Record<string | number, unknown>)[key];
   const pendingDeletes: string[] = [];
   if (isMap(value) && Object.hasOwn(value, DELETE_KEY_KEY)) {
-    const names = String(value[DELETE_KEY_KEY]).split(',').map((k) => k.trim()).filter((k) => k !== '');
+    const names = String(value[DELETE_KEY_KEY])
+      .split(',')
+      .map((k) => k.trim())
+      .filter((k) => k !== '');
     delete value[DELETE_KEY_KEY];
     // keys present now go first; the rest may arrive with an inherited or copied source
     for (const name of names) {
@@ -123,7 +126,10 @@ function readDirective(value: unknown): Directive | undefined {
     return undefined;
   }
   if (!isMap(value)) return undefined;
-  for (const [key, name] of [[INHERIT_FROM_KEY, 'inherit_from'], [COPY_KEY, 'copy']] as const) {
+  for (const [key, name] of [
+    [INHERIT_FROM_KEY, 'inherit_from'],
+    [COPY_KEY, 'copy'],
+  ] as const) {
     if (!Object.hasOwn(value, key)) continue;
     const path = value[key];
     const local = { ...value };

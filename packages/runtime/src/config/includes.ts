@@ -72,7 +72,6 @@ export function includePaths(tree: ConfigMap, label: string): string[] {
   if (value === undefined || value === null) return [];
   if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value;
   throw new ConfigInvalidError(
-    `${CONFIG_PATHS_KEY} in ${label} must be a list of paths, got ${describeKind(value)}. ` +
-      `Write e.g. ${CONFIG_PATHS_KEY}: [resources_servers/x/configs/x.yaml], or pass each file with --config.`,
+    `${CONFIG_PATHS_KEY} in ${label} must be a list of paths, got ${describeKind(value)}. ` + `Write e.g. ${CONFIG_PATHS_KEY}: [resources_servers/x/configs/x.yaml], or pass each file with --config.`,
   );
 }

@@ -26,15 +26,7 @@ export { isServerRef, findServerRefs, checkServerRefs } from './references.js';
 export type { FoundReference, ReferenceTarget } from './references.js';
 export { RESERVED_TOP_LEVEL_KEYS, isReservedKey } from './reserved-keys.js';
 export { RESOURCES_DOMAINS } from './server-schema.js';
-export {
-  assignHostsAndPorts,
-  findFreePort,
-  isPortFree,
-  DEFAULT_HEAD_SERVER_PORT,
-  DEFAULT_HOST,
-  DEFAULT_PORT_RANGE_LOW,
-  DEFAULT_PORT_RANGE_HIGH,
-} from './ports.js';
+export { assignHostsAndPorts, findFreePort, isPortFree, DEFAULT_HEAD_SERVER_PORT, DEFAULT_HOST, DEFAULT_PORT_RANGE_LOW, DEFAULT_PORT_RANGE_HIGH } from './ports.js';
 export type { PortAssignmentOptions } from './ports.js';
 export { searchRoots, lookupPath, EXTRA_ROOTS_ENV } from './search-roots.js';
 export type { PathLookup } from './search-roots.js';
@@ -43,16 +35,7 @@ export { readGlobalSettings, applyAgentDefaults } from './globals.js';
 export type { GlobalSettings } from './globals.js';
 export { closeMatches, levenshtein } from './suggest.js';
 export { SERVER_TYPES } from './types.js';
-export type {
-  ConfigMap,
-  ConfigSelectors,
-  HeadServerConfig,
-  LoadConfigOptions,
-  ResolvedConfig,
-  ServerInstanceConfig,
-  ServerRef,
-  ServerType,
-} from './types.js';
+export type { ConfigMap, ConfigSelectors, HeadServerConfig, LoadConfigOptions, ResolvedConfig, ServerInstanceConfig, ServerRef, ServerType } from './types.js';
 export {
   ConfigFileNotFoundError,
   ConfigYamlError,

@@ -62,9 +62,7 @@ class Resolver {
   throwIfFailed(): void {
     if (this.#issues.length === 0) return;
     const n = this.#issues.length;
-    throw new ConfigInterpolationError(
-      `${n} interpolation${n === 1 ? '' : 's'} could not be resolved:\n${this.#issues.map((i) => `  - ${i}`).join('\n')}`,
-    );
+    throw new ConfigInterpolationError(`${n} interpolation${n === 1 ? '' : 's'} could not be resolved:\n${this.#issues.map((i) => `  - ${i}`).join('\n')}`);
   }
 
   resolveAt(path: KeyPath): unknown {

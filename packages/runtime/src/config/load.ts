@@ -51,17 +51,18 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
   const envYaml = envFile === undefined ? {} : await readConfigFile(envFile);
 
   const isPathsOverride = (o: ConfigOverride): boolean => o.path.length === 1 && o.path[0] === CONFIG_PATHS_KEY && o.op !== 'delete';
-  const cliEntries = [
-    ...configPathsFromSelectors(options.selectors ?? {}, { rootDir, searchDirs: roots }),
-    ...overrides.filter(isPathsOverride).flatMap((o) => overridePaths(o, envYaml, env)),
-  ];
+  const cliEntries = [...configPathsFromSelectors(options.selectors ?? {}, { rootDir, searchDirs: roots }), ...overrides.filter(isPathsOverride).flatMap((o) => overridePaths(o, envYaml, env))];
   const entries = cliEntries.length > 0 ? cliEntries : envYamlPaths(envYaml, envFile, env);
   const loaded = await loadConfigFiles(entries, roots);
 
   for (const layer of loaded.layers) provenance.recordLayer(layer.tree, layer.file);
   if (envFile !== undefined) provenance.recordLayer(envYaml, envFile);
   let tree = mergeConfigs([...loaded.layers.map((l) => l.tree), envYaml]);
-  tree = applyOverrides(tree, overrides.filter((o) => !isPathsOverride(o)), provenance);
+  tree = applyOverrides(
+    tree,
+    overrides.filter((o) => !isPathsOverride(o)),
+    provenance,
+  );
   if (loaded.entries.length > 0) tree[CONFIG_PATHS_KEY] = loaded.entries;
 
   // as in the original: directives see every layer, and run before `${…}` and the `???` check

@@ -90,7 +90,5 @@ export function parseOverrideValue(raw: string, text = raw): unknown {
 }
 
 function bad(text: string, why: string): ConfigOverrideError {
-  return new ConfigOverrideError(
-    `Bad override '${text}': ${why}. Expected +key=value (add), ++key=value (add or replace), key=value (replace an existing key) or ~key (delete).`,
-  );
+  return new ConfigOverrideError(`Bad override '${text}': ${why}. Expected +key=value (add), ++key=value (add or replace), key=value (replace an existing key) or ~key (delete).`);
 }

@@ -55,9 +55,7 @@ export async function findFreePort(host: string, low: number, high: number, excl
     const port = low + ((start + i) % size);
     if (!exclude.has(port) && (await isPortFree(port, host))) return port;
   }
-  throw new ConfigNoFreePortError(
-    `No free port in port_range_low..port_range_high = ${low}..${high} on ${host}. Widen the range or set port: explicitly.`,
-  );
+  throw new ConfigNoFreePortError(`No free port in port_range_low..port_range_high = ${low}..${high} on ${host}. Widen the range or set port: explicitly.`);
 }
 
 /**

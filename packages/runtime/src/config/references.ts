@@ -27,11 +27,7 @@ export interface FoundReference {
 
 /** True when `value` is a map with `type` naming a server type and a string `name`. */
 export function isServerRef(value: unknown): value is ServerRef {
-  return (
-    isMap(value) &&
-    typeof value['name'] === 'string' &&
-    (SERVER_TYPES as readonly unknown[]).includes(value['type'])
-  );
+  return isMap(value) && typeof value['name'] === 'string' && (SERVER_TYPES as readonly unknown[]).includes(value['type']);
 }
 
 /**
@@ -66,10 +62,7 @@ export function checkServerRefs(servers: readonly ReferenceTarget[]): void {
     }
     const sameType = servers.filter((s) => s.serverType === ref.type).map((s) => s.instanceName);
     const near = closeMatches(ref.name, sameType);
-    const hint =
-      near.length > 0
-        ? `Did you mean ${near.map((n) => `'${n}'`).join(' or ')}?`
-        : `Declared ${ref.type} instances: ${sameType.length > 0 ? sameType.join(', ') : '(none)'}.`;
+    const hint = near.length > 0 ? `Did you mean ${near.map((n) => `'${n}'`).join(' or ')}?` : `Declared ${ref.type} instances: ${sameType.length > 0 ? sameType.join(', ') : '(none)'}.`;
     problems.push(`${head}, which is not declared in the merged config. ${hint}`);
   }
   if (problems.length === 1) throw new ConfigUnknownReferenceError(`In ${problems[0]}`);

@@ -13,11 +13,7 @@ export const EXTRA_ROOTS_ENV = 'NEMO_GYM_EXTRA_ROOTS';
  * Builds the ordered, de-duplicated list of absolute search roots. Relative search dirs resolve
  * against `rootDir`.
  */
-export function searchRoots(
-  rootDir: string,
-  searchDirs: readonly string[] = [],
-  env: Readonly<Record<string, string | undefined>> = {},
-): string[] {
+export function searchRoots(rootDir: string, searchDirs: readonly string[] = [], env: Readonly<Record<string, string | undefined>> = {}): string[] {
   const fromEnv = (env[EXTRA_ROOTS_ENV] ?? '').split(delimiter).filter((d) => d.trim() !== '');
   const roots = [...searchDirs, ...fromEnv].map((d) => resolve(rootDir, d));
   roots.push(resolve(rootDir));

@@ -40,7 +40,13 @@ export function createSecretScrubber(secrets: readonly string[]): SecretScrubber
   const usable = secrets.filter((s) => s.length >= MIN_SCRUBBED_SECRET_LENGTH);
   if (usable.length === 0) return undefined;
   // one alternation, longest first, so a key that contains another is replaced whole
-  const pattern = new RegExp([...usable].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|'), 'g');
+  const pattern = new RegExp(
+    [...usable]
+      .sort((a, b) => b.length - a.length)
+      .map(escapeRegExp)
+      .join('|'),
+    'g',
+  );
   // an URL-encoded or JSON-escaped echo of a key is still the key
   const variants = new Set(usable.flatMap((s) => [encodeURIComponent(s), JSON.stringify(s).slice(1, -1)]).filter((v) => !usable.includes(v)));
   const encoded = variants.size === 0 ? undefined : new RegExp([...variants].map(escapeRegExp).join('|'), 'g');

@@ -49,9 +49,7 @@ export function configPathsFromSelectors(selectors: ConfigSelectors, ctx: Select
   for (const entry of selectors.configs ?? []) {
     const { found, tried } = lookupPath(entry, roots);
     if (found === undefined) {
-      throw new ConfigFileNotFoundError(
-        `--config ${entry} was not found. Looked in:\n${tried.map((p) => `  - ${p}`).join('\n')}`,
-      );
+      throw new ConfigFileNotFoundError(`--config ${entry} was not found. Looked in:\n${tried.map((p) => `  - ${p}`).join('\n')}`);
     }
     out.push(found);
   }
@@ -69,11 +67,25 @@ function assetPath(key: AssetKey, value: string, roots: readonly string[]): stri
   if (found !== undefined) return found;
 
   // Suggest a flavor when the server dir exists, else a server name.
-  const flavors = listNames(roots, dir, (f) => f.endsWith('.yaml'), (f) => f.slice(0, -'.yaml'.length));
+  const flavors = listNames(
+    roots,
+    dir,
+    (f) => f.endsWith('.yaml'),
+    (f) => f.slice(0, -'.yaml'.length),
+  );
   const [typo, candidates, where] =
     flavors.length > 0
       ? [flavor, flavors, dir]
-      : [name, listNames(roots, asset.parent, (f, full) => isDir(full), (f) => f), asset.parent];
+      : [
+          name,
+          listNames(
+            roots,
+            asset.parent,
+            (f, full) => isDir(full),
+            (f) => f,
+          ),
+          asset.parent,
+        ];
   const hint = closeMatches(typo, candidates);
   const lines = [
     `${asset.flag} ${value} implies config ${rel}, which does not exist. Looked in:`,
@@ -84,12 +96,7 @@ function assetPath(key: AssetKey, value: string, roots: readonly string[]): stri
   throw new ConfigFileNotFoundError(lines.join('\n'));
 }
 
-function listNames(
-  roots: readonly string[],
-  rel: string,
-  keep: (file: string, full: string) => boolean,
-  name: (file: string) => string,
-): string[] {
+function listNames(roots: readonly string[], rel: string, keep: (file: string, full: string) => boolean, name: (file: string) => string): string[] {
   const out: string[] = [];
   for (const root of roots) {
     const dir = join(root, rel);

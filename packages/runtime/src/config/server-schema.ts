@@ -7,20 +7,7 @@ import { z } from 'zod';
 import type { ServerType } from './types.js';
 
 /** Allowed `domain` values of a resources server. */
-export const RESOURCES_DOMAINS = [
-  'math',
-  'coding',
-  'agent',
-  'knowledge',
-  'instruction_following',
-  'long_context',
-  'safety',
-  'games',
-  'translation',
-  'e2e',
-  'rlhf',
-  'other',
-] as const;
+export const RESOURCES_DOMAINS = ['math', 'coding', 'agent', 'knowledge', 'instruction_following', 'long_context', 'safety', 'games', 'translation', 'e2e', 'rlhf', 'other'] as const;
 
 // `${oc.env:PORT,8000}` yields a string, as in OmegaConf; accept digit strings for numbers.
 const digits = (v: unknown): unknown => (typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v);

@@ -58,10 +58,7 @@ export function findServerBlocks(tree: ConfigMap, provenance?: Provenance): Foun
   const notStarted =
     withoutEntrypoint.length === 0
       ? []
-      : [
-          `Not starting ${withoutEntrypoint.join(', ')}: server-shaped block(s) without an entrypoint are settings, not servers (as in NeMo Gym). ` +
-            'Add an entrypoint to start one.',
-        ];
+      : [`Not starting ${withoutEntrypoint.join(', ')}: server-shaped block(s) without an entrypoint are settings, not servers (as in NeMo Gym). ` + 'Add an entrypoint to start one.'];
   if (problems.length > 0 && tree['error_on_almost_servers'] === false) {
     return { servers, warnings: [...notStarted, ...problems.map((p) => `Skipping invalid server block: ${p}`)] };
   }

@@ -64,11 +64,7 @@ export function getAt(tree: unknown, path: KeyPath): unknown {
 
 /** Calls `visit` for every node below `tree` (not `tree` itself), parents before children. */
 export function walkTree(tree: unknown, visit: (path: KeyPath, value: unknown) => void, prefix: KeyPath = []): void {
-  const entries: [string | number, unknown][] = Array.isArray(tree)
-    ? tree.map((v, i) => [i, v])
-    : isMap(tree)
-      ? Object.entries(tree)
-      : [];
+  const entries: [string | number, unknown][] = Array.isArray(tree) ? tree.map((v, i) => [i, v]) : isMap(tree) ? Object.entries(tree) : [];
   for (const [key, value] of entries) {
     const path = [...prefix, key];
     visit(path, value);

@@ -17,7 +17,12 @@ export function attachEvidence(row: Record<string, unknown>, store: CaptureStore
   try {
     capture = captureAttachment(rolloutId, store.read(rolloutId));
   } catch (error) {
-    row['ng_model_call_capture'] = { rollout_id: rolloutId, metrics: null, calls: [], gaps: [{ code: 'model_call_capture_unreadable', detail: error instanceof Error ? error.message : String(error) }] };
+    row['ng_model_call_capture'] = {
+      rollout_id: rolloutId,
+      metrics: null,
+      calls: [],
+      gaps: [{ code: 'model_call_capture_unreadable', detail: error instanceof Error ? error.message : String(error) }],
+    };
     return row;
   }
   const observations = isBundle(row['ng_agent_observations']) ? row['ng_agent_observations'] : undefined;

@@ -49,7 +49,14 @@ export const TASK_CHECKS = ['task_consistently_unhealthy', 'task_no_successful_m
 const MISMATCH_GAPS = new Set(['model_call_reference_unmatched', 'model_call_reference_ambiguous', 'model_call_reference_conflict']);
 const CAPTURE_UNAVAILABLE_GAPS = new Set(['model_calls_unavailable', 'model_call_capture_unreadable', 'model_call_capture_records_unreadable', 'model_call_capture_incomplete']);
 const TURN_CHECKS = new Set(['rollout_missing_agent_turns', 'agent_turn_hollow']);
-const CALL_CHECKS = new Set(['rollout_ended_on_failed_model_call', 'rollout_token_count_mismatch', 'model_call_failed', 'model_call_missing_token_counts', 'model_call_runaway_generation', 'model_call_zero_completion_tokens']);
+const CALL_CHECKS = new Set([
+  'rollout_ended_on_failed_model_call',
+  'rollout_token_count_mismatch',
+  'model_call_failed',
+  'model_call_missing_token_counts',
+  'model_call_runaway_generation',
+  'model_call_zero_completion_tokens',
+]);
 const RUNAWAY = new Set(['length', 'max_output_tokens', 'max_tokens']);
 
 /** What a check found: findings, or `unobserved` when the evidence it needs is missing. */
@@ -61,14 +68,21 @@ const failed = (c: TrajectoryModelCall) => c.response_metadata.error_category !=
 
 const CHECKS: Record<string, Check> = {
   rollout_missing_agent_turns: (t) =>
-    t.invocations.filter((i) => !t.turns.some((turn) => turn.invocation_id === i.invocation_id)).map((i) => ({ check: 'rollout_missing_agent_turns', locator: `invocation:${i.invocation_id}`, detail: 'the invocation reported no turn' })),
+    t.invocations
+      .filter((i) => !t.turns.some((turn) => turn.invocation_id === i.invocation_id))
+      .map((i) => ({ check: 'rollout_missing_agent_turns', locator: `invocation:${i.invocation_id}`, detail: 'the invocation reported no turn' })),
   rollout_ended_on_failed_model_call: (t, _row, bound) => {
     if (bound.length === 0) return 'unobserved';
     const out: HealthFinding[] = [];
     for (const inv of t.invocations) {
       const last = inv.model_calls.at(-1);
       const call = last === undefined ? undefined : bound.find((c) => c.model_call_id === last.model_call_id);
-      if (call !== undefined && failed(call)) out.push({ check: 'rollout_ended_on_failed_model_call', locator: callLocator(call), detail: `the last model call of ${inv.invocation_id} failed (status ${call.response_metadata.status_code ?? 'unknown'}, ${call.response_metadata.error_category ?? 'error'})` });
+      if (call !== undefined && failed(call))
+        out.push({
+          check: 'rollout_ended_on_failed_model_call',
+          locator: callLocator(call),
+          detail: `the last model call of ${inv.invocation_id} failed (status ${call.response_metadata.status_code ?? 'unknown'}, ${call.response_metadata.error_category ?? 'error'})`,
+        });
     }
     return out;
   },
@@ -85,9 +99,13 @@ const CHECKS: Record<string, Check> = {
       .filter((turn) => (turn.answer ?? '').trim() === '' && turn.model_calls.length === 0)
       .map((turn) => ({ check: 'agent_turn_hollow', locator: `turn:${turn.invocation_id}#${turn.turn_no}`, detail: 'the turn has no answer and no model call' })),
   trajectory_capture_mismatch: (t) =>
-    t.gaps.filter((g) => MISMATCH_GAPS.has(g.code)).map((g) => ({ check: 'trajectory_capture_mismatch', locator: `invocation:${g.invocation_id ?? 'unknown'}`, detail: `${g.code}: ${g.detail ?? ''}` })),
+    t.gaps
+      .filter((g) => MISMATCH_GAPS.has(g.code))
+      .map((g) => ({ check: 'trajectory_capture_mismatch', locator: `invocation:${g.invocation_id ?? 'unknown'}`, detail: `${g.code}: ${g.detail ?? ''}` })),
   model_call_failed: (_t, _row, bound) =>
-    bound.filter(failed).map((c) => ({ check: 'model_call_failed', locator: callLocator(c), detail: `status ${c.response_metadata.status_code ?? 'unknown'}, ${c.response_metadata.error_category ?? 'error'}` })),
+    bound
+      .filter(failed)
+      .map((c) => ({ check: 'model_call_failed', locator: callLocator(c), detail: `status ${c.response_metadata.status_code ?? 'unknown'}, ${c.response_metadata.error_category ?? 'error'}` })),
   model_call_missing_token_counts: (_t, _row, bound) =>
     bound
       .filter((c) => !failed(c) && (c.token_stats.prompt_tokens === null || c.token_stats.completion_tokens === null))
@@ -146,11 +164,23 @@ export function checkRollout(row: Row, options: { ignore: ReadonlySet<string>; d
     // a capture that is partly missing: what was seen counts, but the check could not see everything
     if (result !== 'unobserved' && noCapture && CALL_CHECKS.has(id) && !unobserved.includes(id)) unobserved.push(id);
   }
-  return { rollout_id: rolloutId, task_id: typeof task === 'number' ? String(task) : null, verdict: findings.length > 0 ? 'unhealthy' : unobserved.length > 0 ? 'unobserved' : 'healthy', findings, unobserved };
+  return {
+    rollout_id: rolloutId,
+    task_id: typeof task === 'number' ? String(task) : null,
+    verdict: findings.length > 0 ? 'unhealthy' : unobserved.length > 0 ? 'unobserved' : 'healthy',
+    findings,
+    unobserved,
+  };
 }
 
 /** The verdict of a line that is not a JSON object. */
 export function unreadableVerdict(file: string, line: number, ignore: ReadonlySet<string>): RolloutVerdict {
   const findings = ignore.has('record_unreadable') ? [] : [{ check: 'record_unreadable', locator: `line:${line}`, detail: 'the line is not a JSON object' }];
-  return { rollout_id: `__unreadable_record__:${file}:line-${line}`, task_id: null, verdict: findings.length > 0 ? 'unhealthy' : 'unobserved', findings, unobserved: findings.length > 0 ? [] : ['record_unreadable'] };
+  return {
+    rollout_id: `__unreadable_record__:${file}:line-${line}`,
+    task_id: null,
+    verdict: findings.length > 0 ? 'unhealthy' : 'unobserved',
+    findings,
+    unobserved: findings.length > 0 ? [] : ['record_unreadable'],
+  };
 }

@@ -75,7 +75,12 @@ export function runHealthCheck(options: HealthCheckOptions): HealthCheckResult {
   const verdicts: RolloutVerdict[] = [...rows.map((r) => r.verdict), ...parsed.malformed.map((m) => unreadableVerdict(file, m.lineNumber, ignore))];
   const paths = healthCheckPaths(options.rolloutsFile);
   writeJsonlFile(paths.verdicts, verdicts as unknown as Record<string, unknown>[]);
-  const summary = qualitySummary(rows.map((r) => r.value), verdicts, ignore, parsed.malformed.length);
+  const summary = qualitySummary(
+    rows.map((r) => r.value),
+    verdicts,
+    ignore,
+    parsed.malformed.length,
+  );
   writeTextFile(paths.summary, `${JSON.stringify(summary, null, 2)}\n`);
   const counts = summary.run;
   const result: HealthCheckResult = {
@@ -127,7 +132,11 @@ function qualitySummary(rows: Record<string, unknown>[], verdicts: RolloutVerdic
       calls.bound++;
       task.bound_model_calls++;
       if (!failed) task.successful_model_calls++;
-      for (const [key, value] of [['prompt_tokens', call.token_stats.prompt_tokens], ['completion_tokens', call.token_stats.completion_tokens], ['total_tokens', call.token_stats.total_tokens]] as const) {
+      for (const [key, value] of [
+        ['prompt_tokens', call.token_stats.prompt_tokens],
+        ['completion_tokens', call.token_stats.completion_tokens],
+        ['total_tokens', call.token_stats.total_tokens],
+      ] as const) {
         if (!failed) tokens[key] = value === null || tokens[key] === null ? null : tokens[key] + value;
       }
     }

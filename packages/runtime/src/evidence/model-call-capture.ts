@@ -79,7 +79,11 @@ export function createModelCallCapture(options: ModelCallCaptureOptions): ModelC
           result = await handler(body, context);
         } catch (error) {
           const status = statusOf(error);
-          await write(status, { error: { message: error instanceof Error ? error.message : String(error), code: (error as { code?: unknown } | null)?.code ?? null } }, status < 500 ? 'client_error' : 'server_error');
+          await write(
+            status,
+            { error: { message: error instanceof Error ? error.message : String(error), code: (error as { code?: unknown } | null)?.code ?? null } },
+            status < 500 ? 'client_error' : 'server_error',
+          );
           throw error;
         }
         await write(200, result, null);

@@ -20,6 +20,6 @@ export function perfSummary(trajectory: TrajectoryRecord): PerfSummary | undefin
     token_observability_coverage: numTurns === 0 ? 0 : Math.min(1, owned.filter((c) => c.token_stats.total_tokens !== null).length / numTurns),
     prompt_tokens: observed(owned.map((c) => c.token_stats.prompt_tokens)),
     completion_tokens: observed(owned.map((c) => c.token_stats.completion_tokens)),
-    total_latency_ms: durations.every((d) => d !== null) ? (durations).reduce((a, b) => a + b, 0) : observed(owned.map((c) => c.duration_ms)),
+    total_latency_ms: durations.every((d) => d !== null) ? durations.reduce((a, b) => a + b, 0) : observed(owned.map((c) => c.duration_ms)),
   };
 }

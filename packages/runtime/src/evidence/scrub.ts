@@ -7,7 +7,21 @@
  */
 import { scrubSecrets } from '../config/secret-scrub.js';
 
-const SECRET_KEYS = new Set(['api_key', 'apikey', 'api-key', 'x-api-key', 'authorization', 'proxy-authorization', 'password', 'secret', 'client_secret', 'access_token', 'refresh_token', 'openai_api_key', 'hf_token']);
+const SECRET_KEYS = new Set([
+  'api_key',
+  'apikey',
+  'api-key',
+  'x-api-key',
+  'authorization',
+  'proxy-authorization',
+  'password',
+  'secret',
+  'client_secret',
+  'access_token',
+  'refresh_token',
+  'openai_api_key',
+  'hf_token',
+]);
 const SECRET_VALUE = /^(?:Bearer\s+\S+|sk-[A-Za-z0-9_-]{16,}|nvapi-[A-Za-z0-9_-]{16,}|hf_[A-Za-z0-9]{20,})$/;
 /** What a scrubbed value becomes. */
 export const REDACTED = '[REDACTED]';

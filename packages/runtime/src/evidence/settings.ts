@@ -24,7 +24,10 @@ export function readEvidenceSettings(tree: Record<string, unknown>): EvidenceSet
   if (!enabled) return EVIDENCE_OFF;
   const dir = tree['model_call_capture_dir'];
   if (typeof dir !== 'string' || dir.trim() === '') {
-    throw new GymUserError('GYM_EVIDENCE_CAPTURE_DIR', 'observability_enabled is true but model_call_capture_dir is not set. Add ++model_call_capture_dir=/absolute/shared/dir (one directory per evaluation job).');
+    throw new GymUserError(
+      'GYM_EVIDENCE_CAPTURE_DIR',
+      'observability_enabled is true but model_call_capture_dir is not set. Add ++model_call_capture_dir=/absolute/shared/dir (one directory per evaluation job).',
+    );
   }
   if (!isAbsolute(dir)) {
     throw new GymUserError('GYM_EVIDENCE_CAPTURE_DIR', `model_call_capture_dir must be an absolute path (every server and the collector must see the same directory), got '${dir}'.`);

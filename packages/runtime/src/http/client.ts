@@ -109,10 +109,18 @@ class PooledHttpClient implements HttpClient {
     };
     const instrument = this.#instrument;
     if (instrument === undefined) return sendWithRetries(send, undefined) as Promise<HttpResponse<T>>;
-    const info = { method: request.method, url: target.url, host: target.host, port: target.port, rolloutId: request.rolloutId, external: request.external === true, traceparent: request.traceparent, baggage: request.baggage, headers };
-    return instrument.wrap(info, (extraHeaders, onRetry) =>
-      sendWithRetries(extraHeaders ? { ...send, headers: { ...headers, ...extraHeaders } } : send, onRetry),
-    ) as Promise<HttpResponse<T>>;
+    const info = {
+      method: request.method,
+      url: target.url,
+      host: target.host,
+      port: target.port,
+      rolloutId: request.rolloutId,
+      external: request.external === true,
+      traceparent: request.traceparent,
+      baggage: request.baggage,
+      headers,
+    };
+    return instrument.wrap(info, (extraHeaders, onRetry) => sendWithRetries(extraHeaders ? { ...send, headers: { ...headers, ...extraHeaders } } : send, onRetry)) as Promise<HttpResponse<T>>;
   }
 
   close(): Promise<void> {

@@ -20,7 +20,9 @@ let cachedLimit: number | undefined;
 export function openFileLimit(): number | undefined {
   if (cachedLimit !== undefined) return cachedLimit;
   try {
-    const line = readFileSync('/proc/self/limits', 'utf8').split('\n').find((l) => l.startsWith('Max open files'));
+    const line = readFileSync('/proc/self/limits', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('Max open files'));
     const soft = line?.split(/\s{2,}/)[1];
     cachedLimit = soft === undefined || soft === 'unlimited' ? undefined : Number(soft);
   } catch {

@@ -5,13 +5,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseSetCookie } from './cookies.js';
-import {
-  GymHttpAbortedError,
-  GymHttpConnectionError,
-  GymHttpInvalidJsonError,
-  GymHttpStatusError,
-  GymHttpTimeoutError,
-} from './errors.js';
+import { GymHttpAbortedError, GymHttpConnectionError, GymHttpInvalidJsonError, GymHttpStatusError, GymHttpTimeoutError } from './errors.js';
 import { backoffDelayMs, isConnectionError, retryAfterMs } from './retry-policy.js';
 import type { Dispatcher } from 'undici';
 import type { RetryEvent } from './instrumentation.js';
@@ -54,8 +48,7 @@ export interface SendInput {
 export async function sendWithRetries(input: SendInput, onRetry: ((event: RetryEvent) => void) | undefined): Promise<HttpResponse> {
   const { pool, target, method, policy } = input;
   const timeoutSignal = input.timeoutMs === undefined ? undefined : AbortSignal.timeout(input.timeoutMs);
-  const signal =
-    timeoutSignal === undefined ? input.signal : input.signal === undefined ? timeoutSignal : AbortSignal.any([input.signal, timeoutSignal]);
+  const signal = timeoutSignal === undefined ? input.signal : input.signal === undefined ? timeoutSignal : AbortSignal.any([input.signal, timeoutSignal]);
   const aborted = (cause: unknown): Error => {
     if (timeoutSignal?.aborted) return new GymHttpTimeoutError(method, target.url, input.timeoutMs ?? 0);
     return new GymHttpAbortedError(method, target.url, { cause: input.signal?.reason ?? cause });

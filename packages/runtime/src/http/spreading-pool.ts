@@ -140,7 +140,9 @@ export class SpreadingPool extends Dispatcher {
   override close(): Promise<void>;
   override close(callback: () => void): void;
   override close(callback?: () => void): Promise<void> | void {
-    this.#closing ??= this.#drained().then(() => Promise.all(this.#clients.map((c) => c.close()))).then(() => undefined);
+    this.#closing ??= this.#drained()
+      .then(() => Promise.all(this.#clients.map((c) => c.close())))
+      .then(() => undefined);
     if (callback === undefined) return this.#closing;
     void this.#closing.then(callback);
   }

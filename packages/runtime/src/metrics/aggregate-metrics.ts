@@ -68,8 +68,20 @@ export function computeAggregateMetrics(rows: readonly JsonObject[], options: Ag
 /** The metrics of one agent's rows: the profile of {@link profileRollouts} plus pass@k of the reward (as `accuracy`). */
 export function computeAgentMetrics(name: string, rows: readonly JsonObject[], inputs?: readonly JsonObject[]): AgentAggregateMetrics {
   const profile = profileRollouts(name, rows, inputs);
-  const rewardTasks = [...groupByTask(rows).values()].map((t) => t.map((r) => r['reward']).filter((v): v is number => typeof v === 'number' || typeof v === 'boolean').map(Number));
-  if (rewardTasks.some((t) => t.length > 0)) Object.assign(profile.agent_metrics, passAtKMetrics(rewardTasks.filter((t) => t.length > 0), 'accuracy'));
+  const rewardTasks = [...groupByTask(rows).values()].map((t) =>
+    t
+      .map((r) => r['reward'])
+      .filter((v): v is number => typeof v === 'number' || typeof v === 'boolean')
+      .map(Number),
+  );
+  if (rewardTasks.some((t) => t.length > 0))
+    Object.assign(
+      profile.agent_metrics,
+      passAtKMetrics(
+        rewardTasks.filter((t) => t.length > 0),
+        'accuracy',
+      ),
+    );
   return { ...profile, key_metrics: defaultKeyMetrics(profile.agent_metrics) };
 }
 

@@ -15,7 +15,10 @@ export function logsRoot(cwd: string = process.cwd()): string {
 /** Creates a fresh log dir for a run and points `latest` at it. */
 export function createRunLogDir(cwd: string = process.cwd(), now: Date = new Date()): string {
   const root = logsRoot(cwd);
-  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
   let dir = join(root, stamp);
   for (let n = 2; ; n++) {
     try {

@@ -64,7 +64,7 @@ export function teeChildOutput(stdout: Readable, stderr: Readable, options: TeeO
     let out = '';
     let seen = repeats.get(terminal);
     if (seen === undefined) repeats.set(terminal, (seen = { last: '', more: 0 }));
-    for (let start = 0; start < lines.length; ) {
+    for (let start = 0; start < lines.length;) {
       const end = lines.indexOf(NEWLINE, start) + 1;
       if (options.echoTelemetry || !isTelemetryLine(lines, start)) {
         const line = lines.toString('utf8', start, end);
@@ -113,7 +113,12 @@ export function teeChildOutput(stdout: Readable, stderr: Readable, options: TeeO
   ]);
   let closing: Promise<void> | undefined;
   return {
-    tail: () => recent.toString('utf8').split('\n').filter((l) => l.length > 0).slice(-TAIL_LINES),
+    tail: () =>
+      recent
+        .toString('utf8')
+        .split('\n')
+        .filter((l) => l.length > 0)
+        .slice(-TAIL_LINES),
     close: () => (closing ??= done.then(() => new Promise<void>((resolve) => file.end(resolve)))),
   };
 }

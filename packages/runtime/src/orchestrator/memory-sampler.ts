@@ -162,11 +162,7 @@ export function startMemorySampler(options: MemorySamplerOptions): MemorySampler
  * with it) for `servers`, else returns `undefined`. Without `/proc` (not Linux) it says so once
  * through `onNote` and samples nothing.
  */
-export function startMemoryProfiling(
-  telemetry: GymTelemetry | undefined,
-  servers: readonly ProfiledServer[],
-  onNote: (line: string) => void = () => undefined,
-): MemorySampler | undefined {
+export function startMemoryProfiling(telemetry: GymTelemetry | undefined, servers: readonly ProfiledServer[], onNote: (line: string) => void = () => undefined): MemorySampler | undefined {
   // memory profiling records metrics: it needs them on and exporting
   if (telemetry === undefined || !telemetry.isExportingMetrics) return undefined;
   const settings = telemetry.settings.memoryProfiling;

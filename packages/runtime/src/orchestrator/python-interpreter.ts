@@ -56,7 +56,7 @@ export function pythonCommand(name: string, dir: string, entrypoint: string, env
   if (uv !== undefined) return { command: uv, args: ['run', ...uvProjectFlags(dir), 'python', file], via: 'uv' };
   const python3 = findOnPath('python3', env['PATH']);
   if (python3 !== undefined) return { command: python3, args: [file], via: 'python3' };
-  const requirements = existsSync(join(dir, 'pyproject.toml')) ? " && .venv/bin/pip install -e ." : existsSync(join(dir, 'requirements.txt')) ? ' && .venv/bin/pip install -r requirements.txt' : '';
+  const requirements = existsSync(join(dir, 'pyproject.toml')) ? ' && .venv/bin/pip install -e .' : existsSync(join(dir, 'requirements.txt')) ? ' && .venv/bin/pip install -r requirements.txt' : '';
   throw new GymUserError(
     'GYM_PYTHON_NOT_FOUND',
     `Server '${name}' is a Python server (${file}) but no Python interpreter was found: no ${venvPython}, and neither 'uv' nor 'python3' on PATH. ` +

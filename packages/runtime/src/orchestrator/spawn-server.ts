@@ -80,7 +80,7 @@ export interface SpawnServerOptions {
 
 /** Finds `<root>/<server_type>/<implementation>/` and its entrypoint file. */
 export function locateServer(instance: ServerInstanceConfig, roots: readonly string[]): { dir: string; entrypoint: string } {
-  const file = typeof instance.config['entrypoint'] === 'string' ? (instance.config['entrypoint']) : 'app.ts';
+  const file = typeof instance.config['entrypoint'] === 'string' ? instance.config['entrypoint'] : 'app.ts';
   const tried: string[] = [];
   for (const root of roots) {
     const dir = join(root, instance.serverType, instance.implementation);
@@ -88,7 +88,10 @@ export function locateServer(instance: ServerInstanceConfig, roots: readonly str
     if (existsSync(entrypoint)) return { dir, entrypoint };
     tried.push(entrypoint);
   }
-  throw new GymUserError('GYM_SERVER_ENTRYPOINT_NOT_FOUND', `Server instance '${instance.instanceName}' (${instance.serverType}/${instance.implementation}) has no entrypoint; looked for: ${tried.join(', ')}. Set 'entrypoint' in its config or add the file.`);
+  throw new GymUserError(
+    'GYM_SERVER_ENTRYPOINT_NOT_FOUND',
+    `Server instance '${instance.instanceName}' (${instance.serverType}/${instance.implementation}) has no entrypoint; looked for: ${tried.join(', ')}. Set 'entrypoint' in its config or add the file.`,
+  );
 }
 
 /** Starts the process of one server instance and tees its output into `<logDir>/<instance>.log`. */

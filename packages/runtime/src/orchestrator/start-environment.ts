@@ -86,7 +86,15 @@ export async function startEnvironment(options: StartEnvironmentOptions): Promis
     })());
   try {
     for (const instance of config.servers) {
-      const server = spawnServer({ instance, roots: options.roots, config: config.raw, logDir: options.logDir, env: options.env ?? process.env, echoTelemetry: options.echoTelemetry ?? false, verbose: options.verbose ?? false });
+      const server = spawnServer({
+        instance,
+        roots: options.roots,
+        config: config.raw,
+        logDir: options.logDir,
+        env: options.env ?? process.env,
+        echoTelemetry: options.echoTelemetry ?? false,
+        verbose: options.verbose ?? false,
+      });
       servers.push(server);
       startup.serverSpawned(instance.instanceName, instance.serverType);
       const python = server.pythonCommand === undefined ? '' : ` with ${server.pythonCommand}`;
@@ -96,7 +104,9 @@ export async function startEnvironment(options: StartEnvironmentOptions): Promis
     if (options.signal?.aborted === true) throw new StartInterruptedError('the servers to start');
     const readiness = Number(config.raw['model_endpoint_readiness_timeout_seconds'] ?? 600);
     if (!Number.isFinite(readiness) || readiness < 0) {
-      throw new ConfigInvalidError(`model_endpoint_readiness_timeout_seconds must be a number of seconds ≥ 0 (0 skips the wait), got '${String(config.raw['model_endpoint_readiness_timeout_seconds'])}'.`);
+      throw new ConfigInvalidError(
+        `model_endpoint_readiness_timeout_seconds must be a number of seconds ≥ 0 (0 skips the wait), got '${String(config.raw['model_endpoint_readiness_timeout_seconds'])}'.`,
+      );
     }
     await waitForModelEndpoints(http, modelEndpoints(config.raw), { timeoutMs: readiness * 1000, onWaiting: progress, ...(options.signal === undefined ? {} : { signal: options.signal }) });
   } catch (error) {
@@ -104,7 +114,11 @@ export async function startEnvironment(options: StartEnvironmentOptions): Promis
     throw error;
   }
   startup.finished(servers.length);
-  memory = startMemoryProfiling(options.telemetry, servers.map((s) => ({ name: s.display.process_name, type: s.display.server_type, pid: s.child.pid })), progress);
+  memory = startMemoryProfiling(
+    options.telemetry,
+    servers.map((s) => ({ name: s.display.process_name, type: s.display.server_type, pid: s.child.pid })),
+    progress,
+  );
   progress(`all ${servers.length} servers ready; logs in ${options.logDir}`);
   const firstExit = Promise.race(servers.map((s) => s.exited.then((code) => ({ name: s.display.process_name, code }))));
   return { head, servers, logDir: options.logDir, firstExit, stop };

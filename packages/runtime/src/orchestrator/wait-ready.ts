@@ -98,7 +98,10 @@ export async function waitForServers(
         }
         if (Date.now() > deadline) {
           const other = foreign ? ` Another program answers on ${server.display.host}:${server.display.port}; it is not the server gym started.` : '';
-          throw new GymUserError('GYM_SERVER_START_TIMEOUT', `Server '${server.display.process_name}' did not answer ${server.display.url}/ within ${Math.round(timeoutMs / 1000)} s.${other} Its last output:\n${server.tee.tail().join('\n')}`);
+          throw new GymUserError(
+            'GYM_SERVER_START_TIMEOUT',
+            `Server '${server.display.process_name}' did not answer ${server.display.url}/ within ${Math.round(timeoutMs / 1000)} s.${other} Its last output:\n${server.tee.tail().join('\n')}`,
+          );
         }
         await sleep(delay, signal);
       }
@@ -113,7 +116,10 @@ function exitedError(server: SpawnedServer, code: number | string, foreignAnswer
   // Python says "[Errno 98] Address already in use" where Node says EADDRINUSE
   if (tail.some((line) => line.includes('GYM_SERVER_PORT_IN_USE')) || (foreignAnswered && tail.some((line) => line.includes('EADDRINUSE') || line.includes('Address already in use')))) {
     const who = foreignAnswered ? ' Another program answers HTTP there; gym did not use it.' : '';
-    return new GymUserError('GYM_SERVER_PORT_IN_USE', `Server '${name}' could not listen on ${host}:${port}: the port is in use by another program (EADDRINUSE).${who} Free the port, or set another port for '${name}' (or none, to get a free one).`);
+    return new GymUserError(
+      'GYM_SERVER_PORT_IN_USE',
+      `Server '${name}' could not listen on ${host}:${port}: the port is in use by another program (EADDRINUSE).${who} Free the port, or set another port for '${name}' (or none, to get a free one).`,
+    );
   }
   return new GymUserError('GYM_SERVER_EXITED', `Server '${name}' exited (${code}) before it was ready.${missingPythonPackage(server, tail)} Its last output:\n${tail.join('\n')}`);
 }
@@ -167,8 +173,7 @@ export async function waitForModelEndpoints(http: HttpClient, urls: readonly str
   const deadline = Date.now() + timeoutMs;
   const waiting = new Set(urls);
   const secondsLeft = () => Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
-  const report = () =>
-    options.onWaiting?.(`waiting for model endpoint ${[...waiting].join(', ')}: ${secondsLeft()} s left (Ctrl-C stops; ${SKIP_MODEL_WAIT} skips the wait)`);
+  const report = () => options.onWaiting?.(`waiting for model endpoint ${[...waiting].join(', ')}: ${secondsLeft()} s left (Ctrl-C stops; ${SKIP_MODEL_WAIT} skips the wait)`);
   report();
   const ticker = setInterval(report, options.reportEveryMs ?? 10_000);
   try {

@@ -44,8 +44,8 @@ export type ServerFactory = (context: ServerContext) => ServerDefinition | Promi
 /** Reads the server instances (with their assigned host and port) of a resolved tree. */
 export function serverInstancesOf(tree: ConfigMap): ServerInstanceConfig[] {
   return findServerBlocks(tree).servers.map((block) => {
-    const host = typeof block.config['host'] === 'string' ? (block.config['host']) : '127.0.0.1';
-    const port = typeof block.config['port'] === 'number' ? (block.config['port']) : -1;
+    const host = typeof block.config['host'] === 'string' ? block.config['host'] : '127.0.0.1';
+    const port = typeof block.config['port'] === 'number' ? block.config['port'] : -1;
     return { ...block, host, port };
   });
 }

@@ -91,7 +91,10 @@ async function main(entrypoint: string | undefined): Promise<void> {
 
 /** The one line the orchestrator shows when a configured port is taken by another program. */
 function portInUse(name: string, host: string, port: number): GymUserError {
-  return new GymUserError('GYM_SERVER_PORT_IN_USE', `server '${name}' cannot listen on ${host}:${port}: the port is in use by another program (EADDRINUSE). Free the port, or set another ${name} port (or none, to get a free one).`);
+  return new GymUserError(
+    'GYM_SERVER_PORT_IN_USE',
+    `server '${name}' cannot listen on ${host}:${port}: the port is in use by another program (EADDRINUSE). Free the port, or set another ${name} port (or none, to get a free one).`,
+  );
 }
 
 /** The Host names this instance answers to: its configured `host` and `allowed_hosts` (`'*'`: any). */

@@ -163,9 +163,7 @@ export function runServerPrimary({ name, numWorkers }: ServerPrimaryOptions): vo
       OTEL_RESOURCE_ATTRIBUTES: workerResourceAttributes(process.env['OTEL_RESOURCE_ATTRIBUTES'], workerInstanceId(name, index)),
     });
     live.set(index, worker);
-    closed.push(
-      Promise.all([relayLines(worker.process.stdout!, process.stdout), relayLines(worker.process.stderr!, process.stderr)]).then(() => undefined),
-    );
+    closed.push(Promise.all([relayLines(worker.process.stdout!, process.stdout), relayLines(worker.process.stderr!, process.stderr)]).then(() => undefined));
     // each worker's final telemetry losses go on to the orchestrator, which reports the run's total
     worker.on('message', (message: unknown) => {
       if (isLossesMessage(message) && process.connected) process.send?.(message);
@@ -182,7 +180,10 @@ export function runServerPrimary({ name, numWorkers }: ServerPrimaryOptions): vo
       live.delete(index);
       if (!stopping) {
         failed = true;
-        log.error({ worker: index, worker_pid: worker.process.pid, code, signal }, `worker ${index} (pid ${worker.process.pid}) of ${name} exited unexpectedly (${signal ?? code}); stopping the server`);
+        log.error(
+          { worker: index, worker_pid: worker.process.pid, code, signal },
+          `worker ${index} (pid ${worker.process.pid}) of ${name} exited unexpectedly (${signal ?? code}); stopping the server`,
+        );
         stop(`worker ${index} exited`);
       } else if (code !== 0 && code !== null) {
         failed = true;

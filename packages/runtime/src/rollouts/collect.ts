@@ -130,7 +130,8 @@ export async function collectRollouts(options: CollectOptions): Promise<CollectR
     onWarning: warn,
     maxAttempts: options.maxAttempts ?? maxRolloutAttempts(),
   });
-  for (const m of prepared.malformed) warn(`${m.input ? ROLLOUT_WARNINGS.malformedInput : ROLLOUT_WARNINGS.malformedOutput}: skipped ${m.lines.length} malformed line(s) of ${m.file}: ${describeMalformed(m.lines)}`);
+  for (const m of prepared.malformed)
+    warn(`${m.input ? ROLLOUT_WARNINGS.malformedInput : ROLLOUT_WARNINGS.malformedOutput}: skipped ${m.lines.length} malformed line(s) of ${m.file}: ${describeMalformed(m.lines)}`);
   const unknown = [...new Set(prepared.plan.pending.map((r) => r.agent_ref.name).filter((n) => !agents.has(n)))];
   if (unknown.length > 0) {
     throw new RolloutAgentError('GYM_ROLLOUT_AGENT_UNKNOWN', `Rows name agent(s) ${unknown.join(', ')} that no server runs. Agent instances: ${[...agents.keys()].join(', ') || '(none)'}.`);
@@ -140,7 +141,9 @@ export async function collectRollouts(options: CollectOptions): Promise<CollectR
   const evidence = readEvidenceSettings(options.environment.config);
   const captures = evidence.enabled ? new CaptureStore(evidence.captureDir) : undefined;
   const capturedIds: string[] = [];
-  info(`${prepared.resumed ? 'resuming' : 'collecting'}: ${prepared.rows.length} rollouts, ${plan.pending.length} to run (${plan.succeeded} done, ${plan.terminal} terminal, ${plan.exhausted} out of attempts)`);
+  info(
+    `${prepared.resumed ? 'resuming' : 'collecting'}: ${prepared.rows.length} rollouts, ${plan.pending.length} to run (${plan.succeeded} done, ${plan.terminal} terminal, ${plan.exhausted} out of attempts)`,
+  );
 
   const concurrency = options.concurrency;
   // one socket per rollout in flight while the open-file budget allows, then /run calls pipelined on

@@ -107,7 +107,11 @@ export function collateDatasets(config: ConfigMap, options: CollateOptions): Col
     const prompt = d.type === 'benchmark' && d.promptConfig !== undefined ? loadPromptConfig(options.resolvePath(d.promptConfig), d.promptConfig) : undefined;
     const parsed = parseInputRows(text, file, options.strict, { promptInput: options.promptInput || prompt !== undefined });
     if (parsed.malformed.length > 0) malformed.push({ file, lines: parsed.malformed });
-    if (prompt !== undefined) checkPromptCompatible(parsed.rows.map((l) => l.value), prompt);
+    if (prompt !== undefined)
+      checkPromptCompatible(
+        parsed.rows.map((l) => l.value),
+        prompt,
+      );
     for (const line of parsed.rows) {
       let row: JsonObject = line.value;
       if (prompt !== undefined) row = applyPrompt(row, prompt);

@@ -52,10 +52,7 @@ export function parseInputRows(text: string, source: string, strict = false, opt
   }
   malformed.sort((a, b) => a.lineNumber - b.lineNumber);
   if (strict && malformed.length > 0) {
-    throw new RolloutInputError(
-      'GYM_ROLLOUT_INPUT_MALFORMED',
-      `${source} has ${malformed.length} malformed line(s): ${describeMalformed(malformed)}. Fix them, or drop --strict-input to skip them.`,
-    );
+    throw new RolloutInputError('GYM_ROLLOUT_INPUT_MALFORMED', `${source} has ${malformed.length} malformed line(s): ${describeMalformed(malformed)}. Fix them, or drop --strict-input to skip them.`);
   }
   return { rows, malformed };
 }

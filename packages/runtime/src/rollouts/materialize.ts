@@ -43,7 +43,11 @@ export function materializeRows(lines: readonly JsonlLine[], options: Materializ
   const repeatsFor = repeatsLookup(options.numRepeats ?? 1);
   const selected = options.limit === undefined ? lines : lines.slice(0, options.limit);
   const prompt = options.prompt;
-  if (prompt !== undefined) checkPromptCompatible(selected.map((l) => l.value), prompt);
+  if (prompt !== undefined)
+    checkPromptCompatible(
+      selected.map((l) => l.value),
+      prompt,
+    );
   const agentsSeen = new Set<string>();
   const unlisted = new Set<string>();
   const taskByText = new Map<string, number>();
@@ -52,9 +56,7 @@ export function materializeRows(lines: readonly JsonlLine[], options: Materializ
   const out: MaterializedRow[] = [];
   for (const line of selected) {
     const row = prompt === undefined ? line.value : applyPrompt(line.value, prompt);
-    const agentRef = (row['agent_ref'] ?? (options.defaultAgent === undefined ? undefined : { type: 'responses_api_agents', name: options.defaultAgent })) as
-      | MaterializedRow['agent_ref']
-      | undefined;
+    const agentRef = (row['agent_ref'] ?? (options.defaultAgent === undefined ? undefined : { type: 'responses_api_agents', name: options.defaultAgent })) as MaterializedRow['agent_ref'] | undefined;
     if (agentRef === undefined || typeof agentRef.name !== 'string') {
       missingAgent.push(line.lineNumber);
       continue;
@@ -86,7 +88,12 @@ export function materializeRows(lines: readonly JsonlLine[], options: Materializ
   }
   if (unlisted.size > 0 && isRepeatsMap(options.numRepeats)) {
     throw new RolloutFlagError(
-      `num_repeats has no entry for agent(s) ${[...unlisted].sort().join(', ')} and no '_default'. Listed agents: ${Object.keys(options.numRepeats).filter((k) => k !== '_default').sort().join(', ') || '(none)'}.`,
+      `num_repeats has no entry for agent(s) ${[...unlisted].sort().join(', ')} and no '_default'. Listed agents: ${
+        Object.keys(options.numRepeats)
+          .filter((k) => k !== '_default')
+          .sort()
+          .join(', ') || '(none)'
+      }.`,
     );
   }
   if (isRepeatsMap(options.numRepeats)) {

@@ -48,11 +48,18 @@ export function prepareRun(options: PrepareOptions): PreparedRun {
     const parsed = readJsonlFile(paths.materializedInputs);
     const outputs = readJsonlFile(paths.output);
     const failures = readJsonlFile(paths.failures);
-    for (const [file, lines] of [[paths.materializedInputs, parsed.malformed], [paths.output, outputs.malformed], [paths.failures, failures.malformed]] as const) {
+    for (const [file, lines] of [
+      [paths.materializedInputs, parsed.malformed],
+      [paths.output, outputs.malformed],
+      [paths.failures, failures.malformed],
+    ] as const) {
       if (lines.length > 0) malformed.push({ file, lines, input: false });
     }
     const rows = parsed.lines.map((l) => l.value as MaterializedRow);
-    const history = rolloutHistory(outputs.lines.map((l) => l.value), failures.lines.map((l) => l.value));
+    const history = rolloutHistory(
+      outputs.lines.map((l) => l.value),
+      failures.lines.map((l) => l.value),
+    );
     return { paths, rows, history, plan: planRollouts(rows, history, options.maxAttempts), resumed: true, malformed };
   }
   let inputRows: JsonlLine[];

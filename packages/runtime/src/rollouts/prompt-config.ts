@@ -117,5 +117,7 @@ function pythonRepr(value: unknown): string {
   if (typeof value === 'number') return String(value);
   if (typeof value === 'string') return value.includes("'") && !value.includes('"') ? `"${value}"` : `'${value.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
   if (Array.isArray(value)) return `[${value.map(pythonRepr).join(', ')}]`;
-  return `{${Object.entries(value as JsonObject).map(([k, v]) => `${pythonRepr(k)}: ${pythonRepr(v)}`).join(', ')}}`;
+  return `{${Object.entries(value as JsonObject)
+    .map(([k, v]) => `${pythonRepr(k)}: ${pythonRepr(v)}`)
+    .join(', ')}}`;
 }

@@ -25,7 +25,10 @@ function segmentRegExp(segment: string): RegExp {
       const end = segment.indexOf(']', i + 1);
       if (end === -1) source += '\\[';
       else {
-        source += `[${segment.slice(i + 1, end).replace(/^!/, '^').replace(/\\/g, '\\\\')}]`;
+        source += `[${segment
+          .slice(i + 1, end)
+          .replace(/^!/, '^')
+          .replace(/\\/g, '\\\\')}]`;
         i = end;
       }
     } else source += c.replace(/[.+^${}()|\\\]]/g, '\\$&');
@@ -36,7 +39,10 @@ function segmentRegExp(segment: string): RegExp {
 /** Expands each pattern (or comma-separated list of patterns) relative to `cwd`; sorted, de-duplicated file paths. */
 export function expandInputGlobs(patterns: readonly string[], cwd: string = process.cwd()): string[] {
   const found = new Set<string>();
-  for (const pattern of patterns.flatMap((p) => p.split(',')).map((p) => p.trim()).filter((p) => p !== '')) {
+  for (const pattern of patterns
+    .flatMap((p) => p.split(','))
+    .map((p) => p.trim())
+    .filter((p) => p !== '')) {
     if (!GLOB_CHARS.test(pattern)) {
       const path = resolve(cwd, pattern);
       if (existsSync(path)) found.add(path);
@@ -54,7 +60,9 @@ export function expandInputGlobs(patterns: readonly string[], cwd: string = proc
       const re = segmentRegExp(segment);
       bases = bases.flatMap((b) => {
         try {
-          return readdirSync(b).filter((name) => re.test(name)).map((name) => join(b, name));
+          return readdirSync(b)
+            .filter((name) => re.test(name))
+            .map((name) => join(b, name));
         } catch {
           return [];
         }

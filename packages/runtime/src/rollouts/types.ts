@@ -58,4 +58,3 @@ export function rolloutKey(row: JsonObject): RolloutKey | undefined {
   if (typeof task !== 'number' || typeof rollout !== 'number') return undefined;
   return `${task}:${rollout}`;
 }
-

@@ -40,9 +40,7 @@ export interface AgentServerDefinition extends ServerDefinition {
 }
 
 /** Defines an agent server. */
-export function defineAgentServer<R extends z.ZodType = typeof RUN_REQUEST, P extends z.ZodType = typeof AGENT_RESPONSES_REQUEST>(
-  spec: AgentServerSpec<R, P>,
-): AgentServerDefinition {
+export function defineAgentServer<R extends z.ZodType = typeof RUN_REQUEST, P extends z.ZodType = typeof AGENT_RESPONSES_REQUEST>(spec: AgentServerSpec<R, P>): AgentServerDefinition {
   const serverClass = 'SimpleResponsesAPIAgent';
   const build = (options: BuildOptions = {}) => {
     const app = createServerApp({ serverClass, ...options, name: options.name ?? spec.name });

@@ -94,7 +94,12 @@ function blocksToItems(role: string, blocks: Json[], items: Json[]): void {
         break;
       case 'thinking':
         flush();
-        items.push({ type: 'reasoning', id: `rs_${randomBytes(12).toString('hex')}`, summary: [{ type: 'summary_text', text: text(block['thinking']) }], ...(typeof block['signature'] === 'string' && block['signature'] !== '' ? { encrypted_content: block['signature'] } : {}) });
+        items.push({
+          type: 'reasoning',
+          id: `rs_${randomBytes(12).toString('hex')}`,
+          summary: [{ type: 'summary_text', text: text(block['thinking']) }],
+          ...(typeof block['signature'] === 'string' && block['signature'] !== '' ? { encrypted_content: block['signature'] } : {}),
+        });
         break;
       default:
         throw new GymMessagesInputError(`Content blocks of type '${String(block['type'])}' are not supported on /v1/messages.`);
@@ -127,14 +132,26 @@ export function messagesToResponsesRequest(body: MessagesRequest): Json {
     else blocksToItems(message.role, message.content, input);
   }
   const params: Json = { input };
-  const system = typeof body.system === 'string' ? body.system : (body.system ?? []).filter((b) => b.type === 'text' && text(b['text']) !== '').map((b) => text(b['text'])).join('\n');
+  const system =
+    typeof body.system === 'string'
+      ? body.system
+      : (body.system ?? [])
+          .filter((b) => b.type === 'text' && text(b['text']) !== '')
+          .map((b) => text(b['text']))
+          .join('\n');
   if (system !== '') params['instructions'] = system;
   if (body.model != null) params['model'] = body.model;
   if (body.max_tokens != null) params['max_output_tokens'] = body.max_tokens;
   if (body.temperature != null) params['temperature'] = body.temperature;
   if (body.top_p != null) params['top_p'] = body.top_p;
   if (body.tools != null && body.tools.length > 0) {
-    params['tools'] = body.tools.map((tool) => ({ type: 'function', name: tool.name, description: tool.description ?? null, parameters: tool.input_schema ?? { type: 'object', properties: {} }, strict: false }));
+    params['tools'] = body.tools.map((tool) => ({
+      type: 'function',
+      name: tool.name,
+      description: tool.description ?? null,
+      parameters: tool.input_schema ?? { type: 'object', properties: {} },
+      strict: false,
+    }));
   }
   const toolChoice = toolChoiceOf(body.tool_choice);
   if (toolChoice !== undefined) params['tool_choice'] = toolChoice;

@@ -31,7 +31,13 @@ function choiceDeltas(choice: ChatCompletion.Choice, fallbackIndex: number): Cho
 
 /** The chunks of `completion`; with `includeUsage` a last chunk with no choices and the usage. */
 export function chatCompletionChunks(completion: ChatCompletion, includeUsage: boolean): ChatCompletionChunk[] {
-  const base = { id: completion.id, object: 'chat.completion.chunk' as const, created: completion.created, model: completion.model, ...(completion.system_fingerprint == null ? {} : { system_fingerprint: completion.system_fingerprint }) };
+  const base = {
+    id: completion.id,
+    object: 'chat.completion.chunk' as const,
+    created: completion.created,
+    model: completion.model,
+    ...(completion.system_fingerprint == null ? {} : { system_fingerprint: completion.system_fingerprint }),
+  };
   const choices = Array.isArray(completion.choices) ? completion.choices : [];
   const chunks: ChatCompletionChunk[] = choices.flatMap((choice, i) => choiceDeltas(choice, i)).map((choice) => ({ ...base, choices: [choice] }));
   if (includeUsage) chunks.push({ ...base, choices: [], usage: completion.usage ?? null });

@@ -41,17 +41,15 @@ export interface ServerDefinition {
  * `POST /aggregate_metrics` body. Each rollout (`_ng_task_index`, `_ng_rollout_index`, both 0 when
  * absent) may appear once: the original refuses duplicates too, with a 500 where we answer 422.
  */
-export const AGGREGATE_METRICS_REQUEST = z
-  .looseObject({ verify_responses: z.array(z.looseObject({})) })
-  .superRefine((body, ctx) => {
-    const seen = new Map<string, number>();
-    body.verify_responses.forEach((vr, i) => {
-      const key = `${String(vr['_ng_task_index'] ?? 0)}:${String(vr['_ng_rollout_index'] ?? 0)}`;
-      const first = seen.get(key);
-      if (first === undefined) seen.set(key, i);
-      else ctx.addIssue({ code: 'custom', path: ['verify_responses', i], message: `rollout ${key} (_ng_task_index:_ng_rollout_index) is already at index ${first}` });
-    });
+export const AGGREGATE_METRICS_REQUEST = z.looseObject({ verify_responses: z.array(z.looseObject({})) }).superRefine((body, ctx) => {
+  const seen = new Map<string, number>();
+  body.verify_responses.forEach((vr, i) => {
+    const key = `${String(vr['_ng_task_index'] ?? 0)}:${String(vr['_ng_rollout_index'] ?? 0)}`;
+    const first = seen.get(key);
+    if (first === undefined) seen.set(key, i);
+    else ctx.addIssue({ code: 'custom', path: ['verify_responses', i], message: `rollout ${key} (_ng_task_index:_ng_rollout_index) is already at index ${first}` });
   });
+});
 
 /** `POST /aggregate_metrics` answer. */
 export interface AggregateMetricsResult {

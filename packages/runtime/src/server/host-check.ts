@@ -34,8 +34,7 @@ export function createHostCheck(configured: AllowedHosts): (header: string | und
   if (configured === true) return () => true;
   const names = new Set(['localhost', hostname().toLowerCase(), ...configured.map((h) => h.toLowerCase())]);
   const suffixes = [...names].filter((n) => n.startsWith('.'));
-  const decide = (name: string): boolean =>
-    name === '' ? false : isIP(name) !== 0 || names.has(name) || name.endsWith('.localhost') || suffixes.some((s) => name.endsWith(s) || name === s.slice(1));
+  const decide = (name: string): boolean => (name === '' ? false : isIP(name) !== 0 || names.has(name) || name.endsWith('.localhost') || suffixes.some((s) => name.endsWith(s) || name === s.slice(1)));
   const cache = new Map<string, boolean>();
   return (header) => {
     // HTTP/1.0 clients may send none; a browser always does

@@ -51,9 +51,9 @@ export function addJsonRoute<S extends z.ZodType>(app: FastifyInstance, route: J
   const { session: sessionConfig, instrumentation } = app.gym;
   const wrap = instrumentation?.wrapHandler?.bind(instrumentation);
   const { input } = route;
-  const handler = (route.endpoint === undefined || instrumentation?.wrapEndpoint === undefined
-    ? route.handler
-    : instrumentation.wrapEndpoint(route.endpoint, route.handler as RouteHandler<Record<string, unknown>>)) as RouteHandler<z.output<S>>;
+  const handler = (
+    route.endpoint === undefined || instrumentation?.wrapEndpoint === undefined ? route.handler : instrumentation.wrapEndpoint(route.endpoint, route.handler as RouteHandler<Record<string, unknown>>)
+  ) as RouteHandler<z.output<S>>;
   app.route({
     method: route.method,
     url: route.path,

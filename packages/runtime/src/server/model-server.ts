@@ -38,9 +38,7 @@ export interface ModelServerDefinition extends ServerDefinition {
 }
 
 /** Defines a model server. */
-export function defineModelServer<R extends z.ZodType = typeof RESPONSES_REQUEST, C extends z.ZodType = typeof CHAT_COMPLETIONS_REQUEST>(
-  spec: ModelServerSpec<R, C>,
-): ModelServerDefinition {
+export function defineModelServer<R extends z.ZodType = typeof RESPONSES_REQUEST, C extends z.ZodType = typeof CHAT_COMPLETIONS_REQUEST>(spec: ModelServerSpec<R, C>): ModelServerDefinition {
   const serverClass = 'SimpleResponsesAPIModel';
   const build = ({ modelCapture, ...options }: BuildOptions = {}) => {
     const app = createServerApp({ serverClass, ...options, name: options.name ?? spec.name });

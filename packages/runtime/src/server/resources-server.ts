@@ -58,15 +58,11 @@ const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
  * });
  * const app = server.build();
  */
-export function defineResourcesServer<T extends Record<string, z.ZodType>, V extends z.ZodType = typeof VERIFY_REQUEST>(
-  spec: ResourcesServerSpec<T, V>,
-): ResourcesServerDefinition {
+export function defineResourcesServer<T extends Record<string, z.ZodType>, V extends z.ZodType = typeof VERIFY_REQUEST>(spec: ResourcesServerSpec<T, V>): ResourcesServerDefinition {
   const toolNames = Object.keys(spec.tools);
   for (const tool of toolNames) {
     if (!TOOL_NAME.test(tool) || RESERVED.has(tool)) {
-      throw new GymHttpInvalidRouteError(
-        `Tool name "${tool}" of resources server "${spec.name}" cannot be a route: use 1-64 letters, digits, "_" or "-", and none of ${[...RESERVED].join(', ')}.`,
-      );
+      throw new GymHttpInvalidRouteError(`Tool name "${tool}" of resources server "${spec.name}" cannot be a route: use 1-64 letters, digits, "_" or "-", and none of ${[...RESERVED].join(', ')}.`);
     }
   }
   const serverClass = 'SimpleResourcesServer';

@@ -6,14 +6,7 @@
  * `openai` client's `responses.stream()` rebuilds the same response from the events alone.
  * @module
  */
-import type {
-  Response,
-  ResponseFunctionToolCall,
-  ResponseOutputItem,
-  ResponseOutputMessage,
-  ResponseReasoningItem,
-  ResponseStreamEvent,
-} from 'openai/resources/responses/responses';
+import type { Response, ResponseFunctionToolCall, ResponseOutputItem, ResponseOutputMessage, ResponseReasoningItem, ResponseStreamEvent } from 'openai/resources/responses/responses';
 
 /** A stream event before it is numbered: the builder adds `sequence_number` in emission order. */
 type Unnumbered<E> = E extends unknown ? Omit<E, 'sequence_number'> : never;

@@ -85,7 +85,9 @@ export function isValidInputItem(item: Record<string, unknown>): boolean {
     case 'function_call_output':
       return isString(item['call_id']) && isTextOrParts(item['output']) && isOptString(item['id']) && isOptString(item['status']);
     case 'reasoning':
-      return Array.isArray(item['summary']) && item['summary'].every((p) => isObject(p) && isString(p['type']) && isString(p['text'])) && isOptString(item['encrypted_content']) && hasTrainingFields(item);
+      return (
+        Array.isArray(item['summary']) && item['summary'].every((p) => isObject(p) && isString(p['type']) && isString(p['text'])) && isOptString(item['encrypted_content']) && hasTrainingFields(item)
+      );
     default:
       return isString(type);
   }
@@ -104,7 +106,12 @@ export function isValidTool(tool: Record<string, unknown>): boolean {
   if (type !== 'function') return isString(type);
   const parameters = tool['parameters'];
   const strict = tool['strict'];
-  return isString(tool['name']) && (parameters === undefined || parameters === null || isObject(parameters)) && (strict === undefined || strict === null || typeof strict === 'boolean') && isOptString(tool['description']);
+  return (
+    isString(tool['name']) &&
+    (parameters === undefined || parameters === null || isObject(parameters)) &&
+    (strict === undefined || strict === null || typeof strict === 'boolean') &&
+    isOptString(tool['description'])
+  );
 }
 
 /** One entry of a Responses `tools` list. */

@@ -50,9 +50,6 @@ export function resolveSession(cookies: CookieMap, reply: FastifyReply, config: 
   const existing = value === undefined ? undefined : verifySessionCookie(value, config);
   if (existing !== undefined) return { id: existing, isNew: false };
   const id = randomUUID();
-  reply.header(
-    'set-cookie',
-    `${config.cookieName}=${signSessionId(id, config)}; Path=/; Max-Age=${MAX_AGE_SECONDS}; HttpOnly; SameSite=Lax`,
-  );
+  reply.header('set-cookie', `${config.cookieName}=${signSessionId(id, config)}; Path=/; Max-Age=${MAX_AGE_SECONDS}; HttpOnly; SameSite=Lax`);
   return { id, isNew: true };
 }

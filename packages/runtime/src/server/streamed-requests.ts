@@ -87,7 +87,12 @@ export function streamingResponses<In, Out>(handler: RouteHandler<In, Out>): Rou
       // headers are not out yet, but the stream is the answer's contract: a failure is its terminal event
       context.request.log.error({ err: error }, 'the responses handler failed while serving a streaming /v1/responses request');
       const model = (body as Json)['model'];
-      events = failedResponseEvents({ id: `resp_${randomBytes(16).toString('hex')}`, model: typeof model === 'string' ? model : '', createdAt: Math.floor(Date.now() / 1000), message: (error as Error)?.message ?? String(error) });
+      events = failedResponseEvents({
+        id: `resp_${randomBytes(16).toString('hex')}`,
+        model: typeof model === 'string' ? model : '',
+        createdAt: Math.floor(Date.now() / 1000),
+        message: (error as Error)?.message ?? String(error),
+      });
     }
     await writeSse(context.reply, events);
     return response;

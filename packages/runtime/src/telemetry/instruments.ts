@@ -32,7 +32,11 @@ export function createInstruments(meter: Meter): GymInstruments {
     verifySuccessRate: meter.createGauge(METRIC.VERIFY_SUCCESS_RATE, { description: 'Fraction of /verify calls that completed, since process start' }),
     serversActive: meter.createGauge(METRIC.SERVERS_ACTIVE, { description: 'Server instances started by the orchestrator' }),
     serverStartupDuration: ms(METRIC.SERVER_STARTUP_DURATION, 'Spawn to first answered health probe, per server', STARTUP_MS_BUCKETS),
-    httpServerDuration: meter.createHistogram(METRIC.HTTP_SERVER_DURATION, { unit: UNIT.SECONDS, description: 'Duration of HTTP server requests', advice: { explicitBucketBoundaries: HTTP_DURATION_S_BUCKETS } }),
+    httpServerDuration: meter.createHistogram(METRIC.HTTP_SERVER_DURATION, {
+      unit: UNIT.SECONDS,
+      description: 'Duration of HTTP server requests',
+      advice: { explicitBucketBoundaries: HTTP_DURATION_S_BUCKETS },
+    }),
     modelCallDuration: ms(METRIC.MODEL_CALL_DURATION, 'Duration of one model call on the model server'),
     httpRetryTotal: meter.createCounter(METRIC.HTTP_RETRY_TOTAL, { unit: UNIT.COUNT, description: 'Retried HTTP attempts of the gym client, by reason' }),
     verifyTally: { calls: 0, completed: 0 },

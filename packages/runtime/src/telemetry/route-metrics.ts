@@ -13,7 +13,9 @@ export function routeMetricAttributes(): (method: string, route: string | undefi
     const key = `${method} ${status} ${route ?? ''}`;
     let attributes = cache.get(key);
     if (attributes === undefined) {
-      attributes = Object.freeze(route === undefined ? { [ATTR.HTTP_METHOD]: method, [ATTR.HTTP_STATUS]: status } : { [ATTR.HTTP_METHOD]: method, [ATTR.HTTP_STATUS]: status, [ATTR.HTTP_ROUTE]: route });
+      attributes = Object.freeze(
+        route === undefined ? { [ATTR.HTTP_METHOD]: method, [ATTR.HTTP_STATUS]: status } : { [ATTR.HTTP_METHOD]: method, [ATTR.HTTP_STATUS]: status, [ATTR.HTTP_ROUTE]: route },
+      );
       // a route template set is bounded; 404s carry no route, so the key space stays small
       if (cache.size < 1024) cache.set(key, attributes);
     }

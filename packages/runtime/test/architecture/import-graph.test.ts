@@ -36,7 +36,12 @@ function importsOf(path: string): Import[] {
   const visit = (node: ts.Node): void => {
     if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier !== undefined && ts.isStringLiteral(node.moduleSpecifier)) {
       const typeOnly = ts.isImportDeclaration(node)
-        ? node.importClause?.isTypeOnly === true || (node.importClause?.name === undefined && node.importClause?.namedBindings !== undefined && ts.isNamedImports(node.importClause.namedBindings) && node.importClause.namedBindings.elements.length > 0 && node.importClause.namedBindings.elements.every((e) => e.isTypeOnly))
+        ? node.importClause?.isTypeOnly === true ||
+          (node.importClause?.name === undefined &&
+            node.importClause?.namedBindings !== undefined &&
+            ts.isNamedImports(node.importClause.namedBindings) &&
+            node.importClause.namedBindings.elements.length > 0 &&
+            node.importClause.namedBindings.elements.every((e) => e.isTypeOnly))
         : node.isTypeOnly;
       out.push({ file: rel, specifier: node.moduleSpecifier.text, typeOnly, dynamic: false });
     } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] !== undefined && ts.isStringLiteral(node.arguments[0])) {
@@ -67,7 +72,13 @@ interface Workspace {
 }
 
 function workspace(dir: string, roots: string[]): Workspace {
-  const pkg = JSON.parse(readFileSync(join(REPO_ROOT, dir, 'package.json'), 'utf8')) as { name: string; exports?: Record<string, unknown>; dependencies?: object; peerDependencies?: object; optionalDependencies?: object };
+  const pkg = JSON.parse(readFileSync(join(REPO_ROOT, dir, 'package.json'), 'utf8')) as {
+    name: string;
+    exports?: Record<string, unknown>;
+    dependencies?: object;
+    peerDependencies?: object;
+    optionalDependencies?: object;
+  };
   const declared = new Set([...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {}), ...Object.keys(pkg.optionalDependencies ?? {})]);
   const exports = new Set(Object.keys(pkg.exports ?? {}).map((sub) => (sub === '.' ? pkg.name : `${pkg.name}/${sub.slice(2)}`)));
   const imports = roots.flatMap((root) => sourceFiles(join(REPO_ROOT, dir, root))).flatMap(importsOf);
@@ -147,19 +158,34 @@ describe("runtime's folders", () => {
   });
 
   it('config/ and http/ are leaves: they import only the error base (errors.ts)', () => {
-    assert.deepEqual(arrowsFrom('config', (to) => to === '(root)'), []);
-    assert.deepEqual(arrowsFrom('http', (to) => to === '(root)'), []);
+    assert.deepEqual(
+      arrowsFrom('config', (to) => to === '(root)'),
+      [],
+    );
+    assert.deepEqual(
+      arrowsFrom('http', (to) => to === '(root)'),
+      [],
+    );
   });
 
   it('server/ never imports telemetry/, orchestrator/, rollouts/ or cli/: instrumentation reaches it through seams', () => {
-    assert.deepEqual(arrowsFrom('server', (to) => !['telemetry', 'orchestrator', 'rollouts', 'cli'].includes(to)), []);
+    assert.deepEqual(
+      arrowsFrom('server', (to) => !['telemetry', 'orchestrator', 'rollouts', 'cli'].includes(to)),
+      [],
+    );
   });
 
   it('telemetry/ imports only config/, http/, server/ (their seams and types) and errors.ts', () => {
-    assert.deepEqual(arrowsFrom('telemetry', (to) => ['config', 'http', 'server', '(root)'].includes(to)), []);
+    assert.deepEqual(
+      arrowsFrom('telemetry', (to) => ['config', 'http', 'server', '(root)'].includes(to)),
+      [],
+    );
   });
 
   it('nothing imports cli/ (only bin/gym.mjs runs it) and nothing but testing/ imports testing/', () => {
-    assert.deepEqual(folderArrows.filter((a) => a.to === 'cli' || a.to === 'testing').map((a) => `${a.file} → ${a.specifier}`), []);
+    assert.deepEqual(
+      folderArrows.filter((a) => a.to === 'cli' || a.to === 'testing').map((a) => `${a.file} → ${a.specifier}`),
+      [],
+    );
   });
 });

@@ -18,7 +18,10 @@ describe('gym env start on a busy head port', () => {
   it('exits 2 with the port, a free port to paste, and no .gym/logs', async () => {
     await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
     const { port } = listener.address() as { port: number };
-    for (const command of [['env', 'start'], ['eval', 'run']]) {
+    for (const command of [
+      ['env', 'start'],
+      ['eval', 'run'],
+    ]) {
       const { code, stdout, stderr } = await runGym([...command, '--resources-server', 'example_single_tool_call', '--model-type', 'simulated_model', `head_server.port=${port}`], { cwd });
       assert.equal(code, 2, stderr);
       assert.equal(stdout, '');

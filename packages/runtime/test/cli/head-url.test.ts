@@ -17,7 +17,10 @@ describe('parseHeadUrl', () => {
   });
 
   it('names the source of a text that is no address', () => {
-    assert.throws(() => parseHeadUrl('ftp://x:1', 'GYM_HEAD_URL'), (e: Error & { code: string }) => e.code === 'GYM_HEAD_URL_INVALID' && /GYM_HEAD_URL 'ftp:\/\/x:1'/.test(e.message));
+    assert.throws(
+      () => parseHeadUrl('ftp://x:1', 'GYM_HEAD_URL'),
+      (e: Error & { code: string }) => e.code === 'GYM_HEAD_URL_INVALID' && /GYM_HEAD_URL 'ftp:\/\/x:1'/.test(e.message),
+    );
     assert.throws(() => parseHeadUrl('http://', '--head-url'), /GYM_HEAD_URL_INVALID|not a head server address/);
   });
 });

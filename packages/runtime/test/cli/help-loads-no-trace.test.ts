@@ -25,7 +25,9 @@ export async function load(url, context, next) { appendFileSync(${JSON.stringify
     cwd: REPO_ROOT,
     encoding: 'utf8',
   });
-  const modules = readFileSync(log, 'utf8').split('\n').filter((u) => u.includes('/packages/trace/'));
+  const modules = readFileSync(log, 'utf8')
+    .split('\n')
+    .filter((u) => u.includes('/packages/trace/'));
   return { status: run.status, stdout: run.stdout, stderr: run.stderr, modules: modules.map((u) => u.slice(u.indexOf('/packages/trace/') + 1)) };
 }
 
@@ -37,7 +39,10 @@ describe('gym --help', () => {
     // the recorder works: the command table itself was loaded
     assert.ok(modules.includes('packages/trace/src/cli.ts'), modules.join('\n'));
     const table = new Set(['packages/trace/src/cli.ts', 'packages/trace/src/commands/output.ts', 'packages/trace/src/render/format.ts', 'packages/trace/src/errors.ts', 'packages/trace/package.json']);
-    assert.deepEqual(modules.filter((m) => !table.has(m)), []);
+    assert.deepEqual(
+      modules.filter((m) => !table.has(m)),
+      [],
+    );
   });
 
   it('loads a trace command when it runs', () => {

@@ -115,7 +115,10 @@ describe('legacy ng_* commands', () => {
       const { code, stderr } = await run('ng_collect_rollouts', [CONFIG_PATHS, `++head_server.port=${headPort}`, `+input_jsonl_fpath=${EXAMPLE_ROWS}`, `+output_jsonl_fpath=${out}`, '+limit=2']);
       assert.equal(code, 0, stderr);
       assert.match(stderr, /runs `gym eval run --no-serve` here/);
-      const rows = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+      const rows = readFileSync(out, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
       assert.equal(rows.length, 2);
       for (const row of rows) assert.equal(typeof row['reward'], 'number');
       assert.ok(existsSync(join(dir, 'rollouts_aggregate_metrics.json')));

@@ -48,8 +48,14 @@ describe('gym env validate with declared server settings', () => {
     assert.match(stdout, /config is valid: 3 servers/);
   });
 
-  it("reports every setting that does not fit, in one error, and exits 2", async () => {
-    const { code, stderr } = await runGym(['env', 'validate', ...MODEL, '++mcqa.resources_servers.mcqa.grading_mod=lenient_boxed', '++mcqa_simple_agent.responses_api_agents.simple_agent.max_steps=-1']);
+  it('reports every setting that does not fit, in one error, and exits 2', async () => {
+    const { code, stderr } = await runGym([
+      'env',
+      'validate',
+      ...MODEL,
+      '++mcqa.resources_servers.mcqa.grading_mod=lenient_boxed',
+      '++mcqa_simple_agent.responses_api_agents.simple_agent.max_steps=-1',
+    ]);
     assert.equal(code, 2);
     assert.match(stderr, /2 server setting\(s\) do not fit what the server declares/);
     assert.match(stderr, /- mcqa\.resources_servers\.mcqa\.grading_mod: not a setting of mcqa; did you mean 'grading_mode'\?/);
@@ -67,7 +73,20 @@ describe('gym env validate with declared server settings', () => {
     const config = join(root, 'servers.yaml');
     writeFileSync(
       config,
-      ['broken:', '  resources_servers:', '    broken:', '      entrypoint: app.ts', '      domain: other', 'undeclared:', '  resources_servers:', '    undeclared:', '      entrypoint: app.ts', '      domain: other', '      anything: 1', ''].join('\n'),
+      [
+        'broken:',
+        '  resources_servers:',
+        '    broken:',
+        '      entrypoint: app.ts',
+        '      domain: other',
+        'undeclared:',
+        '  resources_servers:',
+        '    undeclared:',
+        '      entrypoint: app.ts',
+        '      domain: other',
+        '      anything: 1',
+        '',
+      ].join('\n'),
     );
     const { code, stderr } = await runGym(['env', 'validate', '--config', config, '--search-dir', root]);
     assert.equal(code, 2);

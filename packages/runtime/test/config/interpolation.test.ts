@@ -4,8 +4,7 @@ import { loadConfig, resolveInterpolations } from '../../src/config/index.js';
 import { tempTree } from './support.js';
 import type { TempTree } from './support.js';
 
-const resolve = (tree: Record<string, unknown>, env: Record<string, string> = {}): Record<string, unknown> =>
-  resolveInterpolations(tree, { env });
+const resolve = (tree: Record<string, unknown>, env: Record<string, string> = {}): Record<string, unknown> => resolveInterpolations(tree, { env });
 
 function rejectsWith(fn: () => unknown, code: string, ...patterns: RegExp[]): void {
   assert.throws(fn, (err: Error & { code: string }) => {
@@ -49,10 +48,7 @@ describe('resolveInterpolations', () => {
   });
 
   it('reads environment variables, with and without defaults, as strings', () => {
-    const out = resolve(
-      { a: '${oc.env:SET}', b: '${oc.env:UNSET,fallback}', c: '${oc.env:UNSET,8000}', d: '${oc.env:UNSET,null}', e: 'x-${oc.env:SET}' },
-      { SET: 'v' },
-    );
+    const out = resolve({ a: '${oc.env:SET}', b: '${oc.env:UNSET,fallback}', c: '${oc.env:UNSET,8000}', d: '${oc.env:UNSET,null}', e: 'x-${oc.env:SET}' }, { SET: 'v' });
     assert.deepEqual(out, { a: 'v', b: 'fallback', c: '8000', d: null, e: 'x-v' });
   });
 
@@ -71,7 +67,11 @@ describe('resolveInterpolations', () => {
   });
 
   it('reports an unknown key with a close match', () => {
-    rejectsWith(() => resolve({ policy: { base_url: 'u' }, x: '${policy.base_ur}' }), 'GYM_CONFIG_INTERPOLATION', /x: \$\{policy\.base_ur\} refers to 'policy\.base_ur'.*did you mean 'policy\.base_url'/);
+    rejectsWith(
+      () => resolve({ policy: { base_url: 'u' }, x: '${policy.base_ur}' }),
+      'GYM_CONFIG_INTERPOLATION',
+      /x: \$\{policy\.base_ur\} refers to 'policy\.base_ur'.*did you mean 'policy\.base_url'/,
+    );
   });
 
   it('detects a reference cycle and shows the chain', () => {

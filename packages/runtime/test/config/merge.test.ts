@@ -16,7 +16,13 @@ describe('mergeConfigs', () => {
   });
 
   it('replaces a map with a scalar and a scalar with a map', () => {
-    assert.deepEqual(mergeConfigs([{ a: { x: 1 }, b: 1 }, { a: 2, b: { y: 2 } }]), { a: 2, b: { y: 2 } });
+    assert.deepEqual(
+      mergeConfigs([
+        { a: { x: 1 }, b: 1 },
+        { a: 2, b: { y: 2 } },
+      ]),
+      { a: 2, b: { y: 2 } },
+    );
   });
 });
 

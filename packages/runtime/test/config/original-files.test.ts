@@ -92,7 +92,10 @@ judge_b:
 `,
     });
     const c = await loadConfig({ rootDir, selectors: { configs: ['a.yaml'] }, env: {}, probePorts: false });
-    assert.deepEqual(c.servers.map((s) => s.instanceName), ['policy_model', 'judge_a', 'judge_b']);
+    assert.deepEqual(
+      c.servers.map((s) => s.instanceName),
+      ['policy_model', 'judge_a', 'judge_b'],
+    );
     assert.equal(c.raw['generic_judge'], undefined);
     const a = c.servers[1]!.config;
     const b = c.servers[2]!.config;
@@ -112,7 +115,10 @@ judge_b:
       env: {},
       probePorts: false,
     });
-    assert.deepEqual(c.servers.map((s) => s.instanceName), ['second_model']);
+    assert.deepEqual(
+      c.servers.map((s) => s.instanceName),
+      ['second_model'],
+    );
   });
 });
 
@@ -145,7 +151,10 @@ describe("the original's recipe env.yaml", () => {
   it('loads: its server-shaped blocks without an entrypoint are not started, and one warning names them', async () => {
     const rootDir = tree({ 'env.yaml': RECIPE_ENV_YAML, 'a.yaml': MODEL });
     const c = await loadConfig({ rootDir, selectors: { configs: ['a.yaml'] }, env: { POLICY_KEY: 'sk-test' }, probePorts: false });
-    assert.deepEqual(c.servers.map((s) => s.instanceName), ['policy_model']);
+    assert.deepEqual(
+      c.servers.map((s) => s.instanceName),
+      ['policy_model'],
+    );
     const notStarted = c.warnings.filter((w) => w.startsWith('Not starting'));
     assert.equal(notStarted.length, 1);
     assert.match(notStarted[0]!, /judge_model, panel-judge-2026_03/);
@@ -168,10 +177,16 @@ describe("the original's recipe env.yaml", () => {
 `,
     });
     const c = await loadConfig({ rootDir, selectors: { configs: ['bench.yaml'] }, env: { POLICY_KEY: 'k' }, probePorts: false });
-    assert.deepEqual(c.servers.map((s) => s.instanceName), ['policy_model', 'judge_model']);
+    assert.deepEqual(
+      c.servers.map((s) => s.instanceName),
+      ['policy_model', 'judge_model'],
+    );
     assert.equal(c.servers[1]!.config['openai_model'], 'judge-large');
     assert.equal(c.servers[1]!.config['openai_base_url'], 'http://judge.invalid/v1');
-    assert.match(c.warnings.find((w) => w.startsWith('Not starting'))!, /^Not starting panel-judge-2026_03:/);
+    assert.match(
+      c.warnings.find((w) => w.startsWith('Not starting'))!,
+      /^Not starting panel-judge-2026_03:/,
+    );
   });
 });
 

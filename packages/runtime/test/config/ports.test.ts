@@ -54,7 +54,10 @@ describe('assignHostsAndPorts', () => {
 
   it('defaults the host to 127.0.0.1 and keeps an explicit host', async () => {
     const out = await assignHostsAndPorts([block('a'), block('b', { host: '0.0.0.0' })], base);
-    assert.deepEqual(out.map((s) => s.host), ['127.0.0.1', '0.0.0.0']);
+    assert.deepEqual(
+      out.map((s) => s.host),
+      ['127.0.0.1', '0.0.0.0'],
+    );
     assert.equal(out[0]!.config['host'], '127.0.0.1');
   });
 
@@ -76,10 +79,7 @@ describe('assignHostsAndPorts', () => {
   });
 
   it('rejects two instances with the same explicit host and port', async () => {
-    await assert.rejects(
-      assignHostsAndPorts([block('a', { port: 12345 }), block('b', { port: 12345 })], base),
-      /'b' sets port 12345 on 127\.0\.0\.1, but instance 'a' also uses it/,
-    );
+    await assert.rejects(assignHostsAndPorts([block('a', { port: 12345 }), block('b', { port: 12345 })], base), /'b' sets port 12345 on 127\.0\.0\.1, but instance 'a' also uses it/);
   });
 
   it('rejects an explicit port equal to the head server port', async () => {

@@ -99,9 +99,6 @@ describe('loadConfig references', () => {
       ].join('\n'),
     });
     trees.push(t);
-    await assert.rejects(
-      loadConfig({ rootDir: t.dir, selectors: { configs: ['a.yaml'] }, env: {}, probePorts: false }),
-      /Did you mean 'policy_model'\?/,
-    );
+    await assert.rejects(loadConfig({ rootDir: t.dir, selectors: { configs: ['a.yaml'] }, env: {}, probePorts: false }), /Did you mean 'policy_model'\?/);
   });
 });

@@ -26,7 +26,10 @@ describe('per-server secrets', () => {
 
   it('splits own secrets out of a fully redacted tree and puts them back', () => {
     const secrets = ownSecrets(TREE, 'policy_model');
-    assert.deepEqual(secrets.map((s) => s.path.join('.')), ['policy_model.responses_api_models.openai_model.openai_api_key', 'policy_model.responses_api_models.openai_model.openai_default_headers.x-org-key']);
+    assert.deepEqual(
+      secrets.map((s) => s.path.join('.')),
+      ['policy_model.responses_api_models.openai_model.openai_api_key', 'policy_model.responses_api_models.openai_model.openai_default_headers.x-org-key'],
+    );
     const tree = redactSecrets(TREE) as any;
     restoreSecrets(tree, JSON.parse(JSON.stringify(secrets)));
     assert.equal(tree.policy_model.responses_api_models.openai_model.openai_api_key, 'sk-top-level-123456');

@@ -32,10 +32,7 @@ function rejectsNotFound(fn: () => unknown, ...patterns: RegExp[]): void {
 
 describe('configPathsFromSelectors', () => {
   it('maps each selector to its config file, in a fixed order with --config last', () => {
-    const paths = configPathsFromSelectors(
-      { configs: ['my/own.yaml'], modelTypes: ['simulated_model'], resourcesServers: ['example_single_tool_call'], benchmarks: ['aime24'] },
-      { rootDir },
-    );
+    const paths = configPathsFromSelectors({ configs: ['my/own.yaml'], modelTypes: ['simulated_model'], resourcesServers: ['example_single_tool_call'], benchmarks: ['aime24'] }, { rootDir });
     assert.deepEqual(paths, [
       join(rootDir, 'resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml'),
       join(rootDir, 'responses_api_models/simulated_model/configs/simulated_model.yaml'),
@@ -45,9 +42,7 @@ describe('configPathsFromSelectors', () => {
   });
 
   it('picks a flavor with name/flavor', () => {
-    assert.deepEqual(configPathsFromSelectors({ resourcesServers: ['example_single_tool_call/hard'] }, { rootDir }), [
-      join(rootDir, 'resources_servers/example_single_tool_call/configs/hard.yaml'),
-    ]);
+    assert.deepEqual(configPathsFromSelectors({ resourcesServers: ['example_single_tool_call/hard'] }, { rootDir }), [join(rootDir, 'resources_servers/example_single_tool_call/configs/hard.yaml')]);
   });
 
   it('looks in search dirs before the root dir', () => {

@@ -39,7 +39,10 @@ describe('findServerBlocks', () => {
       config_paths: ['a.yaml'],
       weather: resources,
     });
-    assert.deepEqual(servers.map((s) => s.instanceName), ['weather']);
+    assert.deepEqual(
+      servers.map((s) => s.instanceName),
+      ['weather'],
+    );
   });
 
   it('ignores non-server global knobs', () => {
@@ -51,10 +54,7 @@ describe('findServerBlocks', () => {
     const provenance = new Provenance();
     const tree = { weather: { resources_servers: { impl: { entrypoint: 'app.ts', domain: 'wheather' } } } };
     provenance.recordLayer(tree, 'configs/weather.yaml');
-    rejectsInvalid(
-      () => findServerBlocks(tree, provenance),
-      /weather\.resources_servers\.impl\.domain \(from configs\/weather\.yaml\): expected one of math, coding, agent/,
-    );
+    rejectsInvalid(() => findServerBlocks(tree, provenance), /weather\.resources_servers\.impl\.domain \(from configs\/weather\.yaml\): expected one of math, coding, agent/);
   });
 
   it('reports every problem of every almost-server (a block with an entrypoint) at once', () => {
@@ -75,7 +75,10 @@ describe('findServerBlocks', () => {
 
   it('skips almost-servers with warnings when error_on_almost_servers is false', () => {
     const found = findServerBlocks({ error_on_almost_servers: false, bad: { responses_api_models: { m: { entrypoint: 'app.ts', port: 'x' } } }, weather: resources });
-    assert.deepEqual(found.servers.map((s) => s.instanceName), ['weather']);
+    assert.deepEqual(
+      found.servers.map((s) => s.instanceName),
+      ['weather'],
+    );
     assert.match(found.warnings[0]!, /Skipping invalid server block: bad\.responses_api_models\.m\.port/);
   });
 
@@ -85,7 +88,10 @@ describe('findServerBlocks', () => {
       odd: { responses_api_agents: { simple_agent: 'oops' }, resources_servers: {} },
       weather: resources,
     });
-    assert.deepEqual(found.servers.map((s) => s.instanceName), ['weather']);
+    assert.deepEqual(
+      found.servers.map((s) => s.instanceName),
+      ['weather'],
+    );
     assert.equal(found.warnings.length, 1);
     assert.match(found.warnings[0]!, /^Not starting judge_model, odd: .*without an entrypoint/);
   });

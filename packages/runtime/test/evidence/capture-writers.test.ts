@@ -41,7 +41,10 @@ describe('model-call capture', () => {
     const store = new CaptureStore(dir);
     const read = store.read('3-1');
     assert.equal(read.unreadable, 0);
-    assert.deepEqual(read.exchanges.map((e) => e.exchange['model_call_id']), [a.headers[MODEL_CALL_ID_HEADER], b.headers[MODEL_CALL_ID_HEADER]]);
+    assert.deepEqual(
+      read.exchanges.map((e) => e.exchange['model_call_id']),
+      [a.headers[MODEL_CALL_ID_HEADER], b.headers[MODEL_CALL_ID_HEADER]],
+    );
     const first = read.exchanges[0]!.exchange;
     assert.equal(first['rollout_id'], '3-1');
     assert.deepEqual(first['model_ref'], { type: 'responses_api_models', name: 'policy' });

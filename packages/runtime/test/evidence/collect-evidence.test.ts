@@ -40,7 +40,17 @@ async function evidenceEnvironment() {
     model_call_capture_dir: captures,
     weather: { resources_servers: { example_single_tool_call: { entrypoint: 'app.ts', domain: 'agent', host: '127.0.0.1', port: resourcesPort } } },
     policy_model: { responses_api_models: { fixture: { entrypoint: 'app.ts', host: '127.0.0.1', port: Number(new URL(model.url).port) } } },
-    agent: { responses_api_agents: { simple_agent: { entrypoint: 'app.ts', host: '127.0.0.1', port: agentPort, resources_server: { type: 'resources_servers', name: 'weather' }, model_server: { type: 'responses_api_models', name: 'policy_model' } } } },
+    agent: {
+      responses_api_agents: {
+        simple_agent: {
+          entrypoint: 'app.ts',
+          host: '127.0.0.1',
+          port: agentPort,
+          resources_server: { type: 'resources_servers', name: 'weather' },
+          model_server: { type: 'responses_api_models', name: 'policy_model' },
+        },
+      },
+    },
   });
   const resources = (await createExampleSingleToolCall(createServerContext(tree(1, 1), 'weather', http))).build();
   const { port: resourcesPort } = await listen(resources);
@@ -57,7 +67,28 @@ describe('rollout evidence in collection', () => {
     const captures = join(dir, 'captures');
     const out = join(dir, 'out.jsonl');
     const port = await freePort();
-    const run = await runGym(['eval', 'run', '--resources-server', 'example_single_tool_call', '--model-type', 'simulated_model', '--num-repeats', '2', '--limit', '3', '-o', out, '--log-dir', join(dir, 'logs'), `++head_server.port=${port}`, '++observability_enabled=true', `++model_call_capture_dir=${captures}`, '++telemetry.enabled=true', '++telemetry.exporter=console', '++telemetry.span_groups=per_rollout']);
+    const run = await runGym([
+      'eval',
+      'run',
+      '--resources-server',
+      'example_single_tool_call',
+      '--model-type',
+      'simulated_model',
+      '--num-repeats',
+      '2',
+      '--limit',
+      '3',
+      '-o',
+      out,
+      '--log-dir',
+      join(dir, 'logs'),
+      `++head_server.port=${port}`,
+      '++observability_enabled=true',
+      `++model_call_capture_dir=${captures}`,
+      '++telemetry.enabled=true',
+      '++telemetry.exporter=console',
+      '++telemetry.span_groups=per_rollout',
+    ]);
     assert.equal(run.code, 0, run.stderr);
     // the report written after the run opens each rollout's evidence
     assert.match(run.stdout, /report\.html \(\d+ KiB\): 6 rollouts, \d+ with waterfalls, 6 with rollout evidence/);
@@ -80,8 +111,14 @@ describe('rollout evidence in collection', () => {
       assert.equal(trajectory.rollout_id, id);
       assert.deepEqual(trajectory.gaps, []);
       // the agent named exactly the calls that were captured for its rollout, in its order
-      assert.deepEqual(trajectory.invocations[0].model_calls.map((r: Row) => r.model_call_id), captured);
-      assert.deepEqual(trajectory.model_calls.map((c: Row) => c.invocation_id), captured.map(() => `${id}:simple_agent`));
+      assert.deepEqual(
+        trajectory.invocations[0].model_calls.map((r: Row) => r.model_call_id),
+        captured,
+      );
+      assert.deepEqual(
+        trajectory.model_calls.map((c: Row) => c.invocation_id),
+        captured.map(() => `${id}:simple_agent`),
+      );
       assert.equal(trajectory.tool_calls.length, captured.length - 1);
       assert.equal(trajectory.tool_calls[0].tool_name, 'get_weather');
       assert.equal(row.ng_model_call_capture.metrics.num_calls, captured.length);
@@ -104,7 +141,22 @@ describe('rollout evidence in collection', () => {
     const dir = tempDir();
     const out = join(dir, 'out.jsonl');
     const port = await freePort();
-    const run = await runGym(['eval', 'run', '--resources-server', 'example_single_tool_call', '--model-type', 'simulated_model', '--limit', '1', '-o', out, '--log-dir', join(dir, 'logs'), `++head_server.port=${port}`, `++model_call_capture_dir=${join(dir, 'captures')}`]);
+    const run = await runGym([
+      'eval',
+      'run',
+      '--resources-server',
+      'example_single_tool_call',
+      '--model-type',
+      'simulated_model',
+      '--limit',
+      '1',
+      '-o',
+      out,
+      '--log-dir',
+      join(dir, 'logs'),
+      `++head_server.port=${port}`,
+      `++model_call_capture_dir=${join(dir, 'captures')}`,
+    ]);
     assert.equal(run.code, 0, run.stderr);
     assert.equal(existsSync(join(dir, 'captures')), false);
     const [row] = readRows(out) as Row[];
@@ -114,7 +166,19 @@ describe('rollout evidence in collection', () => {
 
   it('a model server killed mid-call leaves a gap in the failure row, not a crash or a half line', async () => {
     const { dir, captures, model, tree, resourcesPort, address } = await evidenceEnvironment();
-    const instance: ServerInstanceDisplay = { process_name: 'agent', server_type: 'responses_api_agents', name: 'simple_agent', dir_path: '', entrypoint: '', host: address.host, port: address.port, url: address.url, pid: process.pid, config_path: 'agent', start_time: 0 };
+    const instance: ServerInstanceDisplay = {
+      process_name: 'agent',
+      server_type: 'responses_api_agents',
+      name: 'simple_agent',
+      dir_path: '',
+      entrypoint: '',
+      host: address.host,
+      port: address.port,
+      url: address.url,
+      pid: process.pid,
+      config_path: 'agent',
+      start_time: 0,
+    };
     const input = join(dir, 'in.jsonl');
     writeFileSync(input, `${JSON.stringify({ responses_create_params: { input: 'hang: weather in sf?' } })}\n`);
     const output = join(dir, 'out.jsonl');
@@ -132,7 +196,10 @@ describe('rollout evidence in collection', () => {
     assert.equal(trajectory.invocations[0].status, 'failed');
     assert.equal(trajectory.model_calls.length, 1);
     assert.equal(trajectory.model_calls[0].invocation_id, '0-0:simple_agent');
-    assert.deepEqual(trajectory.gaps.map((g: Row) => g.code), ['model_call_capture_incomplete']);
+    assert.deepEqual(
+      trajectory.gaps.map((g: Row) => g.code),
+      ['model_call_capture_incomplete'],
+    );
     assert.match(trajectory.gaps[0].detail, /call 2 failed/);
     assert.equal(result.evidence?.files, 1);
   });

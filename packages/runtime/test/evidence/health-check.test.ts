@@ -29,7 +29,9 @@ function row(task: number, rollout: number, calls: CallSpec[], options: { turns?
   const exchanges = calls.map((c, index) => {
     const ok = (c.status ?? 200) < 400;
     const usage = c.completion === null ? { input_tokens: 10 } : { input_tokens: 10, output_tokens: c.completion ?? 5, total_tokens: 10 + (c.completion ?? 5) };
-    const response = ok ? { id: `resp_${c.id}`, status: c.finish ? 'incomplete' : 'completed', incomplete_details: c.finish ? { reason: 'max_output_tokens' } : null, output: [], usage } : { error: { message: 'upstream down' } };
+    const response = ok
+      ? { id: `resp_${c.id}`, status: c.finish ? 'incomplete' : 'completed', incomplete_details: c.finish ? { reason: 'max_output_tokens' } : null, output: [], usage }
+      : { error: { message: 'upstream down' } };
     return { index, exchange: { model_call_id: c.id, model_ref: POLICY, dialect: 'responses', status_code: c.status ?? 200, error_category: ok ? null : 'server_error', latency_ms: 1, response } };
   });
   const capture = captureAttachment(rolloutId, { exists: true, unreadable: 0, exchanges });
@@ -38,7 +40,20 @@ function row(task: number, rollout: number, calls: CallSpec[], options: { turns?
   const observations: AgentObservationBundle = {
     source: 'test',
     records: [{ kind: 'agent_invocation', invocation_id: invocationId, status: 'completed', model_calls: refs }],
-    turns: options.turns === false ? [] : [{ invocation_id: invocationId, task_id: String(task), rollout_id: rolloutId, turn_no: 1, answer: options.answer === undefined ? 'an answer' : options.answer, step_count: calls.length, model_calls: refs }],
+    turns:
+      options.turns === false
+        ? []
+        : [
+            {
+              invocation_id: invocationId,
+              task_id: String(task),
+              rollout_id: rolloutId,
+              turn_no: 1,
+              answer: options.answer === undefined ? 'an answer' : options.answer,
+              step_count: calls.length,
+              model_calls: refs,
+            },
+          ],
     gaps: [],
   };
   const trajectory = joinTrajectory({ taskId: String(task), rolloutId, observations, calls: capture.calls });
@@ -54,7 +69,11 @@ function writeRun(rows: unknown[], extraLines: string[] = []): string {
   return file;
 }
 type Verdict = { rollout_id: string; verdict: string; findings: { check: string; locator: string }[]; unobserved: string[] };
-const readVerdicts = (file: string) => readFileSync(file.replace('.jsonl', '_rollout_verdicts.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Verdict);
+const readVerdicts = (file: string) =>
+  readFileSync(file.replace('.jsonl', '_rollout_verdicts.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Verdict);
 
 describe('gym eval health-check', () => {
   it('gives each crafted rollout its verdict and writes the verdicts and the quality summary', async () => {
@@ -74,9 +93,16 @@ describe('gym eval health-check', () => {
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /^Rollout health: 8 checked, 1 healthy, 5 unhealthy, 2 unobserved$/m);
     const verdicts = readVerdicts(file);
-    assert.deepEqual(verdicts.map((v) => v.rollout_id), ['0-0', '0-1', '1-0', '2-0', '2-1', '3-0', '4-0', `__unreadable_record__:run.jsonl:line-8`]);
+    assert.deepEqual(
+      verdicts.map((v) => v.rollout_id),
+      ['0-0', '0-1', '1-0', '2-0', '2-1', '3-0', '4-0', `__unreadable_record__:run.jsonl:line-8`],
+    );
     const byId = new Map(verdicts.map((v) => [v.rollout_id, v]));
-    const checks = (id: string) => byId.get(id)!.findings.map((f) => f.check).sort();
+    const checks = (id: string) =>
+      byId
+        .get(id)!
+        .findings.map((f) => f.check)
+        .sort();
     assert.equal(byId.get('0-0')!.verdict, 'healthy');
     assert.deepEqual(checks('1-0'), ['model_call_failed', 'rollout_ended_on_failed_model_call']);
     assert.equal(byId.get('1-0')!.findings[0]!.locator, 'model_call:b');
@@ -104,9 +130,18 @@ describe('gym eval health-check', () => {
     const result = runHealthCheck({ rolloutsFile: file });
     assert.deepEqual(result.counts, { checked: 6, healthy: 0, unhealthy: 6, unobserved: 0 });
     const verdicts = readVerdicts(file);
-    assert.deepEqual(verdicts[0]!.findings.map((f) => f.check), ['rollout_missing_agent_turns']);
-    assert.deepEqual(verdicts[1]!.findings.map((f) => f.check), ['agent_turn_hollow']);
-    assert.deepEqual(verdicts.slice(4).map((v) => v.findings.map((f) => f.check)), [['rollout_duplicate_identity'], ['rollout_duplicate_identity']]);
+    assert.deepEqual(
+      verdicts[0]!.findings.map((f) => f.check),
+      ['rollout_missing_agent_turns'],
+    );
+    assert.deepEqual(
+      verdicts[1]!.findings.map((f) => f.check),
+      ['agent_turn_hollow'],
+    );
+    assert.deepEqual(
+      verdicts.slice(4).map((v) => v.findings.map((f) => f.check)),
+      [['rollout_duplicate_identity'], ['rollout_duplicate_identity']],
+    );
     const summary = JSON.parse(readFileSync(result.summaryPath, 'utf8'));
     assert.deepEqual(summary.tasks['2'].flags, ['task_consistently_unhealthy', 'task_no_successful_model_calls']);
     assert.deepEqual(summary.tasks['3'].flags, ['task_consistently_unhealthy']);

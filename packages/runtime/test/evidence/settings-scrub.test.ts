@@ -13,7 +13,10 @@ describe('readEvidenceSettings', () => {
 
   it('refuses evidence on without an absolute capture directory', () => {
     assert.throws(() => readEvidenceSettings({ observability_enabled: true }), { code: 'GYM_EVIDENCE_CAPTURE_DIR', message: /model_call_capture_dir is not set/ });
-    assert.throws(() => readEvidenceSettings({ observability_enabled: true, model_call_capture_dir: 'captures' }), { code: 'GYM_EVIDENCE_CAPTURE_DIR', message: /must be an absolute path.*'captures'/ });
+    assert.throws(() => readEvidenceSettings({ observability_enabled: true, model_call_capture_dir: 'captures' }), {
+      code: 'GYM_EVIDENCE_CAPTURE_DIR',
+      message: /must be an absolute path.*'captures'/,
+    });
   });
 });
 

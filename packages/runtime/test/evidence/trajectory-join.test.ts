@@ -10,7 +10,17 @@ const POLICY = { type: 'responses_api_models', name: 'policy' };
 const JUDGE = { type: 'responses_api_models', name: 'judge' };
 
 function exchange(id: string, responseId: string, ref = POLICY, usage: Record<string, unknown> | null = { input_tokens: 5, output_tokens: 2, total_tokens: 7 }) {
-  return { model_call_id: id, model_ref: ref, dialect: 'responses', status_code: 200, error_category: null, started_at: 1, completed_at: 2, latency_ms: 3, response: { id: responseId, status: 'completed', output: [], usage } };
+  return {
+    model_call_id: id,
+    model_ref: ref,
+    dialect: 'responses',
+    status_code: 200,
+    error_category: null,
+    started_at: 1,
+    completed_at: 2,
+    latency_ms: 3,
+    response: { id: responseId, status: 'completed', output: [], usage },
+  };
 }
 function calls(...exchanges: Record<string, unknown>[]) {
   return captureAttachment('0-0', { exists: true, unreadable: 0, exchanges: exchanges.map((exchange, index) => ({ index, exchange })) }).calls;
@@ -27,8 +37,14 @@ describe('joinTrajectory', () => {
   it('owns a call named by its id, or by the exact model server and response id', () => {
     const captured = calls(exchange('a', 'resp_1'), exchange('b', 'resp_2'));
     const t = joinTrajectory({ taskId: '0', rolloutId: '0-0', observations: bundle(invocation('inv', [{ model_call_id: 'a' }, { model_ref: POLICY, response_id: 'resp_2' }])), calls: captured });
-    assert.deepEqual(t.invocations[0]!.model_calls.map((r) => r.model_call_id), ['a', 'b']);
-    assert.deepEqual(t.model_calls.map((c) => c.invocation_id), ['inv', 'inv']);
+    assert.deepEqual(
+      t.invocations[0]!.model_calls.map((r) => r.model_call_id),
+      ['a', 'b'],
+    );
+    assert.deepEqual(
+      t.model_calls.map((c) => c.invocation_id),
+      ['inv', 'inv'],
+    );
     assert.deepEqual(codes(t.gaps), ['turns_unavailable']);
   });
 
@@ -68,7 +84,14 @@ describe('joinTrajectory', () => {
   });
 
   it('keeps unknown token counts null in the totals, never zero', () => {
-    const attachment = captureAttachment('0-0', { exists: true, unreadable: 1, exchanges: [{ index: 0, exchange: exchange('a', 'r1') }, { index: 2, exchange: exchange('b', 'r2', POLICY, null) }] });
+    const attachment = captureAttachment('0-0', {
+      exists: true,
+      unreadable: 1,
+      exchanges: [
+        { index: 0, exchange: exchange('a', 'r1') },
+        { index: 2, exchange: exchange('b', 'r2', POLICY, null) },
+      ],
+    });
     assert.equal(attachment.metrics.tokens_total, null);
     assert.equal(attachment.metrics.num_calls, 2);
     assert.equal(attachment.calls[1]!.tokens_out, null);

@@ -78,9 +78,7 @@ describe('http client retries', () => {
   });
 
   it("keeps its own code when an upstream answers with a gym code, the upstream's as upstreamCode", async () => {
-    const server = await start((_req, res) =>
-      sendJson(res, 400, { error: { code: 'GYM_CONFIG_MISSING_VALUE', message: 'set policy_model.name' } }),
-    );
+    const server = await start((_req, res) => sendJson(res, 400, { error: { code: 'GYM_CONFIG_MISSING_VALUE', message: 'set policy_model.name' } }));
     await assert.rejects(client.get(`${server.url}/x`), (err: unknown) => {
       assert.ok(err instanceof GymHttpStatusError);
       assert.equal(err.code, 'GYM_HTTP_STATUS');
@@ -122,7 +120,13 @@ describe('http client retries', () => {
       instrument: { wrap: (_req, send) => send(undefined, (event) => events.push(event)) },
     });
     await assert.rejects(probe.post(`${url}/run`, {}), (err: unknown) => err instanceof GymHttpConnectionError && err.attempts === 3);
-    assert.deepEqual(events.map((e) => [e.attempt, e.reason]), [[1, 'connection'], [2, 'connection']]);
+    assert.deepEqual(
+      events.map((e) => [e.attempt, e.reason]),
+      [
+        [1, 'connection'],
+        [2, 'connection'],
+      ],
+    );
     await probe.close();
   });
 });

@@ -1,14 +1,6 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  createHttpClient,
-  GymHttpAbortedError,
-  GymHttpClientClosedError,
-  GymHttpInvalidJsonError,
-  GymHttpInvalidUrlError,
-  GymHttpStatusError,
-  GymHttpTimeoutError,
-} from '../../src/http/index.js';
+import { createHttpClient, GymHttpAbortedError, GymHttpClientClosedError, GymHttpInvalidJsonError, GymHttpInvalidUrlError, GymHttpStatusError, GymHttpTimeoutError } from '../../src/http/index.js';
 import { sendJson, startTestServer } from './test-server.js';
 import type { ServerResponse } from 'node:http';
 import type { TestServer } from './test-server.js';
@@ -36,9 +28,7 @@ describe('http client', () => {
   });
 
   it('sends per-request cookies and returns the set-cookie values', async () => {
-    const server = await start((req, res) =>
-      sendJson(res, 200, { cookie: req.headers.cookie ?? null }, { 'set-cookie': ['s1=abc.def; Path=/; HttpOnly', 's2=xyz'] }),
-    );
+    const server = await start((req, res) => sendJson(res, 200, { cookie: req.headers.cookie ?? null }, { 'set-cookie': ['s1=abc.def; Path=/; HttpOnly', 's2=xyz'] }));
     const first = await client.post(`${server.url}/seed_session`, {}, { cookies: { a: '1', b: '2' } });
     assert.deepEqual(first.body, { cookie: 'a=1; b=2' });
     assert.deepEqual(first.cookies, { s1: 'abc.def', s2: 'xyz' });

@@ -5,11 +5,26 @@ import { backoffDelayMs, DEFAULT_RETRY_POLICY, isConnectionError, retryAfterMs }
 describe('retry policy', () => {
   it('doubles the backoff cap per retry and keeps the delay within [cap/2, cap]', () => {
     const policy = { ...DEFAULT_RETRY_POLICY, baseDelayMs: 100, maxDelayMs: 1000 };
-    assert.equal(backoffDelayMs(1, policy, () => 0), 50);
-    assert.equal(backoffDelayMs(1, policy, () => 1), 100);
-    assert.equal(backoffDelayMs(3, policy, () => 1), 400);
-    assert.equal(backoffDelayMs(10, policy, () => 1), 1000);
-    assert.equal(backoffDelayMs(10, policy, () => 0), 500);
+    assert.equal(
+      backoffDelayMs(1, policy, () => 0),
+      50,
+    );
+    assert.equal(
+      backoffDelayMs(1, policy, () => 1),
+      100,
+    );
+    assert.equal(
+      backoffDelayMs(3, policy, () => 1),
+      400,
+    );
+    assert.equal(
+      backoffDelayMs(10, policy, () => 1),
+      1000,
+    );
+    assert.equal(
+      backoffDelayMs(10, policy, () => 0),
+      500,
+    );
   });
 
   it('reads Retry-After as seconds or a date, capped', () => {

@@ -42,10 +42,11 @@ async function startHeldServer(): Promise<HeldServer> {
       releasing = true;
       for (const res of held.splice(0)) res.end('ok');
     },
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -73,7 +74,10 @@ describe('SpreadingPool', () => {
     assert.equal(server.sockets.size, 3);
     assert.deepEqual([...server.seen.values()], [1, 1, 1]);
     server.releaseAll();
-    assert.deepEqual((await answers).map((a) => a.status), [200, 200, 200]);
+    assert.deepEqual(
+      (await answers).map((a) => a.status),
+      [200, 200, 200],
+    );
     await pool.close();
   });
 
@@ -100,7 +104,10 @@ describe('SpreadingPool', () => {
     assert.equal(pool.queued, 0);
     server.releaseAll();
     const done = await answers;
-    assert.deepEqual(done.map((a) => a.status), [200, 200, 200, 200]);
+    assert.deepEqual(
+      done.map((a) => a.status),
+      [200, 200, 200, 200],
+    );
     assert.deepEqual([...server.seen.values()].sort(), [2, 2]);
     await pool.close();
   });
@@ -130,7 +137,10 @@ describe('SpreadingPool', () => {
     const closed = pool.close();
     await assert.rejects(post(pool, '/late'), { name: 'ClientClosedError' });
     server.releaseAll();
-    assert.deepEqual((await answers).map((a) => a.status), [200, 200]);
+    assert.deepEqual(
+      (await answers).map((a) => a.status),
+      [200, 200],
+    );
     await closed;
   });
 
@@ -146,6 +156,6 @@ describe('SpreadingPool', () => {
     const [a, b] = await outcomes;
     assert.equal(a.status, 'rejected');
     assert.equal(b.status, 'rejected');
-    assert.equal((b).reason.name, 'ClientDestroyedError');
+    assert.equal(b.reason.name, 'ClientDestroyedError');
   });
 });

@@ -83,9 +83,7 @@ describe('teeChildOutput', () => {
       err.end();
       await tee.close();
       assert.equal(readFileSync(logPath, 'utf8'), lines.map((l) => `${l}\n`).join(''));
-      const expected = rawJson
-        ? lines.map((l) => `(m) ${l}\n`).join('')
-        : '(m) m listening on http://127.0.0.1:1\n(m) error: request failed: boom\n(m) warning: slow\n(m) {"level":30 not json\n';
+      const expected = rawJson ? lines.map((l) => `(m) ${l}\n`).join('') : '(m) m listening on http://127.0.0.1:1\n(m) error: request failed: boom\n(m) warning: slow\n(m) {"level":30 not json\n';
       assert.equal(term.text(), expected);
     }
   });

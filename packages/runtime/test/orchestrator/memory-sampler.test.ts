@@ -56,11 +56,20 @@ describe('memory sampler', { skip: procAvailable() ? false : 'no /proc (not Linu
     const metrics = await collect();
     const server = { 'nemo.gym.server.name': 'probe', 'nemo.gym.server.type': 'resources_servers', 'process.pid': tree.pid };
     const usage = points(metrics, MEMORY_METRIC.SERVER_USAGE);
-    assert.deepEqual(usage.map((p) => p.attributes), [{ ...server, 'memory.type': 'rss' }, { ...server, 'memory.type': 'pss' }]);
+    assert.deepEqual(
+      usage.map((p) => p.attributes),
+      [
+        { ...server, 'memory.type': 'rss' },
+        { ...server, 'memory.type': 'pss' },
+      ],
+    );
     assert.ok(usage[0]!.value >= 60 * MIB, `rss ${usage[0]!.value}`);
     assert.ok(usage[1]!.value > 0 && usage[1]!.value <= usage[0]!.value);
     assert.deepEqual(points(metrics, MEMORY_METRIC.SERVER_PROCESSES), [{ attributes: server, value: 2 }]);
-    assert.deepEqual(points(metrics, MEMORY_METRIC.SERVER_SAMPLED_PEAK).map((p) => p.attributes), usage.map((p) => p.attributes));
+    assert.deepEqual(
+      points(metrics, MEMORY_METRIC.SERVER_SAMPLED_PEAK).map((p) => p.attributes),
+      usage.map((p) => p.attributes),
+    );
     const units = Object.fromEntries([...metrics.values()].map((m) => [m.descriptor.name, m.descriptor.unit]));
     assert.deepEqual(units, {
       [MEMORY_METRIC.SERVER_USAGE]: 'By',

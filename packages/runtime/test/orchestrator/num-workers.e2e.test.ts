@@ -78,7 +78,10 @@ describe('an agent with num_workers=2, console telemetry on', () => {
   after(async () => disposeOf(started, [primaryPid, ...workers.map((w) => w.pid)]));
 
   it('lists the two workers on /server_instances, keeping every existing field; single servers have no workers', () => {
-    assert.deepEqual(workers.map((w) => w.index), [0, 1]);
+    assert.deepEqual(
+      workers.map((w) => w.index),
+      [0, 1],
+    );
     assert.equal(new Set([primaryPid, ...workers.map((w) => w.pid)]).size, 3, 'primary and workers are three processes');
     for (const w of workers) assert.ok(isAlive(w.pid), `worker ${w.index} is running`);
     for (const instance of instances) {
@@ -87,7 +90,7 @@ describe('an agent with num_workers=2, console telemetry on', () => {
     }
   });
 
-  it('serves rollouts from both workers, which accept each other\'s session cookies', async () => {
+  it("serves rollouts from both workers, which accept each other's session cookies", async () => {
     const url = instances.find((i) => i.process_name === AGENT)!.url as string;
     const first = await runOnNewConnection(url);
     assert.equal(first.status, 200);
@@ -163,11 +166,16 @@ describe('console telemetry files with several writers', () => {
       await closeTelemetryFile(stream);`;
     try {
       const writers = Array.from({ length: 4 }, (_, id) => {
-        const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', '--input-type=module', '-e', script, String(id), path], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+        const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', '--input-type=module', '-e', script, String(id), path], {
+          cwd: REPO_ROOT,
+          stdio: ['ignore', 'ignore', 'inherit'],
+        });
         return new Promise<number | null>((resolve) => child.on('exit', resolve));
       });
       assert.deepEqual(await Promise.all(writers), [0, 0, 0, 0]);
-      const lines = readFileSync(path, 'utf8').split('\n').filter((l) => l.length > 0);
+      const lines = readFileSync(path, 'utf8')
+        .split('\n')
+        .filter((l) => l.length > 0);
       assert.equal(lines.length, 4 * 200 * 60);
       const seen = new Set<string>();
       for (const line of lines) {

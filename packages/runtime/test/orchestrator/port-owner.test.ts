@@ -15,7 +15,9 @@ const linux = procAvailable();
 
 /** A child `node` listening on a free port; resolves with it and the port. */
 async function listeningChild(): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, ['-e', "const s = require('node:net').createServer(); s.listen(0, '127.0.0.1', () => console.log(s.address().port));"], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['-e', "const s = require('node:net').createServer(); s.listen(0, '127.0.0.1', () => console.log(s.address().port));"], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const [chunk] = (await once(child.stdout, 'data')) as [Buffer];
   return { child, port: Number(chunk.toString().trim()) };
 }

@@ -41,8 +41,19 @@ describe('gym eval run with a Python resources server', () => {
   let run: { code: number | null; stdout: string; stderr: string };
   before(async () => {
     run = await runGym(
-      ['eval', 'run', ...ENV, '-o', output, '--log-dir', logDir, `++head_server.port=${await freePort()}`,
-        '++telemetry.enabled=true', '++telemetry.exporter=console', '++telemetry.span_groups=per_rollout'],
+      [
+        'eval',
+        'run',
+        ...ENV,
+        '-o',
+        output,
+        '--log-dir',
+        logDir,
+        `++head_server.port=${await freePort()}`,
+        '++telemetry.enabled=true',
+        '++telemetry.exporter=console',
+        '++telemetry.span_groups=per_rollout',
+      ],
       { env: telemetryEnv(PYTHON_ENV), cwd: dir },
     );
   });
@@ -50,7 +61,10 @@ describe('gym eval run with a Python resources server', () => {
 
   it('collects every row, with the reward the Python verify gave', () => {
     assert.equal(run.code, 0, run.stderr);
-    const rows = readFileSync(output, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Row);
+    const rows = readFileSync(output, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Row);
     assert.equal(rows.length, 4);
     const byCountry = Object.fromEntries(rows.map((r) => [r.expected_country, r]));
     // the simulated model looks up the country named in the question; the last row expects another one
@@ -64,7 +78,10 @@ describe('gym eval run with a Python resources server', () => {
   });
 
   it("each rollout is one trace: every call the Python server received carries the rollout's trace id and the agent's CLIENT span", () => {
-    const rows = readFileSync(output, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Row);
+    const rows = readFileSync(output, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Row);
     assert.equal(new Set(rows.map((r) => r.trace_id)).size, 4, 'per_rollout: one trace per rollout');
     const agentSpans = readRecords(logDir).byFile['py_capitals_simple_agent.log']!;
     const port = Number(/listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(readFileSync(join(logDir, 'py_capitals.log'), 'utf8'))![1]);
@@ -117,9 +134,16 @@ describe('gym env start with a Python resources server in its own .venv', () => 
       const status = await runGym(['env', 'status', '--json', '--head-url', env.headUrl]);
       assert.equal(status.code, 0, status.stdout + status.stderr);
       const rows = JSON.parse(status.stdout) as Array<{ process_name: string; healthy: boolean }>;
-      assert.deepEqual(rows.map((r) => [r.process_name, r.healthy]).sort(), [['policy_model', true], ['py_capitals', true], ['py_capitals_simple_agent', true]]);
+      assert.deepEqual(rows.map((r) => [r.process_name, r.healthy]).sort(), [
+        ['policy_model', true],
+        ['py_capitals', true],
+        ['py_capitals_simple_agent', true],
+      ]);
 
-      assert.ok(env.output().includes(`starting py_capitals (resources_servers/py_capitals) on 127.0.0.1:${byName['py_capitals']!['port'] as number} with ${serverDir}/.venv/bin/python app.py\n`), env.output());
+      assert.ok(
+        env.output().includes(`starting py_capitals (resources_servers/py_capitals) on 127.0.0.1:${byName['py_capitals']!['port'] as number} with ${serverDir}/.venv/bin/python app.py\n`),
+        env.output(),
+      );
       const host = byName['py_capitals']!['pid'] as number;
       const [venvPython] = childPids(host);
       const python = startupLine(env.logDir).pid;
@@ -169,7 +193,11 @@ describe('a Python server whose configured port another program holds', () => {
       );
       assert.equal(run.code, 2, run.stderr);
       assert.match(run.stderr, new RegExp(`Server 'py_capitals' could not listen on 127\\.0\\.0\\.1:${port}: the port is in use by another program`));
-      assert.deepEqual(seen.filter((r) => r !== 'GET /'), [], 'only readiness probes reached the other program');
+      assert.deepEqual(
+        seen.filter((r) => r !== 'GET /'),
+        [],
+        'only readiness probes reached the other program',
+      );
       assert.ok(!readdirSync(dir).includes('out.jsonl'), 'no rollout was collected');
     } finally {
       await new Promise((resolve) => foreign.close(resolve));

@@ -68,9 +68,12 @@ describe('servers on three hosts', { skip: reason === undefined ? false : `skipp
       rootDir: REPO_ROOT,
       selectors: { resourcesServers: ['example_single_tool_call'], modelTypes: ['simulated_model'], searchDirs: [REPO_ROOT] },
       overrides: [
-        `++${AGENT}.responses_api_agents.simple_agent.host=${ADDR.agent}`, `++${AGENT}.responses_api_agents.simple_agent.port=8000`,
-        `++policy_model.responses_api_models.simulated_model.host=${ADDR.model}`, '++policy_model.responses_api_models.simulated_model.port=8000',
-        `++example_single_tool_call.resources_servers.example_single_tool_call.host=${ADDR.resources}`, '++example_single_tool_call.resources_servers.example_single_tool_call.port=8000',
+        `++${AGENT}.responses_api_agents.simple_agent.host=${ADDR.agent}`,
+        `++${AGENT}.responses_api_agents.simple_agent.port=8000`,
+        `++policy_model.responses_api_models.simulated_model.host=${ADDR.model}`,
+        '++policy_model.responses_api_models.simulated_model.port=8000',
+        `++example_single_tool_call.resources_servers.example_single_tool_call.host=${ADDR.resources}`,
+        '++example_single_tool_call.resources_servers.example_single_tool_call.port=8000',
       ],
       probePorts: false,
     });
@@ -116,10 +119,15 @@ describe('servers on three hosts', { skip: reason === undefined ? false : `skipp
     assert.equal(res.status, 200, JSON.stringify(result));
     assert.equal(result.reward, 1);
     // stop by pid and let each flush its spans
-    await Promise.all(children.map((child) => new Promise((resolve) => {
-      child.once('exit', resolve);
-      child.kill('SIGTERM');
-    })));
+    await Promise.all(
+      children.map(
+        (child) =>
+          new Promise((resolve) => {
+            child.once('exit', resolve);
+            child.kill('SIGTERM');
+          }),
+      ),
+    );
     const { byFile } = readRecords(logDir);
     const rollout = byFile[`${AGENT}.log`]!.find((s) => s.name === 'gym.rollout')!;
     assert.ok(rollout, 'the agent wrote gym.rollout');

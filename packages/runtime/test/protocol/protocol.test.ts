@@ -48,8 +48,14 @@ describe('collection reads task rows through TASK_ROW', () => {
       JSON.stringify({ responses_create_params: PARAMS, agent_ref: 'simple_agent' }),
     ].join('\n');
     const { rows, malformed } = parseInputRows(text, 'in.jsonl');
-    assert.deepEqual(rows.map((r) => r.lineNumber), [1]);
-    assert.deepEqual(malformed.map((m) => m.lineNumber), [2, 3]);
+    assert.deepEqual(
+      rows.map((r) => r.lineNumber),
+      [1],
+    );
+    assert.deepEqual(
+      malformed.map((m) => m.lineNumber),
+      [2, 3],
+    );
     assert.match(malformed[0]!.reason, /^_ng_task_index: /);
     assert.match(malformed[1]!.reason, /^agent_ref: /);
   });

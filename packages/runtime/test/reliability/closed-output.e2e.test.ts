@@ -11,7 +11,12 @@ import { freePort, GYM_BIN, REPO_ROOT } from '../support/gym-process.js';
 import { telemetryEnv } from '../support/rollout-tree.js';
 
 const ENV = ['--resources-server', 'example_single_tool_call', '--model-type', 'simulated_model'];
-const lines = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter((l) => l.trim() !== '') : []);
+const lines = (path: string) =>
+  existsSync(path)
+    ? readFileSync(path, 'utf8')
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+    : [];
 
 async function evalRun(dir: string, args: string[], env: NodeJS.ProcessEnv = process.env) {
   const child = spawn(process.execPath, [GYM_BIN, 'eval', 'run', ...ENV, '-o', join(dir, 'out.jsonl'), '--log-dir', join(dir, 'logs'), ...args, `++head_server.port=${await freePort()}`], {

@@ -24,16 +24,31 @@ describe('a configured port taken by another program', () => {
     try {
       const run = await runGym(
         [
-          'eval', 'run', '--resources-server', 'example_single_tool_call', '--model-type', 'simulated_model', '--limit', '1',
-          '-o', join(dir, 'out.jsonl'), '--log-dir', join(dir, 'logs'),
-          `++example_single_tool_call.resources_servers.example_single_tool_call.port=${port}`, `++head_server.port=${await freePort()}`,
+          'eval',
+          'run',
+          '--resources-server',
+          'example_single_tool_call',
+          '--model-type',
+          'simulated_model',
+          '--limit',
+          '1',
+          '-o',
+          join(dir, 'out.jsonl'),
+          '--log-dir',
+          join(dir, 'logs'),
+          `++example_single_tool_call.resources_servers.example_single_tool_call.port=${port}`,
+          `++head_server.port=${await freePort()}`,
         ],
         { cwd: dir },
       );
       assert.equal(run.code, 2, run.stderr);
       assert.match(run.stderr, new RegExp(`Server 'example_single_tool_call' could not listen on 127\\.0\\.0\\.1:${port}: the port is in use by another program \\(EADDRINUSE\\)`));
       assert.doesNotMatch(run.stderr, /all 3 servers ready/);
-      assert.deepEqual(seen.filter((r) => r !== 'GET /'), [], 'only readiness probes reached the other program');
+      assert.deepEqual(
+        seen.filter((r) => r !== 'GET /'),
+        [],
+        'only readiness probes reached the other program',
+      );
       assert.ok(!readdirSync(dir).includes('out.jsonl'), 'no rollout was collected');
     } finally {
       await new Promise((resolve) => foreign.close(resolve));

@@ -24,7 +24,10 @@ async function withEnv(test: (env: GymEnv, cliPid: number) => Promise<void>): Pr
 const exited = (env: GymEnv) => new Promise<number | null>((resolve) => (env.child.exitCode !== null ? resolve(env.child.exitCode) : env.child.once('exit', (code) => resolve(code))));
 
 describe('stop signals to the gym command', () => {
-  for (const [signal, code] of [['SIGINT', 130], ['SIGHUP', 129]] as const) {
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGHUP', 129],
+  ] as const) {
     it(`${signal} (kill -${signal.slice(3)} <pid of gym>) stops every server, flushes and exits ${code} saying so`, () =>
       withEnv(async (env) => {
         env.child.kill(signal);

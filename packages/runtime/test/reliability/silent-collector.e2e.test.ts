@@ -22,7 +22,21 @@ describe('gym eval run with a silent OTLP collector', () => {
     const dir = mkdtempSync(join(tmpdir(), 'gym-silent-'));
     try {
       const run = await runGym(
-        ['eval', 'run', '--resources-server', 'example_single_tool_call', '--model-type', 'simulated_model', '--limit', '3', '-o', join(dir, 'out.jsonl'), '--log-dir', join(dir, 'logs'), `++head_server.port=${await freePort()}`],
+        [
+          'eval',
+          'run',
+          '--resources-server',
+          'example_single_tool_call',
+          '--model-type',
+          'simulated_model',
+          '--limit',
+          '3',
+          '-o',
+          join(dir, 'out.jsonl'),
+          '--log-dir',
+          join(dir, 'logs'),
+          `++head_server.port=${await freePort()}`,
+        ],
         {
           cwd: dir,
           env: telemetryEnv({
@@ -44,7 +58,11 @@ describe('gym eval run with a silent OTLP collector', () => {
       assert.equal(perProcess.length, 4, 'the CLI and its three servers each report their losses');
       const total = /gym: telemetry not delivered: (\d+) of (\d+) spans, (\d+) of (\d+) metric points \(in 4 processes/.exec(run.stderr);
       assert.ok(total, run.stderr);
-      assert.equal(Number(total[1]), perProcess.reduce((a, b) => a + b, 0), 'the run total is the sum of what each process counted');
+      assert.equal(
+        Number(total[1]),
+        perProcess.reduce((a, b) => a + b, 0),
+        'the run total is the sum of what each process counted',
+      );
       assert.ok(Number(total[1]) > 0);
     } finally {
       for (const s of sockets) s.destroy();

@@ -44,7 +44,10 @@ describe(`a collection with ${CONCURRENCY} rollouts in flight`, () => {
     assert.equal(agent.stats.maxInFlight, CONCURRENCY);
     assert.equal(result.succeeded, total);
     assert.equal(readRows(run.output).length, total);
-    assert.deepEqual(listenerWarnings().map((w) => w.message), []);
+    assert.deepEqual(
+      listenerWarnings().map((w) => w.message),
+      [],
+    );
     // the collector's own stop/drain listeners, however many rollouts run
     assert.ok(mostListeners <= 2, `${mostListeners} listeners on a caller signal`);
     assert.equal(getEventListeners(stop.signal, 'abort').length, 0);
@@ -69,7 +72,10 @@ describe(`a collection with ${CONCURRENCY} rollouts in flight`, () => {
     assert.equal(result.succeeded, 0);
     assert.equal(result.incomplete, CONCURRENCY);
     assert.equal(readRows(run.output).length, 0);
-    assert.deepEqual(listenerWarnings().map((w) => w.message), []);
+    assert.deepEqual(
+      listenerWarnings().map((w) => w.message),
+      [],
+    );
     // let the held handlers finish: one more request re-checks the gate
     released = true;
     const res = await fetch(`${agent.url}/run`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ responses_create_params: { input: 'x' } }) });

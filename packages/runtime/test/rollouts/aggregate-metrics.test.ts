@@ -25,14 +25,23 @@ describe('pass@k', () => {
   });
 
   it('uses the estimator for binary scores and max-of-k for continuous ones', () => {
-    assert.deepEqual(passAtKMetrics([[1, 0], [1, 1]], 'accuracy'), {
-      'pass@1/accuracy': 75,
-      'pass@1[avg-of-1]/accuracy': 100,
-      'pass@2/accuracy': 100,
-      'pass@1[avg-of-2]/accuracy': 75,
-      'pass@1[avg-of-2]/accuracy/std_dev_across_runs': Math.SQRT1_2 * 50,
-      'pass@1[avg-of-2]/accuracy/std_err_across_runs': 25,
-    });
+    assert.deepEqual(
+      passAtKMetrics(
+        [
+          [1, 0],
+          [1, 1],
+        ],
+        'accuracy',
+      ),
+      {
+        'pass@1/accuracy': 75,
+        'pass@1[avg-of-1]/accuracy': 100,
+        'pass@2/accuracy': 100,
+        'pass@1[avg-of-2]/accuracy': 75,
+        'pass@1[avg-of-2]/accuracy/std_dev_across_runs': Math.SQRT1_2 * 50,
+        'pass@1[avg-of-2]/accuracy/std_err_across_runs': 25,
+      },
+    );
     const continuous = passAtKMetrics([[0.2, 0.6]], 's');
     assert.equal(continuous['pass@1/s'], 20);
     assert.equal(continuous['pass@2/s'], 60);
@@ -66,7 +75,10 @@ describe('computeAggregateMetrics', () => {
     assert.equal(g1!['mean/reward'], 1);
     assert.equal(g1!['std/reward'], 0);
     assert.equal(g0!['num_rollouts'], 2);
-    assert.deepEqual((g0!['rollout_infos'] as { rollout_id: string }[]).map((r) => r.rollout_id), ['0:0', '0:1']);
+    assert.deepEqual(
+      (g0!['rollout_infos'] as { rollout_id: string }[]).map((r) => r.rollout_id),
+      ['0:0', '0:1'],
+    );
   });
 
   it('counts expected and missing rollouts from the materialized inputs', () => {

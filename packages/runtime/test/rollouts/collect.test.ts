@@ -157,7 +157,11 @@ describe('collectRollouts', () => {
     const result = await collectRollouts({ environment: agent.environment, input: run.input, output: run.output });
     assert.deepEqual(result.metrics![0]!.key_metrics, { 'server/x': 7 });
     assert.equal(result.metrics![0]!.agent_metrics['mean/reward'], 1);
-    const broken = await setup(1, { aggregate: () => { throw new Error('nope'); } });
+    const broken = await setup(1, {
+      aggregate: () => {
+        throw new Error('nope');
+      },
+    });
     const warnings: string[] = [];
     const second = await collectRollouts({ environment: broken.agent.environment, input: broken.run.input, output: broken.run.output, onWarning: (w) => warnings.push(w) });
     assert.equal(second.metrics![0]!.agent_metrics['mean/reward'], 1);
@@ -184,8 +188,14 @@ describe('collectRollouts', () => {
     const result = await collectRollouts({ environment: agent.environment, input: run.input, output: run.output });
     assert.equal(result.succeeded, 2);
     const failures = readRows(result.paths.failures);
-    assert.deepEqual(failures.map((f) => f['_ng_input_line']), [2, 3, 4]);
-    assert.deepEqual(failures.map((f) => (f['error'] as { code: string }).code), ['GYM_ROLLOUT_INPUT_LINE', 'GYM_ROLLOUT_INPUT_LINE', 'GYM_ROLLOUT_INPUT_LINE']);
+    assert.deepEqual(
+      failures.map((f) => f['_ng_input_line']),
+      [2, 3, 4],
+    );
+    assert.deepEqual(
+      failures.map((f) => (f['error'] as { code: string }).code),
+      ['GYM_ROLLOUT_INPUT_LINE', 'GYM_ROLLOUT_INPUT_LINE', 'GYM_ROLLOUT_INPUT_LINE'],
+    );
     assert.match((failures[0]!['error'] as { message: string }).message, /line 2 .*nested deeper than 512 levels/);
     assert.match((failures[2]!['error'] as { message: string }).message, /__proto__/);
     // a resumed run neither repeats the input-line rows nor counts them as rollouts

@@ -32,7 +32,10 @@ async function twoAgents(config: (a: string, b: string) => Record<string, unknow
   const echo = (body: Record<string, unknown>) => ({ reward: 1, got_input: (body['responses_create_params'] as Record<string, unknown>)['input'] });
   const a = await startTestAgent({ name: 'agent_a', run: echo });
   const b = await startTestAgent({ name: 'agent_b', run: echo });
-  cleanups.push(() => a.close(), () => b.close());
+  cleanups.push(
+    () => a.close(),
+    () => b.close(),
+  );
   return { a, b, environment: { config: config('agent_a', 'agent_b'), instances: [...a.environment.instances, ...b.environment.instances] } };
 }
 
@@ -75,10 +78,15 @@ describe('--prompt-config', () => {
       'raw.jsonl': jsonl({ question: 'q' }),
     });
     const { environment } = await twoAgents(() => ({}));
-    const run = (input: string, promptConfig: string) =>
-      collectRollouts({ environment, agent: 'agent_a', input: join(dir, input), output: join(dir, 'out.jsonl'), promptConfig });
-    await assert.rejects(run('raw.jsonl', join(dir, 'missing.yaml')), (e: Error & { code: string }) => e.code === 'GYM_ROLLOUT_PROMPT_CONFIG' && /Cannot read the prompt config '.*missing\.yaml'/.test(e.message));
-    await assert.rejects(run('has-input.jsonl', join(dir, 'prompt.yaml')), (e: Error & { code: string }) => e.code === 'GYM_ROLLOUT_PROMPT_CONFIG' && /Rows 0 already have responses_create_params\.input/.test(e.message));
+    const run = (input: string, promptConfig: string) => collectRollouts({ environment, agent: 'agent_a', input: join(dir, input), output: join(dir, 'out.jsonl'), promptConfig });
+    await assert.rejects(
+      run('raw.jsonl', join(dir, 'missing.yaml')),
+      (e: Error & { code: string }) => e.code === 'GYM_ROLLOUT_PROMPT_CONFIG' && /Cannot read the prompt config '.*missing\.yaml'/.test(e.message),
+    );
+    await assert.rejects(
+      run('has-input.jsonl', join(dir, 'prompt.yaml')),
+      (e: Error & { code: string }) => e.code === 'GYM_ROLLOUT_PROMPT_CONFIG' && /Rows 0 already have responses_create_params\.input/.test(e.message),
+    );
     await assert.rejects(run('raw.jsonl', join(dir, 'bad.yaml')), (e: Error & { code: string }) => /\{nope\} names a field the row does not have; the row has: question/.test(e.message));
   });
 
@@ -118,7 +126,10 @@ describe('datasets and --split', () => {
     assert.deepEqual(rows.map((r) => `${(r['agent_ref'] as { name: string }).name}:${String(r['got_input'])}`).sort(), ['agent_a:a1', 'agent_a:a2', 'agent_b:b1']);
     assert.equal(a.stats.requests, 2);
     assert.equal(b.stats.requests, 1);
-    assert.ok(infos.some((l) => l === 'input: agent_a/ex_a (example), agent_b/ex_b (example)'), infos.join('\n'));
+    assert.ok(
+      infos.some((l) => l === 'input: agent_a/ex_a (example), agent_b/ex_b (example)'),
+      infos.join('\n'),
+    );
   });
 
   it('--agent keeps only that agent’s datasets', async () => {
@@ -156,7 +167,8 @@ describe('datasets and --split', () => {
     const out = join(dir, 'out.jsonl');
     await assert.rejects(
       collectRollouts({ environment, split: 'validation', output: out, resolvePath: (p) => join(dir, p) }),
-      (e: Error & { code: string }) => e.code === 'GYM_ROLLOUT_NO_INPUT' && /No agent has a dataset of type "validation"; the datasets are: agent_a: ex_a \(example\), agent_a: train_a \(train\)/.test(e.message),
+      (e: Error & { code: string }) =>
+        e.code === 'GYM_ROLLOUT_NO_INPUT' && /No agent has a dataset of type "validation"; the datasets are: agent_a: ex_a \(example\), agent_a: train_a \(train\)/.test(e.message),
     );
     await assert.rejects(collectRollouts({ environment, split: 'train', input: join(dir, 'ex_a.jsonl'), output: out }), (e: Error & { code: string }) => e.code === 'GYM_ROLLOUT_BAD_FLAG');
   });
@@ -170,7 +182,10 @@ describe('datasets and --split', () => {
     const perAgent = (name: string) => readRows(out).filter((r) => (r['agent_ref'] as { name: string }).name === name).length;
     assert.equal(perAgent('agent_a'), 6);
     assert.equal(perAgent('agent_b'), 1);
-    assert.ok(warnings.some((w) => /num_repeats names agent\(s\) no input row uses \(a typo\?\): agent_typo/.test(w)), warnings.join('\n'));
+    assert.ok(
+      warnings.some((w) => /num_repeats names agent\(s\) no input row uses \(a typo\?\): agent_typo/.test(w)),
+      warnings.join('\n'),
+    );
     await assert.rejects(
       collectRollouts({ environment, output: out, numRepeats: { agent_a: 2 }, resolvePath: (p) => join(dir, p) }),
       (e: Error & { code: string }) => e.code === 'GYM_ROLLOUT_BAD_FLAG' && /no entry for agent\(s\) agent_b and no '_default'/.test(e.message),

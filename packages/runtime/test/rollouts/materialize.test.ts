@@ -11,7 +11,17 @@ describe('materializeRows', () => {
     const rows = materializeRows(rowsOf(line('a'), line('b'), line('c')), { numRepeats: 3, defaultAgent: 'ag' });
     assert.deepEqual(
       rows.map((r) => [r._ng_task_index, r._ng_rollout_index]),
-      [[0, 0], [0, 1], [0, 2], [1, 0], [1, 1], [1, 2], [2, 0], [2, 1], [2, 2]],
+      [
+        [0, 0],
+        [0, 1],
+        [0, 2],
+        [1, 0],
+        [1, 1],
+        [1, 2],
+        [2, 0],
+        [2, 1],
+        [2, 2],
+      ],
     );
     assert.deepEqual(rows[0]!.agent_ref, { type: 'responses_api_agents', name: 'ag' });
   });
@@ -48,7 +58,10 @@ describe('materializeRows', () => {
   });
 
   it('names the input lines of rows without an agent when none is given', () => {
-    assert.throws(() => materializeRows(rowsOf(line('a'), line('b')), {}), (err: Error & { code?: string }) => err.code === 'GYM_ROLLOUT_NO_AGENT_REF' && /line\(s\) 1, 2/.test(err.message));
+    assert.throws(
+      () => materializeRows(rowsOf(line('a'), line('b')), {}),
+      (err: Error & { code?: string }) => err.code === 'GYM_ROLLOUT_NO_AGENT_REF' && /line\(s\) 1, 2/.test(err.message),
+    );
   });
 });
 
@@ -57,17 +70,29 @@ describe('parseInputRows', () => {
 
   it('reports malformed lines with their line numbers and keeps the valid ones', () => {
     const parsed = parseInputRows(text, 'in.jsonl');
-    assert.deepEqual(parsed.rows.map((r) => r.lineNumber), [1, 6]);
-    assert.deepEqual(parsed.malformed.map((m) => m.lineNumber), [2, 4, 5]);
+    assert.deepEqual(
+      parsed.rows.map((r) => r.lineNumber),
+      [1, 6],
+    );
+    assert.deepEqual(
+      parsed.malformed.map((m) => m.lineNumber),
+      [2, 4, 5],
+    );
     assert.match(parsed.malformed[2]!.reason, /responses_create_params/);
   });
 
   it('names what a line holds when it is JSON but not an object (a literal null is "null")', () => {
     const parsed = parseInputRows(['null', '[1]', '7', line('a')].join('\n'), 'in.jsonl');
-    assert.deepEqual(parsed.malformed.map((m) => m.reason), ['not a JSON object (null)', 'not a JSON object (array)', 'not a JSON object (number)']);
+    assert.deepEqual(
+      parsed.malformed.map((m) => m.reason),
+      ['not a JSON object (null)', 'not a JSON object (array)', 'not a JSON object (number)'],
+    );
   });
 
   it('fails with every bad line number under strict input', () => {
-    assert.throws(() => parseInputRows(text, 'in.jsonl', true), (err: Error & { code?: string }) => err.code === 'GYM_ROLLOUT_INPUT_MALFORMED' && /line 2: .*line 4: .*line 5: /.test(err.message));
+    assert.throws(
+      () => parseInputRows(text, 'in.jsonl', true),
+      (err: Error & { code?: string }) => err.code === 'GYM_ROLLOUT_INPUT_MALFORMED' && /line 2: .*line 4: .*line 5: /.test(err.message),
+    );
   });
 });

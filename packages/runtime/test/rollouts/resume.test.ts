@@ -11,7 +11,10 @@ describe('planRollouts', () => {
   it('skips succeeded and terminal pairs, retries the rest with their attempt index, and gives up at the limit', () => {
     const history = rolloutHistory([key(0)], [key(1), { ...key(2), _ng_failure_terminal: true }, key(3), key(3)]);
     const plan = planRollouts(rows, history, 2);
-    assert.deepEqual(plan.pending.map((r) => [r._ng_task_index, r._ng_attempt_index]), [[1, 1]]);
+    assert.deepEqual(
+      plan.pending.map((r) => [r._ng_task_index, r._ng_attempt_index]),
+      [[1, 1]],
+    );
     assert.equal(plan.succeeded, 1);
     assert.equal(plan.terminal, 1);
     assert.equal(plan.exhausted, 1);

@@ -94,7 +94,10 @@ export function tempRun(n: number): { dir: string; input: string; output: string
 
 /** Parsed JSONL rows of a file. */
 export function readRows(path: string): Record<string, unknown>[] {
-  return readFileSync(path, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
 /** `"task:rollout"` keys of rows, sorted. */

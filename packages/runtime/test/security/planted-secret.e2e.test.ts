@@ -21,7 +21,9 @@ const ROW = readFileSync(join(REPO_ROOT, 'resources_servers/example_single_tool_
 
 /** Every file under `dir`, recursively. */
 function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).map((f) => join(dir, f)).filter((f) => statSync(f).isFile());
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .map((f) => join(dir, f))
+    .filter((f) => statSync(f).isFile());
 }
 
 describe('a planted secret', () => {
@@ -31,19 +33,25 @@ describe('a planted secret', () => {
   before(async () => {
     upstream = await startFakeVllm({ model: 'gpt-test' });
     // a provider echoing the key, as OpenAI's "Incorrect API key provided: sk-…" does
-    const echo = { status: 401, body: { error: { message: `Incorrect API key provided: ${MARKER}. Check https://example.invalid?key=${encodeURIComponent(MARKER)}`, type: 'invalid_request_error', code: 'invalid_api_key' } } };
+    const echo = {
+      status: 401,
+      body: { error: { message: `Incorrect API key provided: ${MARKER}. Check https://example.invalid?key=${encodeURIComponent(MARKER)}`, type: 'invalid_request_error', code: 'invalid_api_key' } },
+    };
     upstream.fail('/v1/responses', ...Array.from({ length: 50 }, () => echo));
     work = mkdtempSync(join(tmpdir(), 'gym-secret-'));
     // the filler makes the resolved config larger than an environment variable may carry, so the
     // config-file path is taken too
-    writeFileSync(
-      join(work, 'env.yaml'),
-      `policy_base_url: ${upstream.baseUrl}\npolicy_api_key: ${MARKER}\npolicy_model_name: gpt-test\nfiller_notes: "${'x'.repeat(70 * 1024)}"\n`,
-    );
+    writeFileSync(join(work, 'env.yaml'), `policy_base_url: ${upstream.baseUrl}\npolicy_api_key: ${MARKER}\npolicy_model_name: gpt-test\nfiller_notes: "${'x'.repeat(70 * 1024)}"\n`);
     env = await startGymEnv(
       [
-        '--resources-server', 'example_single_tool_call', '--model-type', 'openai_model',
-        '++telemetry.enabled=true', '++telemetry.exporter=console', '++telemetry.span_groups=all', '++telemetry.logs_enabled=true',
+        '--resources-server',
+        'example_single_tool_call',
+        '--model-type',
+        'openai_model',
+        '++telemetry.enabled=true',
+        '++telemetry.exporter=console',
+        '++telemetry.span_groups=all',
+        '++telemetry.logs_enabled=true',
       ],
       { cwd: work, env: telemetryEnv({}) },
     );
@@ -111,7 +119,9 @@ describe('a planted secret', () => {
   });
 
   it('creates run directories 0700 and log files 0600', () => {
-    const runDirs = readdirSync(join(work, '.gym', 'logs')).map((d) => join(work, '.gym', 'logs', d)).filter((d) => statSync(d).isDirectory());
+    const runDirs = readdirSync(join(work, '.gym', 'logs'))
+      .map((d) => join(work, '.gym', 'logs', d))
+      .filter((d) => statSync(d).isDirectory());
     assert.ok(runDirs.length > 0);
     for (const dir of [join(work, '.gym', 'logs'), ...runDirs]) assert.equal(statSync(dir).mode & 0o777, 0o700, dir);
     for (const file of [...filesUnder(env.logDir), ...filesUnder(join(work, '.gym'))]) assert.equal(statSync(file).mode & 0o077, 0, file);

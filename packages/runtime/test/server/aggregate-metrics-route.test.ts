@@ -63,15 +63,15 @@ describe('/aggregate_metrics over real HTTP', () => {
     assert.ok(!Object.keys(m).some((k) => k.includes('_ng_task_index') || k.includes('_ng_rollout_index')), 'indices are not metrics');
     assert.deepEqual(body.key_metrics, Object.fromEntries(Object.entries(m).filter(([k]) => k.startsWith('mean/'))));
 
-    assert.deepEqual(body.group_level_metrics.map((g) => g['_ng_task_index']), [0, 1]);
+    assert.deepEqual(
+      body.group_level_metrics.map((g) => g['_ng_task_index']),
+      [0, 1],
+    );
     const [task0, task1] = body.group_level_metrics;
     assert.equal(task0!['mean/reward'], 1);
     assert.equal(task0!['std/reward'], 0);
     assert.equal(task1!['mean/reward'], 0.25);
-    assert.deepEqual(
-      [task1!['num_rollouts'], task1!['expected_num_rollouts'], task1!['missing_num_rollouts'], task1!['reward_profile_completion_pct']],
-      [2, 2, 0, 100],
-    );
+    assert.deepEqual([task1!['num_rollouts'], task1!['expected_num_rollouts'], task1!['missing_num_rollouts'], task1!['reward_profile_completion_pct']], [2, 2, 0, 100]);
     assert.deepEqual(task1!['sample'], { agent_ref: { name: 'agent' } }, "the original's stand-in input row");
     assert.deepEqual(task1!['rollout_infos'], [
       { rollout_id: '1:0', _ng_task_index: 1, _ng_rollout_index: 0, reward: 0.5, correct: 0, input_tokens: 10, output_tokens: 8 },
@@ -93,7 +93,10 @@ describe('/aggregate_metrics over real HTTP', () => {
     assert.equal(body.agent_metrics['per_task_metrics'], undefined);
     assert.deepEqual(body.key_metrics, { solved_tasks: 1 });
     // tasks reach computeMetrics ascending, each task's rollouts in the order sent
-    assert.deepEqual(body.group_level_metrics.map((g) => g['first_reward']), [1, 0]);
+    assert.deepEqual(
+      body.group_level_metrics.map((g) => g['first_reward']),
+      [1, 0],
+    );
   });
 
   it('answers empty metrics for no verify responses', async () => {

@@ -94,8 +94,16 @@ describe('hostile input to real servers', () => {
   let env: GymEnv;
   before(async () => {
     env = await startGymEnv(
-      ['--resources-server', 'example_single_tool_call', '--model-type', 'simulated_model', '++telemetry.enabled=true', '++telemetry.exporter=console', '++telemetry.span_groups=all',
-        '++example_single_tool_call.resources_servers.example_single_tool_call.allowed_hosts=[gym-box.internal]'],
+      [
+        '--resources-server',
+        'example_single_tool_call',
+        '--model-type',
+        'simulated_model',
+        '++telemetry.enabled=true',
+        '++telemetry.exporter=console',
+        '++telemetry.span_groups=all',
+        '++example_single_tool_call.resources_servers.example_single_tool_call.allowed_hosts=[gym-box.internal]',
+      ],
       { env: telemetryEnv({}) },
     );
   });
@@ -201,6 +209,9 @@ describe('hostile input to real servers', () => {
     const refusedIds = new Set(refused.map((s) => s.span_id));
     // gym.verify spans exist (the fuzz's good rollouts), but none under a refused request
     assert.ok(spans.some((s) => s.name === 'gym.verify'));
-    assert.deepEqual(spans.filter((s) => s.name === 'gym.verify' && refusedIds.has(s.parent_span_id ?? '')), []);
+    assert.deepEqual(
+      spans.filter((s) => s.name === 'gym.verify' && refusedIds.has(s.parent_span_id ?? '')),
+      [],
+    );
   });
 });

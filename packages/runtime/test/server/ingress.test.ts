@@ -49,7 +49,10 @@ describe('server ingress', () => {
   it('answers malformed JSON with 400', async () => {
     const res = await app.inject({ method: 'POST', url: '/get_weather', headers: { 'content-type': 'application/json' }, payload: '{"city": ' });
     assert.equal(res.statusCode, 400);
-    assert.deepEqual(res.json().detail.map((d: { loc: unknown; msg: string; type: string }) => [d.loc, d.msg, d.type]), [[['body'], 'JSON decode error', 'json_invalid']]);
+    assert.deepEqual(
+      res.json().detail.map((d: { loc: unknown; msg: string; type: string }) => [d.loc, d.msg, d.type]),
+      [[['body'], 'JSON decode error', 'json_invalid']],
+    );
   });
 
   it('answers a body over the limit with 413', async () => {

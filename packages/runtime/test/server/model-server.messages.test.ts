@@ -69,8 +69,20 @@ describe('model server /v1/messages', () => {
     tool_choice: { type: 'any' },
     messages: [
       { role: 'user', content: 'Weather in Paris?' },
-      { role: 'assistant', content: [{ type: 'thinking', thinking: 'Look it up.', signature: 'sig' }, { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } }] },
-      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: 'sunny' }] }, { type: 'text', text: 'And Oslo?' }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'thinking', thinking: 'Look it up.', signature: 'sig' },
+          { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } },
+        ],
+      },
+      {
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: 'sunny' }] },
+          { type: 'text', text: 'And Oslo?' },
+        ],
+      },
     ],
   };
 
@@ -81,9 +93,14 @@ describe('model server /v1/messages', () => {
     assert.equal(sent['instructions'], 'You are terse.');
     assert.equal(sent['max_output_tokens'], 256);
     assert.equal(sent['tool_choice'], 'required');
-    assert.deepEqual(sent['tools'], [{ type: 'function', name: 'get_weather', description: 'Weather of a city', parameters: { type: 'object', properties: { city: { type: 'string' } } }, strict: false }]);
+    assert.deepEqual(sent['tools'], [
+      { type: 'function', name: 'get_weather', description: 'Weather of a city', parameters: { type: 'object', properties: { city: { type: 'string' } } }, strict: false },
+    ]);
     const input = sent['input'] as Json[];
-    assert.deepEqual(input.map((item) => item['type']), ['message', 'reasoning', 'function_call', 'function_call_output', 'message']);
+    assert.deepEqual(
+      input.map((item) => item['type']),
+      ['message', 'reasoning', 'function_call', 'function_call_output', 'message'],
+    );
     assert.deepEqual(input[2], { type: 'function_call', id: 'toolu_1', call_id: 'toolu_1', name: 'get_weather', arguments: '{"city":"Paris"}', status: 'completed' });
     assert.deepEqual(input[3], { type: 'function_call_output', call_id: 'toolu_1', output: 'sunny' });
     assert.deepEqual(input[4], { type: 'message', role: 'user', content: 'And Oslo?' });
@@ -107,14 +124,23 @@ describe('model server /v1/messages', () => {
     const res = await post({ ...REQUEST, stream: true });
     assert.match(res.headers.get('content-type') ?? '', /^text\/event-stream/);
     const events = sseEvents(await res.text());
-    assert.deepEqual(events.map((e) => e.event), [
-      'message_start',
-      'content_block_start', 'content_block_delta', 'content_block_stop',
-      'content_block_start', 'content_block_delta', 'content_block_stop',
-      'content_block_start', 'content_block_delta', 'content_block_stop',
-      'message_delta',
-      'message_stop',
-    ]);
+    assert.deepEqual(
+      events.map((e) => e.event),
+      [
+        'message_start',
+        'content_block_start',
+        'content_block_delta',
+        'content_block_stop',
+        'content_block_start',
+        'content_block_delta',
+        'content_block_stop',
+        'content_block_start',
+        'content_block_delta',
+        'content_block_stop',
+        'message_delta',
+        'message_stop',
+      ],
+    );
     for (const { event, data } of events) assert.equal(data['type'], event);
     const deltas = events.filter((e) => e.event === 'content_block_delta').map((e) => e.data['delta'] as Json);
     assert.deepEqual(deltas, [

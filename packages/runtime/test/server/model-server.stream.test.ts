@@ -109,9 +109,18 @@ describe('model server /v1/responses with stream: true', () => {
     const stream = await client.responses.create({ model: 'policy', input: 'Weather in Paris?', stream: true });
     const events: ResponseStreamEvent[] = [];
     for await (const event of stream) events.push(event);
-    assert.deepEqual(events.map((e) => e.type), EXPECTED_ORDER);
-    assert.deepEqual(events.map((e) => e.sequence_number), EXPECTED_ORDER.map((_, i) => i));
-    const deltas = events.filter((e) => e.type === 'response.output_text.delta').map((e) => e.delta).join('');
+    assert.deepEqual(
+      events.map((e) => e.type),
+      EXPECTED_ORDER,
+    );
+    assert.deepEqual(
+      events.map((e) => e.sequence_number),
+      EXPECTED_ORDER.map((_, i) => i),
+    );
+    const deltas = events
+      .filter((e) => e.type === 'response.output_text.delta')
+      .map((e) => e.delta)
+      .join('');
     assert.equal(deltas, 'Let me look.');
     const completed = events.at(-1);
     assert.equal(completed?.type === 'response.completed' && completed.response.usage?.total_tokens, 9);
@@ -141,7 +150,11 @@ describe('model server /v1/responses with stream: true', () => {
   });
 
   it('answers with text/event-stream and keeps the session cookie', async () => {
-    const res = await fetch(`${url}/v1/responses`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ input: 'Hi', stream: true, stream_options: { include_obfuscation: false } }) });
+    const res = await fetch(`${url}/v1/responses`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ input: 'Hi', stream: true, stream_options: { include_obfuscation: false } }),
+    });
     assert.equal(res.status, 200);
     assert.match(res.headers.get('content-type') ?? '', /^text\/event-stream/);
     assert.match(res.headers.get('set-cookie') ?? '', /SimpleResponsesAPIModel___policy_model=/);
@@ -164,7 +177,10 @@ describe('model server /v1/responses with stream: true', () => {
     const stream = await client.responses.create({ model: 'policy', input: 'Hi', stream: true });
     const events: ResponseStreamEvent[] = [];
     for await (const event of stream) events.push(event);
-    assert.deepEqual(events.map((e) => e.type), ['response.created', 'response.failed']);
+    assert.deepEqual(
+      events.map((e) => e.type),
+      ['response.created', 'response.failed'],
+    );
     const failed = events[1];
     assert.equal(failed?.type === 'response.failed' && failed.response.error?.message, 'upstream said no');
   });
@@ -187,7 +203,10 @@ describe('model server /v1/responses with stream: true', () => {
     const stream = await client.chat.completions.create({ model: 'policy', messages: [{ role: 'user', content: 'Hi' }], stream: true, stream_options: { include_usage: true } });
     const chunks = [];
     for await (const chunk of stream) chunks.push(chunk);
-    assert.deepEqual(chunks.map((c) => c.object), chunks.map(() => 'chat.completion.chunk'));
+    assert.deepEqual(
+      chunks.map((c) => c.object),
+      chunks.map(() => 'chat.completion.chunk'),
+    );
     assert.equal(chunks.map((c) => c.choices[0]?.delta.content ?? '').join(''), 'Let me look.');
     assert.equal(chunks.flatMap((c) => c.choices[0]?.delta.tool_calls ?? [])[0]?.function?.arguments, '{"city":"Paris"}');
     assert.equal(chunks.at(-2)?.choices[0]?.finish_reason, 'tool_calls');
@@ -200,7 +219,13 @@ describe('model server /v1/responses with stream: true', () => {
     const final = await client.chat.completions.stream({ model: 'policy', messages: [{ role: 'user', content: 'Hi' }] }).finalChatCompletion();
     assert.equal(final.choices[0]?.message.content, 'Let me look.');
     assert.equal(final.choices[0]?.message.tool_calls?.[0]?.type === 'function' && final.choices[0].message.tool_calls[0].function.name, 'get_weather');
-    const raw = await (await fetch(`${url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ messages: [{ role: 'user', content: 'Hi' }], stream: true }) })).text();
+    const raw = await (
+      await fetch(`${url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ messages: [{ role: 'user', content: 'Hi' }], stream: true }),
+      })
+    ).text();
     assert.ok(raw.startsWith('data: {"id":"chatcmpl_1","object":"chat.completion.chunk"'));
     assert.ok(raw.endsWith('data: [DONE]\n\n'));
     assert.doesNotMatch(raw, /"usage"/);

@@ -69,18 +69,12 @@ describe('resources server over real HTTP', () => {
     apps.push(agent);
     const res = await agent.inject({ method: 'POST', url: '/run', payload: { responses_create_params: { input: 'x' } } });
     assert.equal(res.statusCode, 500);
-    assert.equal(
-      res.json(),
-      `Hit an exception in SimpleResponsesAPIAgent___simple_agent calling an inner server: "TypeError(\\"Cannot read properties of undefined (reading 'x')\\")"`,
-    );
+    assert.equal(res.json(), `Hit an exception in SimpleResponsesAPIAgent___simple_agent calling an inner server: "TypeError(\\"Cannot read properties of undefined (reading 'x')\\")"`);
   });
 
   it('refuses reserved or malformed tool names', () => {
     for (const name of ['verify', 'seed_session', 'bad/name', '']) {
-      assert.throws(
-        () => defineResourcesServer({ name: 'x', tools: { [name]: { input: z.object({}), handler: () => ({}) } }, verify: { handler: () => ({ reward: 0 }) } }),
-        GymHttpInvalidRouteError,
-      );
+      assert.throws(() => defineResourcesServer({ name: 'x', tools: { [name]: { input: z.object({}), handler: () => ({}) } }, verify: { handler: () => ({ reward: 0 }) } }), GymHttpInvalidRouteError);
     }
   });
 });

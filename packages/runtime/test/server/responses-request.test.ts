@@ -3,7 +3,27 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { isValidInputItem, isValidTool, ITEM_SHAPES, TOOL_SHAPES } from '../../src/server/responses-request.js';
 
-const ODD: unknown[] = [undefined, null, 0, 1.5, -3, true, '', 'x', [], [1], [1.5], ['a'], [null], [{}], [{ type: 'input_text' }], [{ type: 'input_text', text: 1 }], [{ type: 'summary_text', text: 't' }], {}, { type: 'object' }];
+const ODD: unknown[] = [
+  undefined,
+  null,
+  0,
+  1.5,
+  -3,
+  true,
+  '',
+  'x',
+  [],
+  [1],
+  [1.5],
+  ['a'],
+  [null],
+  [{}],
+  [{ type: 'input_text' }],
+  [{ type: 'input_text', text: 1 }],
+  [{ type: 'summary_text', text: 't' }],
+  {},
+  { type: 'object' },
+];
 const ITEMS: Record<string, unknown>[] = [
   { role: 'user', content: 'hi' },
   { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'a' }], status: 'completed', prompt_token_ids: [1, 2], generation_token_ids: [3], generation_log_probs: [-0.5] },
@@ -12,10 +32,7 @@ const ITEMS: Record<string, unknown>[] = [
   { type: 'reasoning', summary: [{ type: 'summary_text', text: 's' }], encrypted_content: null },
   { type: 'web_search_call', id: 'w' },
 ];
-const TOOLS: Record<string, unknown>[] = [
-  { type: 'function', name: 'f', parameters: { type: 'object' }, strict: true, description: 'd' },
-  { type: 'web_search' },
-];
+const TOOLS: Record<string, unknown>[] = [{ type: 'function', name: 'f', parameters: { type: 'object' }, strict: true, description: 'd' }, { type: 'web_search' }];
 
 /** Every item with one field (known or not) replaced by each odd value. */
 function* variants(bases: Record<string, unknown>[]): Generator<Record<string, unknown>> {

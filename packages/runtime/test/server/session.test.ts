@@ -11,8 +11,7 @@ describe('session cookies', () => {
   });
   after(() => app.close());
 
-  const whoami = (cookie?: string) =>
-    app.inject({ method: 'POST', url: '/whoami', payload: {}, headers: cookie === undefined ? {} : { cookie } });
+  const whoami = (cookie?: string) => app.inject({ method: 'POST', url: '/whoami', payload: {}, headers: cookie === undefined ? {} : { cookie } });
 
   it('starts a new session with a signed cookie named after the server', async () => {
     const res = await whoami();

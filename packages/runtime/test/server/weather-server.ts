@@ -14,7 +14,12 @@ export const weather = defineResourcesServer({
       input: z.looseObject({}),
       handler: (_body, { session, rolloutId }) => ({ session: session.id, isNew: session.isNew, rolloutId }),
     },
-    explode: { input: z.looseObject({}), handler: () => { throw new TypeError("Cannot read properties of undefined (reading 'x')"); } },
+    explode: {
+      input: z.looseObject({}),
+      handler: () => {
+        throw new TypeError("Cannot read properties of undefined (reading 'x')");
+      },
+    },
     throw_string: {
       input: z.looseObject({}),
       handler: () => {
@@ -22,7 +27,12 @@ export const weather = defineResourcesServer({
         throw 'not an error';
       },
     },
-    reject: { input: z.looseObject({}), handler: () => { throw new GymHttpRequestError(409, 'already seeded'); } },
+    reject: {
+      input: z.looseObject({}),
+      handler: () => {
+        throw new GymHttpRequestError(409, 'already seeded');
+      },
+    },
   },
   verify: {
     handler: (body) => ({ reward: body.response.output.length > 0 ? 1 : 0 }),

@@ -25,4 +25,3 @@ export function telemetryEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   for (const key of Object.keys(env)) if (key.startsWith('OTEL_') && !(key in extra)) delete env[key];
   return env;
 }
-

@@ -12,10 +12,27 @@ describe('service.name of the gym command', () => {
   it('gym eval run: its gym.job span and its metrics are nemo-gym/orchestrator, type orchestrator', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gym-cli-service-'));
     try {
-      const args = ['eval', 'run', '--resources-server', 'example_single_tool_call', '--model-type', 'simulated_model', '--limit', '1', '-o', join(dir, 'out.jsonl'), '--log-dir', join(dir, 'logs'), `++head_server.port=${await freePort()}`];
+      const args = [
+        'eval',
+        'run',
+        '--resources-server',
+        'example_single_tool_call',
+        '--model-type',
+        'simulated_model',
+        '--limit',
+        '1',
+        '-o',
+        join(dir, 'out.jsonl'),
+        '--log-dir',
+        join(dir, 'logs'),
+        `++head_server.port=${await freePort()}`,
+      ];
       const { code, stderr } = await runGym(args, { env: telemetryEnv({ NEMO_GYM_OTEL_ENABLED: '1', NEMO_GYM_OTEL_EXPORTER: 'console', NEMO_GYM_OTEL_SPAN_GROUPS: 'default' }) });
       assert.equal(code, 0, stderr);
-      const records = readFileSync(join(dir, 'logs', 'collector.log'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string; name?: string; resource: { attributes: Record<string, unknown> } });
+      const records = readFileSync(join(dir, 'logs', 'collector.log'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { type: string; name?: string; resource: { attributes: Record<string, unknown> } });
       const job = records.find((r) => r.type === 'span' && r.name === 'gym.job');
       assert.ok(job !== undefined, 'the run wrote its gym.job span');
       assert.equal(job.resource.attributes['service.name'], 'nemo-gym/orchestrator');

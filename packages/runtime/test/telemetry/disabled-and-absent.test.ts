@@ -59,13 +59,16 @@ describe('telemetry off', () => {
 describe('lens and the OpenTelemetry packages not installed', () => {
   const dir = mkdtempSync(join(tmpdir(), 'gym-no-lens-'));
   const blocker = join(dir, 'block-telemetry.mjs');
-  writeFileSync(blocker, [
-    "import { register } from 'node:module';",
-    "register('data:text/javascript,' + encodeURIComponent(`export async function resolve(specifier, context, next) {",
-    "  if (specifier === '@gym/lens' || specifier.startsWith('@opentelemetry/')) { const e = new Error('Cannot find package ' + specifier); e.code = 'ERR_MODULE_NOT_FOUND'; throw e; }",
-    '  return next(specifier, context);',
-    '}`));',
-  ].join('\n'));
+  writeFileSync(
+    blocker,
+    [
+      "import { register } from 'node:module';",
+      "register('data:text/javascript,' + encodeURIComponent(`export async function resolve(specifier, context, next) {",
+      "  if (specifier === '@gym/lens' || specifier.startsWith('@opentelemetry/')) { const e = new Error('Cannot find package ' + specifier); e.code = 'ERR_MODULE_NOT_FOUND'; throw e; }",
+      '  return next(specifier, context);',
+      '}`));',
+    ].join('\n'),
+  );
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   for (const enabled of ['0', '1']) {
@@ -73,7 +76,22 @@ describe('lens and the OpenTelemetry packages not installed', () => {
       const logDir = join(dir, `logs-${enabled}`);
       const head = await freePort();
       const env = telemetryEnv({ NODE_OPTIONS: `--import=${blocker}`, NEMO_GYM_OTEL_ENABLED: enabled, NEMO_GYM_OTEL_EXPORTER: 'console' });
-      const child = spawn(process.execPath, [join(REPO_ROOT, 'packages/runtime/bin/gym.mjs'), 'env', 'start', '--resources-server', 'example_single_tool_call', '--model-type', 'simulated_model', `++head_server.port=${head}`, '--log-dir', logDir], { cwd: REPO_ROOT, env });
+      const child = spawn(
+        process.execPath,
+        [
+          join(REPO_ROOT, 'packages/runtime/bin/gym.mjs'),
+          'env',
+          'start',
+          '--resources-server',
+          'example_single_tool_call',
+          '--model-type',
+          'simulated_model',
+          `++head_server.port=${head}`,
+          '--log-dir',
+          logDir,
+        ],
+        { cwd: REPO_ROOT, env },
+      );
       let output = '';
       child.stdout.on('data', (d) => (output += d));
       child.stderr.on('data', (d) => (output += d));
@@ -99,7 +117,9 @@ describe('lens and the OpenTelemetry packages not installed', () => {
 
 describe('invalid telemetry settings', () => {
   it('gym env start refuses to start and names the key and the valid values', async () => {
-    const run = await runGym(['env', 'start', '--resources-server', 'example_single_tool_call', '--model-type', 'simulated_model', '++telemetry.enabled=true', '++telemetry.exporter=zipkin'], { env: telemetryEnv({}) });
+    const run = await runGym(['env', 'start', '--resources-server', 'example_single_tool_call', '--model-type', 'simulated_model', '++telemetry.enabled=true', '++telemetry.exporter=zipkin'], {
+      env: telemetryEnv({}),
+    });
     assert.equal(run.code, 2);
     assert.match(run.stderr, /telemetry\.exporter='zipkin': expected one of otlp, console/);
   });
@@ -107,10 +127,14 @@ describe('invalid telemetry settings', () => {
   it('a server given a bad value by hand warns once and serves without telemetry', async () => {
     const config = await loadConfig({ rootDir: REPO_ROOT, selectors: { resourcesServers: ['example_single_tool_call'], modelTypes: ['simulated_model'] } });
     const resources = config.servers.find((s) => s.serverType === 'resources_servers')!;
-    const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', join(REPO_ROOT, 'packages/runtime/src/process/server-main.ts'), join(REPO_ROOT, 'resources_servers/example_single_tool_call/app.ts')], {
-      cwd: REPO_ROOT,
-      env: telemetryEnv({ NEMO_GYM_CONFIG_DICT: dumpConfigYaml(config.raw), NEMO_GYM_CONFIG_PATH: resources.instanceName, NEMO_GYM_OTEL_ENABLED: '1', NEMO_GYM_OTEL_TRACES_ENABLED: 'perhaps' }),
-    });
+    const child = spawn(
+      process.execPath,
+      ['--conditions=source', '--import', 'tsx', join(REPO_ROOT, 'packages/runtime/src/process/server-main.ts'), join(REPO_ROOT, 'resources_servers/example_single_tool_call/app.ts')],
+      {
+        cwd: REPO_ROOT,
+        env: telemetryEnv({ NEMO_GYM_CONFIG_DICT: dumpConfigYaml(config.raw), NEMO_GYM_CONFIG_PATH: resources.instanceName, NEMO_GYM_OTEL_ENABLED: '1', NEMO_GYM_OTEL_TRACES_ENABLED: 'perhaps' }),
+      },
+    );
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));

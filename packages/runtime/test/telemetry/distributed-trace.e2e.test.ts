@@ -97,7 +97,11 @@ describe('telemetry across processes with the per_rollout preset and console exp
 
   it('works with the documented recipe: grep -h \'"trace_id"\' *.log | jq -r \'"\\(.trace_id) \\(.name)"\' | sort', () => {
     const out = execFileSync('bash', ['-c', `grep -h '"trace_id"' *.log | jq -r '"\\(.trace_id) \\(.name)"' | sort`], { cwd: logDir, encoding: 'utf8' });
-    const names = out.split('\n').filter((l) => l.startsWith(runTrace)).map((l) => l.slice(33)).sort();
+    const names = out
+      .split('\n')
+      .filter((l) => l.startsWith(runTrace))
+      .map((l) => l.slice(33))
+      .sort();
     assert.deepEqual(names, ROLLOUT_TREE.map((l) => l.trim().replace(/ \[.*\]$/, '')).sort());
   });
 });

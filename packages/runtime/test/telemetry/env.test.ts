@@ -20,7 +20,10 @@ describe('telemetry settings', () => {
   });
 
   it('read every key the same way: an empty variable is unset, for booleans and strings alike', () => {
-    const settings = resolve({ exporter: 'console', span_groups: 'per_rollout', metrics_enabled: false }, { NEMO_GYM_OTEL_EXPORTER: ' ', NEMO_GYM_OTEL_SPAN_GROUPS: '', NEMO_GYM_OTEL_METRICS_ENABLED: '' });
+    const settings = resolve(
+      { exporter: 'console', span_groups: 'per_rollout', metrics_enabled: false },
+      { NEMO_GYM_OTEL_EXPORTER: ' ', NEMO_GYM_OTEL_SPAN_GROUPS: '', NEMO_GYM_OTEL_METRICS_ENABLED: '' },
+    );
     assert.equal(settings.exporter, 'console');
     assert.equal(settings.spanGroups, 'per_rollout');
     assert.equal(settings.metricsEnabled, false);

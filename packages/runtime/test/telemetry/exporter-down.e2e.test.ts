@@ -24,7 +24,9 @@ for (const protocol of ['grpc', 'http/protobuf'] as const) {
           assert.equal(((await res.json()) as { reward: number }).reward, 1);
         }
         assert.equal(await env.stop(), 143, env.output());
-        const logs = readdirSync(env.logDir).map((f) => readFileSync(join(env.logDir, f), 'utf8')).join('\n');
+        const logs = readdirSync(env.logDir)
+          .map((f) => readFileSync(join(env.logDir, f), 'utf8'))
+          .join('\n');
         assert.match(logs, /LENS_W009/, 'the failed export is reported, not silent');
         assert.match(logs, /LENS_W011\] LensWarning: Telemetry lost by this process: (\d+) of \1 spans/, 'each server counts what it lost');
         assert.match(env.output(), /gym: telemetry not delivered: (\d+) of \1 spans/, 'and gym reports the total of the run');

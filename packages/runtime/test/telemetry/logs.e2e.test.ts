@@ -29,7 +29,9 @@ describe('correlated logs', () => {
 
   it('puts the trace and span ids on the console log line written inside the request', () => {
     assert.equal(status, 422);
-    const lines = readFileSync(join(env.logDir, 'example_single_tool_call.log'), 'utf8').split('\n').filter((l) => l.includes('request body failed validation') && l.startsWith('{"level"'));
+    const lines = readFileSync(join(env.logDir, 'example_single_tool_call.log'), 'utf8')
+      .split('\n')
+      .filter((l) => l.includes('request body failed validation') && l.startsWith('{"level"'));
     assert.equal(lines.length, 1);
     const pinoLine = JSON.parse(lines[0]!) as Record<string, unknown>;
     assert.equal(pinoLine['trace_id'], TRACE);

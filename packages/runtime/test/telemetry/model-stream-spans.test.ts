@@ -30,7 +30,13 @@ const PAUSE_MS = 200;
 
 function responseWith(text: string): Record<string, unknown> {
   return {
-    id: 'resp_1', object: 'response', created_at: 1, model: 'policy', status: 'completed', error: null, incomplete_details: null,
+    id: 'resp_1',
+    object: 'response',
+    created_at: 1,
+    model: 'policy',
+    status: 'completed',
+    error: null,
+    incomplete_details: null,
     output: [{ id: 'msg_1', type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text, annotations: [] }] }],
     usage: { input_tokens: 3, output_tokens: 7, total_tokens: 10 },
   };

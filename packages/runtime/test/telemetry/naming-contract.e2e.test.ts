@@ -40,8 +40,25 @@ describe('the naming contract on a real run', () => {
 
   before(async () => {
     const run = await runGym(
-      ['eval', 'run', '--resources-server', 'example_single_tool_call', '--model-type', 'simulated_model', '--limit', '1', '-o', join(dir, 'rollouts.jsonl'), '--log-dir', logDir,
-        `++head_server.port=${await freePort()}`, '++telemetry.enabled=true', '++telemetry.exporter=console', '++telemetry.span_groups=all', '++telemetry.memory_profiling.enabled=true'],
+      [
+        'eval',
+        'run',
+        '--resources-server',
+        'example_single_tool_call',
+        '--model-type',
+        'simulated_model',
+        '--limit',
+        '1',
+        '-o',
+        join(dir, 'rollouts.jsonl'),
+        '--log-dir',
+        logDir,
+        `++head_server.port=${await freePort()}`,
+        '++telemetry.enabled=true',
+        '++telemetry.exporter=console',
+        '++telemetry.span_groups=all',
+        '++telemetry.memory_profiling.enabled=true',
+      ],
       { env: telemetryEnv({}) },
     );
     assert.equal(run.code, 0, run.stderr);
@@ -78,7 +95,10 @@ describe('the naming contract on a real run', () => {
       assert.ok(Math.abs(span.durationMs - (raw['duration_ms'] as number)) < 0.001);
       assert.equal(span.status.code, status.code);
       assert.deepEqual(span.attributes, raw['attributes']);
-      assert.deepEqual(span.events.map((e) => e.name), (raw['events'] as Array<{ name: string }>).map((e) => e.name));
+      assert.deepEqual(
+        span.events.map((e) => e.name),
+        (raw['events'] as Array<{ name: string }>).map((e) => e.name),
+      );
       assert.deepEqual(span.resource.attributes, resource.attributes);
       assert.equal(span.service, resource.attributes[ATTR.SERVICE_NAME]);
       assert.equal(span.scope?.name, scope.name);
@@ -100,10 +120,13 @@ describe('the naming contract on a real run', () => {
     const missing = contract.filter((name) => !written.has(name) && !(name in NOT_IN_THIS_RUN));
     assert.deepEqual(missing, []);
     // the exceptions stay honest: a name listed as not written must really be absent
-    assert.deepEqual(Object.keys(NOT_IN_THIS_RUN).filter((name) => written.has(name)), []);
+    assert.deepEqual(
+      Object.keys(NOT_IN_THIS_RUN).filter((name) => written.has(name)),
+      [],
+    );
   });
 
-  it("reads back the memory metrics its saturation view uses", () => {
+  it('reads back the memory metrics its saturation view uses', () => {
     const read = new Set(metrics.map((m) => m.name));
     for (const name of [METRIC.SERVER_MEMORY_USAGE, METRIC.SERVER_PROCESSES, METRIC.HOST_MEMORY_USAGE, METRIC.HOST_MEMORY_TOTAL]) assert.ok(read.has(name), name);
   });

@@ -50,6 +50,9 @@ describe('span groups over real processes', () => {
 
   it('turning one group off removes exactly its spans', async () => {
     const { traceId, spans } = await rolloutUnder('server,http_client,rollout,agent,model_call');
-    assert.deepEqual(treeLines(spans, traceId), ROLLOUT_TREE.filter((line) => !line.includes('gym.verify') && !line.includes('.grade')));
+    assert.deepEqual(
+      treeLines(spans, traceId),
+      ROLLOUT_TREE.filter((line) => !line.includes('gym.verify') && !line.includes('.grade')),
+    );
   });
 });

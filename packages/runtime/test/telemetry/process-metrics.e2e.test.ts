@@ -60,9 +60,14 @@ describe('process metrics of a real environment', () => {
   before(async () => {
     env = await startGymEnv(
       [
-        '--search-dir', FIXTURES, '--resources-server', 'burner',
-        '++telemetry.enabled=true', '++telemetry.exporter=console',
-        '++telemetry.memory_profiling.enabled=true', '++telemetry.memory_profiling.interval_seconds=0.2',
+        '--search-dir',
+        FIXTURES,
+        '--resources-server',
+        'burner',
+        '++telemetry.enabled=true',
+        '++telemetry.exporter=console',
+        '++telemetry.memory_profiling.enabled=true',
+        '++telemetry.memory_profiling.interval_seconds=0.2',
       ],
       { env: telemetryEnv({ OTEL_METRIC_EXPORT_INTERVAL: '250' }) },
     );
@@ -85,7 +90,10 @@ describe('process metrics of a real environment', () => {
   it('the server reports its event-loop utilization (unit 1), near 1 while it burned CPU', () => {
     assert.equal(exportsOf(server, 'nodejs.eventloop.utilization')[0]!.unit, '1');
     const values = series(server, 'nodejs.eventloop.utilization');
-    assert.ok(values.every((v) => v >= 0 && v <= 1), values.join(' '));
+    assert.ok(
+      values.every((v) => v >= 0 && v <= 1),
+      values.join(' '),
+    );
     assert.ok(Math.max(...values) >= 0.8, `utilization ${values.map((v) => v.toFixed(2)).join(' ')}`);
     assert.equal(exportsOf(server, 'nodejs.eventloop.utilization')[0]!.resource.attributes['service.name'], 'nemo-gym/burner');
   });
@@ -104,7 +112,10 @@ describe('process metrics of a real environment', () => {
     const gc = exportsOf(server, 'v8js.gc.duration').at(-1)!;
     assert.equal(gc.unit, 's');
     assert.equal(gc.kind, 'HISTOGRAM');
-    assert.ok(gc.data_points.some((p) => p.count! > 0), JSON.stringify(gc.data_points));
+    assert.ok(
+      gc.data_points.some((p) => p.count! > 0),
+      JSON.stringify(gc.data_points),
+    );
     for (const p of gc.data_points) assert.ok(['major', 'minor', 'incremental', 'weakcb'].includes(String(p.attributes['v8js.gc.type'])), JSON.stringify(p.attributes));
     for (const name of ['v8js.memory.heap.used', 'v8js.memory.heap.limit']) {
       const heap = exportsOf(server, name).at(-1)!;
@@ -136,7 +147,10 @@ describe('process metrics of a real environment', () => {
     assert.ok(peak.data_points.find((p) => p.attributes['memory.type'] === 'rss')!.value! >= rss.value!);
     const processes = exportsOf(orchestrator, 'gym.server.processes').at(-1)!;
     assert.equal(processes.unit, '{process}');
-    assert.deepEqual(processes.data_points.map((p) => p.attributes), [tree]);
+    assert.deepEqual(
+      processes.data_points.map((p) => p.attributes),
+      [tree],
+    );
     assert.ok(processes.data_points[0]!.value! >= 2, 'the server and the child it started');
   });
 
@@ -145,7 +159,11 @@ describe('process metrics of a real environment', () => {
     const last = (name: string) => {
       const line = exportsOf(orchestrator, name).at(-1)!;
       assert.equal(line.unit, 'By', name);
-      assert.deepEqual(line.data_points.map((p) => p.attributes), [{}], name);
+      assert.deepEqual(
+        line.data_points.map((p) => p.attributes),
+        [{}],
+        name,
+      );
       return line.data_points[0]!.value!;
     };
     const total = last('gym.host.memory.total');

@@ -41,7 +41,10 @@ describe("the seed's quick start with console telemetry and the default preset",
 
   it('is found by the documented recipe, verbatim', () => {
     const out = execFileSync('bash', ['-c', `grep -h '"trace_id"' *.log | jq -r '"\\(.trace_id) \\(.name)"' | sort`], { cwd: logDir, encoding: 'utf8' });
-    const names = out.split('\n').filter((line) => line.startsWith(traceId)).map((line) => line.slice(33));
+    const names = out
+      .split('\n')
+      .filter((line) => line.startsWith(traceId))
+      .map((line) => line.slice(33));
     for (const name of ['gym.rollout', 'HTTP POST', 'POST /v1/responses', 'gym.model.responses', 'POST /verify', 'gym.verify']) assert.ok(names.includes(name), `${name} in ${names.join(', ')}`);
     assert.deepEqual(names, ROLLOUT_TREE.map((line) => line.trim().replace(/ \[.*\]$/, '')).sort());
   });
@@ -50,7 +53,10 @@ describe("the seed's quick start with console telemetry and the default preset",
     const ids = new Set(spans.map((s) => s.attributes['nemo.gym.rollout.id']));
     assert.deepEqual([...ids], [ids.values().next().value]);
     assert.equal(typeof [...ids][0], 'string');
-    assert.deepEqual(new Set(spans.map((s) => s.resource.attributes['service.name'])), new Set(['nemo-gym/example_single_tool_call_simple_agent', 'nemo-gym/policy_model', 'nemo-gym/example_single_tool_call']));
+    assert.deepEqual(
+      new Set(spans.map((s) => s.resource.attributes['service.name'])),
+      new Set(['nemo-gym/example_single_tool_call_simple_agent', 'nemo-gym/policy_model', 'nemo-gym/example_single_tool_call']),
+    );
   });
 
   it('nests every span inside its parent on one host, to the sub-millisecond', () => {

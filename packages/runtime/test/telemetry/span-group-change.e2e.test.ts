@@ -30,7 +30,11 @@ describe('span groups changed while a server runs', () => {
     const res = await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', baggage: `nemo.gym.rollout.id=${rolloutId}` }, body: JSON.stringify(body) });
     assert.equal(res.status, 200, await res.text());
   };
-  const namesOf = (rolloutId: string) => spans.filter((s) => s.attributes['nemo.gym.rollout.id'] === rolloutId).map((s) => `${s.kind} ${s.name}`).sort();
+  const namesOf = (rolloutId: string) =>
+    spans
+      .filter((s) => s.attributes['nemo.gym.rollout.id'] === rolloutId)
+      .map((s) => `${s.kind} ${s.name}`)
+      .sort();
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'gym-spec-switch-'));
@@ -51,7 +55,10 @@ describe('span groups changed while a server runs', () => {
     await post('/ping_self', {}, 'step-3-client');
     child.kill('SIGTERM');
     await once(child, 'exit');
-    spans = readFileSync(file, 'utf8').split('\n').filter((l) => l.startsWith('{"type":"span"')).map((l) => JSON.parse(l) as Span);
+    spans = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((l) => l.startsWith('{"type":"span"'))
+      .map((l) => JSON.parse(l) as Span);
   });
   after(() => {
     if (child.exitCode === null) child.kill('SIGKILL');

@@ -63,15 +63,30 @@ after(async () => {
 
 /** A task offering one tool, `spin`, whose only valid argument is `ms` (the simulated model calls it). */
 function task(i: number, spinMs: number): JsonObject {
-  const spin = { type: 'function', name: 'spin', description: 'Burns CPU in the burner.', parameters: { type: 'object', properties: { ms: { type: 'number', enum: [spinMs] } }, required: ['ms'], additionalProperties: false }, strict: true };
+  const spin = {
+    type: 'function',
+    name: 'spin',
+    description: 'Burns CPU in the burner.',
+    parameters: { type: 'object', properties: { ms: { type: 'number', enum: [spinMs] } }, required: ['ms'], additionalProperties: false },
+    strict: true,
+  };
   return { responses_create_params: { input: [{ role: 'user', content: `task ${i}: spin the burner` }], tools: [spin] } };
 }
 
 async function runCause(options: CauseOptions): Promise<CauseRun> {
   const env = await startGymEnv(
     [
-      '--search-dir', FIXTURES, '--resources-server', 'burner', '--config', LOOP_AGENT_CONFIG, '--model-type', 'simulated_model',
-      '++telemetry.enabled=true', '++telemetry.exporter=console', '++telemetry.span_groups=per_rollout',
+      '--search-dir',
+      FIXTURES,
+      '--resources-server',
+      'burner',
+      '--config',
+      LOOP_AGENT_CONFIG,
+      '--model-type',
+      'simulated_model',
+      '++telemetry.enabled=true',
+      '++telemetry.exporter=console',
+      '++telemetry.span_groups=per_rollout',
       ...options.overrides,
     ],
     { env: telemetryEnv({ OTEL_METRIC_EXPORT_INTERVAL: '250' }) },
@@ -88,7 +103,10 @@ async function runCause(options: CauseOptions): Promise<CauseRun> {
   const result = await collectRollouts({ environment, input, output: join(work, 'rollouts.jsonl'), concurrency: options.concurrency, disableAggregation: true });
   assert.equal(result.succeeded, options.rollouts, readFileSync(join(work, 'rollouts_failures.jsonl'), 'utf8'));
   assert.equal(await env.stop(), 143, env.output());
-  const records = readFileSync(join(work, 'rollouts.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as JsonObject);
+  const records = readFileSync(join(work, 'rollouts.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as JsonObject);
 
   // what `gym trace why --all` does (commands/why.ts), with the pieces kept for the checks
   const { spans, metrics } = await readSpans([env.logDir]);
@@ -97,7 +115,15 @@ async function runCause(options: CauseOptions): Promise<CauseRun> {
   assert.equal(rollouts.length, options.rollouts);
   const attributions = rollouts.map(attributeRollout);
   const bottleneck = findBottleneck(attributions, buildSaturation(metrics));
-  const out = { text: '', write(t: string) { out.text += t; }, error(t: string) { out.text += t; } };
+  const out = {
+    text: '',
+    write(t: string) {
+      out.text += t;
+    },
+    error(t: string) {
+      out.text += t;
+    },
+  };
   assert.equal(await why({ paths: [env.logDir], all: true, format: 'json' }, out), 0, out.text);
   const run: CauseRun = { records, set, attributions, bottleneck, diagnosis: diagnosisSentence(bottleneck), whyAll: JSON.parse(out.text) };
   if (DEBUG) report(options.name, run);
@@ -109,7 +135,10 @@ function report(name: string, run: CauseRun): void {
   for (const a of run.attributions) for (const [c, ms] of Object.entries(a.categories)) totals[c] = (totals[c] ?? 0) + ms;
   const wall = run.attributions.reduce((s, a) => s + a.wallMs, 0);
   process.stderr.write(`\n[${name}] ${run.attributions.length} rollouts, wall ${wall.toFixed(0)}ms\n`);
-  for (const [c, ms] of Object.entries(totals).filter(([, ms]) => ms > 0).sort((x, y) => y[1] - x[1])) process.stderr.write(`  ${c.padEnd(18)} ${ms.toFixed(1)}ms\n`);
+  for (const [c, ms] of Object.entries(totals)
+    .filter(([, ms]) => ms > 0)
+    .sort((x, y) => y[1] - x[1]))
+    process.stderr.write(`  ${c.padEnd(18)} ${ms.toFixed(1)}ms\n`);
   for (const c of run.bottleneck.causes.slice(0, 6)) process.stderr.write(`  cause ${c.kind} ${c.from} → ${c.to}: ${c.ms.toFixed(1)}ms\n`);
   for (const l of run.bottleneck.loads) process.stderr.write(`  load ${l.service}: elu ${l.elu?.toFixed(2)} p99 ${l.delayP99Ms?.toFixed(1)}ms\n`);
   process.stderr.write(`  ${run.diagnosis}\n`);
@@ -203,7 +232,7 @@ describe('gym trace why over real processes names the injected cause', () => {
       run = await runCause({ name: 'busy-tool', overrides: [], rollouts: 48, concurrency: 16, spinMs: 20 });
     });
 
-    it('puts at least 80% of the time calls waited behind other calls\' spins into transit + callee queue', () => {
+    it("puts at least 80% of the time calls waited behind other calls' spins into transit + callee queue", () => {
       const burns = spins(run.records);
       assert.equal(burns.length, 48, 'one spin per rollout');
       assert.ok(burns.every(([s, e]) => e - s >= 20));
@@ -223,7 +252,12 @@ describe('gym trace why over real processes names the injected cause', () => {
     it('names the burner, busy, as the bottleneck', () => {
       const cause = run.bottleneck.cause!;
       assert.deepEqual([cause.kind, cause.from, cause.to], ['transit', AGENT, BURNER]);
-      assert.match(run.diagnosis, new RegExp(`^burner event loop ${BUSY}: requests from loop_agent waited in burner before its handler ran — .* in transit \\+ callee queue — add burner processes \\(num_workers\\) or make its handlers cheaper$`));
+      assert.match(
+        run.diagnosis,
+        new RegExp(
+          `^burner event loop ${BUSY}: requests from loop_agent waited in burner before its handler ran — .* in transit \\+ callee queue — add burner processes \\(num_workers\\) or make its handlers cheaper$`,
+        ),
+      );
       assert.deepEqual([run.whyAll.rollouts, run.whyAll.diagnosis], [run.attributions.length, run.diagnosis]);
     });
   });
@@ -302,7 +336,10 @@ describe('gym trace why over real processes names the injected cause', () => {
     it('names the wire between agent and model, both event loops idle', () => {
       const cause = run.bottleneck.cause!;
       assert.deepEqual([cause.kind, cause.from, cause.to], ['transit', AGENT, MODEL]);
-      assert.match(run.diagnosis, /^.* in transit loop_agent → policy_model with both event loops idle \(policy_model [\d.]+%, loop_agent [\d.]+%\): the wire between them is slow — check the network or proxy on that path$/);
+      assert.match(
+        run.diagnosis,
+        /^.* in transit loop_agent → policy_model with both event loops idle \(policy_model [\d.]+%, loop_agent [\d.]+%\): the wire between them is slow — check the network or proxy on that path$/,
+      );
       assert.deepEqual([run.whyAll.rollouts, run.whyAll.diagnosis], [run.attributions.length, run.diagnosis]);
     });
   });
@@ -313,7 +350,7 @@ describe('gym trace why over real processes names the injected cause', () => {
       run = await runCause({ name: 'busy-agent', overrides: [`++${KNOB}.burn_ms_per_step=10`], rollouts: 48, concurrency: 16, spinMs: 0 });
     });
 
-    it('puts at least 80% of the time rollouts waited for other rollouts\' burns into the agent\'s caller queue, connect and return', () => {
+    it("puts at least 80% of the time rollouts waited for other rollouts' burns into the agent's caller queue, connect and return", () => {
       const burnsOf = new Map(run.records.map((r) => [r['trace_id'], r['agent_burns'] as Interval[]]));
       assert.equal([...burnsOf.values()].flat().length, 2 * 48, 'one burn per model call');
       const hopsOf = new Map<Attribution, Hop[]>();
@@ -343,9 +380,16 @@ describe('gym trace why over real processes names the injected cause', () => {
     it('names the agent, busy, as the bottleneck: its caller queue, connect and return over all its calls', () => {
       const cause = run.bottleneck.cause!;
       assert.deepEqual([cause.kind, cause.from, cause.to], ['caller_loop', AGENT, null]);
-      const wait = sum(run.attributions.flatMap((a) => a.hops.filter((h) => h.fromService === AGENT).map((h) => (h.critical.caller_queue ?? 0) + (h.critical.connect ?? 0) + (h.critical.return ?? 0))));
+      const wait = sum(
+        run.attributions.flatMap((a) => a.hops.filter((h) => h.fromService === AGENT).map((h) => (h.critical.caller_queue ?? 0) + (h.critical.connect ?? 0) + (h.critical.return ?? 0))),
+      );
       assert.ok(Math.abs(cause.ms - wait) <= 1e-6 * wait, `${cause.ms} vs ${wait}`);
-      assert.match(run.diagnosis, new RegExp(`^loop_agent event loop ${BUSY}: rollouts waited for CPU in loop_agent — .* queued before requests were sent or answers were read — lower --concurrency or add loop_agent processes \\(num_workers\\)$`));
+      assert.match(
+        run.diagnosis,
+        new RegExp(
+          `^loop_agent event loop ${BUSY}: rollouts waited for CPU in loop_agent — .* queued before requests were sent or answers were read — lower --concurrency or add loop_agent processes \\(num_workers\\)$`,
+        ),
+      );
       assert.deepEqual([run.whyAll.rollouts, run.whyAll.diagnosis], [run.attributions.length, run.diagnosis]);
     });
   });

@@ -77,7 +77,9 @@ export class AttributionTotals {
   }
 
   finish(): AttributionSummary {
-    const categories = Object.fromEntries(TIME_CATEGORIES.map((c) => [c, { totalMs: this.#categories[c].totalMs, meanShare: this.#counted > 0 ? this.#categories[c].meanShare / this.#counted : this.#categories[c].meanShare }])) as AttributionSummary['categories'];
+    const categories = Object.fromEntries(
+      TIME_CATEGORIES.map((c) => [c, { totalMs: this.#categories[c].totalMs, meanShare: this.#counted > 0 ? this.#categories[c].meanShare / this.#counted : this.#categories[c].meanShare }]),
+    ) as AttributionSummary['categories'];
     const n = this.#items;
     return { type: 'attribution_summary', rollouts: n, totalWallMs: this.#totalWallMs, meanWallMs: n === 0 ? 0 : this.#totalWallMs / n, categories, network: { ...this.#network } };
   }

@@ -15,23 +15,25 @@ import type { SpanRecord } from '../span-record.js';
  * apart as `collector_send` and `collector_return`.
  */
 export type TimeCategory =
-  | 'model'
-  | 'tools'
-  | 'verify'
-  | 'seed'
-  | 'agent'
-  | 'caller_queue'
-  | 'connect'
-  | 'transit'
-  | 'return'
-  | 'retries'
-  | 'network'
-  | 'collector_send'
-  | 'collector_return'
-  | 'unaccounted';
+  'model' | 'tools' | 'verify' | 'seed' | 'agent' | 'caller_queue' | 'connect' | 'transit' | 'return' | 'retries' | 'network' | 'collector_send' | 'collector_return' | 'unaccounted';
 
 /** Every category, in display order. */
-export const TIME_CATEGORIES: readonly TimeCategory[] = ['model', 'tools', 'verify', 'seed', 'agent', 'caller_queue', 'connect', 'transit', 'return', 'retries', 'network', 'collector_send', 'collector_return', 'unaccounted'];
+export const TIME_CATEGORIES: readonly TimeCategory[] = [
+  'model',
+  'tools',
+  'verify',
+  'seed',
+  'agent',
+  'caller_queue',
+  'connect',
+  'transit',
+  'return',
+  'retries',
+  'network',
+  'collector_send',
+  'collector_return',
+  'unaccounted',
+];
 
 const MODEL_ROUTES = new Set(['/v1/responses', '/v1/chat/completions', '/v1/messages', '/v1/completions']);
 

@@ -76,7 +76,10 @@ export class MissingServerAccumulator {
   /** Adds another accumulator's state, as if its sets had been added here after these. */
   merge(s: MissingServerState): void {
     for (const [address, service] of s.serviceAt) this.#serviceAt.set(address, service);
-    for (const [into, from] of [[this.#all, s.all], [this.#fromRollout, s.fromRollout]] as const) {
+    for (const [into, from] of [
+      [this.#all, s.all],
+      [this.#fromRollout, s.fromRollout],
+    ] as const) {
       for (const [address, calls] of from) {
         let c = into.get(address);
         if (c === undefined) into.set(address, (c = { count: 0, from: [], examples: [] }));

@@ -117,7 +117,9 @@ export function buildSaturation(points: readonly MetricPoint[]): SaturationData 
   processes.sort((a, b) => (a.key < b.key ? -1 : 1));
   return {
     processes,
-    memory: [...memory.values()].map((m) => ({ server: m.server, type: m.type, samples: gaugeSamples(m.points) })).sort((a, b) => (a.server < b.server ? -1 : a.server > b.server ? 1 : a.type < b.type ? -1 : 1)),
+    memory: [...memory.values()]
+      .map((m) => ({ server: m.server, type: m.type, samples: gaugeSamples(m.points) }))
+      .sort((a, b) => (a.server < b.server ? -1 : a.server > b.server ? 1 : a.type < b.type ? -1 : 1)),
     hostMemory: gaugeSamples(host),
     recorded: points.length > 0,
   };

@@ -64,7 +64,16 @@ export function buildSpanTree(roots: readonly SpanNode[], options: SpanTreeOptio
     if (rows.length >= max) {
       omitted++;
     } else {
-      rows.push({ node, depth, guides, last, offsetMs: nsToMs(node.span.startNs - start), durationMs: node.span.durationMs, selfMs: nsToMs(selfTimeNs(node)), critical: critical.has(node.span.spanId) });
+      rows.push({
+        node,
+        depth,
+        guides,
+        last,
+        offsetMs: nsToMs(node.span.startNs - start),
+        durationMs: node.span.durationMs,
+        selfMs: nsToMs(selfTimeNs(node)),
+        critical: critical.has(node.span.spanId),
+      });
     }
     const childGuides = depth === 0 ? [] : [...guides, !last];
     for (let i = node.children.length - 1; i >= 0; i--) stack.push({ node: node.children[i]!, depth: depth + 1, guides: childGuides, last: i === node.children.length - 1 });

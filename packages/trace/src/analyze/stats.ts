@@ -132,7 +132,8 @@ export class StatsAccumulator {
         a.durations.push(s.durationMs);
         if (s.status.code === 'ERROR') a.errors++;
         a.totalMs += s.durationMs;
-        if (shared !== null && shared.has(s.spanId)) this.#pending.set(s.spanId, { group: a, startNs: s.startNs, endNs: s.endNs, children: node.children.flatMap((c) => [c.span.startNs, c.span.endNs]) });
+        if (shared !== null && shared.has(s.spanId))
+          this.#pending.set(s.spanId, { group: a, startNs: s.startNs, endNs: s.endNs, children: node.children.flatMap((c) => [c.span.startNs, c.span.endNs]) });
         else a.selfNs += selfTimeNs(node);
       }
     }

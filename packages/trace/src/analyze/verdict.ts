@@ -74,7 +74,13 @@ function firstError(r: Pick<Rollout, 'node'>, nodes: readonly SpanNode[]): strin
   for (const n of nodes) {
     if (n.span.status.code !== 'ERROR') continue;
     const caller = n.parent;
-    const recovered = n.span.kind === 'SERVER' && caller !== null && caller.span.kind === 'CLIENT' && caller.span.status.code !== 'ERROR' && caller.span.ended && caller.children.some((c) => c.span.kind === 'SERVER' && c.span.startNs > n.span.startNs);
+    const recovered =
+      n.span.kind === 'SERVER' &&
+      caller !== null &&
+      caller.span.kind === 'CLIENT' &&
+      caller.span.status.code !== 'ERROR' &&
+      caller.span.ended &&
+      caller.children.some((c) => c.span.kind === 'SERVER' && c.span.startNs > n.span.startNs);
     if (!recovered) return describe(n.span);
   }
   return null;

@@ -106,10 +106,11 @@ export class WhyAllTask implements BatchTask<WhyAllState> {
 
   add({ set, rollouts, shared }: Batch): void {
     const into = rollouts.length > 0 ? this.byRollout : this.byRoot;
-    const items: Attribution[] = rollouts.length > 0
-      ? rollouts.map(attributeRollout)
-      // a root whose parent was read in another batch is inside a rollout there, not a trace root
-      : [...set.traces.values()].flatMap((t) => t.roots.filter((r) => shared === null || r.span.parentSpanId === null || !shared.has(r.span.parentSpanId)).map((root) => attributeTime(root)));
+    const items: Attribution[] =
+      rollouts.length > 0
+        ? rollouts.map(attributeRollout)
+        : // a root whose parent was read in another batch is inside a rollout there, not a trace root
+          [...set.traces.values()].flatMap((t) => t.roots.filter((r) => shared === null || r.span.parentSpanId === null || !shared.has(r.span.parentSpanId)).map((root) => attributeTime(root)));
     for (const a of items) {
       into.totals.add(a);
       into.bottleneck.add(a);

@@ -35,7 +35,10 @@ export async function resolvePaths(paths: readonly string[] | undefined, cwd: st
       `No paths given and no logs under ${DEFAULT_LOG_ROOT} in ${cwd}. Run with telemetry on (${CONSOLE_TELEMETRY_SWITCH} gym eval run …), or pass the files or directories holding console telemetry or OTLP/JSON, e.g. \`gym trace show server-logs/\`.`,
     );
   }
-  const runs = await runsNewestFirst(root, entries.filter((e) => e.isDirectory() && e.name !== 'latest').map((e) => e.name));
+  const runs = await runsNewestFirst(
+    root,
+    entries.filter((e) => e.isDirectory() && e.name !== 'latest').map((e) => e.name),
+  );
   for (let i = 0; i < runs.length; i++) {
     const run = runs[i]!;
     if (!(await holdsSpans(run))) continue;
@@ -74,7 +77,7 @@ async function fileHoldsSpan(path: string): Promise<boolean> {
     const overlap = Math.max(...SPAN_MARKERS.map((m) => m.length));
     const buffer = Buffer.alloc(CHUNK_BYTES + overlap);
     let kept = 0;
-    for (let position = 0; ; ) {
+    for (let position = 0; ;) {
       const { bytesRead } = await file.read(buffer, kept, CHUNK_BYTES, position);
       if (bytesRead === 0) return false;
       position += bytesRead;

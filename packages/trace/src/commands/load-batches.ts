@@ -87,10 +87,13 @@ export async function readInBatches(options: InputOptions, out: CommandOutput, o
     const shares = workers > 1 ? shareBatches(groups, index.partitionBytes, workers) : [];
     // the task is merged into only once every worker has answered: when one fails (a thread that
     // cannot start, or runs out of memory), the batches are read here instead
-    const answers = shares.length > 1 ? await runInWorkers(index, shares, (onBatch as BatchTask).spec).catch((err: unknown) => {
-      out.error(`warning: the trace reader threads failed (${err instanceof Error ? err.message : String(err)}); reading in one thread\n`);
-      return null;
-    }) : null;
+    const answers =
+      shares.length > 1
+        ? await runInWorkers(index, shares, (onBatch as BatchTask).spec).catch((err: unknown) => {
+            out.error(`warning: the trace reader threads failed (${err instanceof Error ? err.message : String(err)}); reading in one thread\n`);
+            return null;
+          })
+        : null;
     if (answers !== null) {
       for (const { state, stats: read } of answers) {
         (onBatch as BatchTask).merge(state);
@@ -102,7 +105,11 @@ export async function readInBatches(options: InputOptions, out: CommandOutput, o
       for (const which of groups) add(await readBatch(index, which, stats, shared));
     }
     const batches = groups.length;
-    if (stats.spans === 0) throw new TraceUserError(TRACE_ERROR_CODES.noSpans, `No spans found in ${paths.join(', ')}: ${describeRead(stats)}. Telemetry must be on with the console or OTLP/JSON file exporter (NEMO_GYM_OTEL_ENABLED=1).`);
+    if (stats.spans === 0)
+      throw new TraceUserError(
+        TRACE_ERROR_CODES.noSpans,
+        `No spans found in ${paths.join(', ')}: ${describeRead(stats)}. Telemetry must be on with the console or OTLP/JSON file exporter (NEMO_GYM_OTEL_ENABLED=1).`,
+      );
     if (stats.malformedLines > 0) out.error(`warning: ${describeRead(stats)}\n`);
     return { paths, stats, saturation, batches, workers: answers === null ? 1 : answers.length };
   } finally {
@@ -136,8 +143,12 @@ export async function openLogged(files: Parameters<typeof openIndex>[0], anchor:
   // A batch holds several partitions, and a trace much smaller than a batch is never split (at
   // about 1 KiB a span): a small batch size (tests) still exercises both.
   const batch = batchBytes();
-  const index = await openIndex(files, anchor, { partitionTargetBytes: Math.min(PARTITION_TARGET_BYTES, Math.max(1, Math.floor(batch / 4))), largeTraceSpans: Math.min(LARGE_TRACE_SPANS, Math.floor(batch / 8 / 1024)) });
-  if (index.built && out.errorIsTTY === true) out.error(`indexed ${mib} MiB of telemetry in ${((Date.now() - started) / 1000).toFixed(1)}s (kept in ${index.temporary ? 'a temporary directory' : index.dir}; rebuilt when the logs change)\n`);
+  const index = await openIndex(files, anchor, {
+    partitionTargetBytes: Math.min(PARTITION_TARGET_BYTES, Math.max(1, Math.floor(batch / 4))),
+    largeTraceSpans: Math.min(LARGE_TRACE_SPANS, Math.floor(batch / 8 / 1024)),
+  });
+  if (index.built && out.errorIsTTY === true)
+    out.error(`indexed ${mib} MiB of telemetry in ${((Date.now() - started) / 1000).toFixed(1)}s (kept in ${index.temporary ? 'a temporary directory' : index.dir}; rebuilt when the logs change)\n`);
   return index;
 }
 

@@ -52,7 +52,11 @@ export async function loadTelemetry(options: InputOptions, out: CommandOutput): 
       out.error(`\rreading ${(p.bytesRead / 1048576).toFixed(0)} / ${(p.totalBytes / 1048576).toFixed(0)} MiB (${pct}%)${pct === 100 ? '\n' : ''}`);
     },
   });
-  if (stats.spans === 0) throw new TraceUserError(TRACE_ERROR_CODES.noSpans, `No spans found in ${paths.join(', ')}: ${describeRead(stats)}. Telemetry must be on with the console or OTLP/JSON file exporter (${CONSOLE_TELEMETRY_SWITCH}).`);
+  if (stats.spans === 0)
+    throw new TraceUserError(
+      TRACE_ERROR_CODES.noSpans,
+      `No spans found in ${paths.join(', ')}: ${describeRead(stats)}. Telemetry must be on with the console or OTLP/JSON file exporter (${CONSOLE_TELEMETRY_SWITCH}).`,
+    );
   if (stats.malformedLines > 0) out.error(`warning: ${describeRead(stats)}\n`);
   const set = assembleTraces(spans);
   return { paths, stats, set, rollouts: findRollouts(set), saturation: buildSaturation(metrics) };

@@ -73,22 +73,30 @@ export async function push(options: PushOptions, out: CommandOutput): Promise<nu
     };
     const started = Date.now();
     try {
-      const stats = await forEachSpan(paths, (s) => {
-        batch.push(converter.convert(s));
-        if (batch.length >= batchSize) flush();
-      }, {
-        pause: () => {
-          if (failure !== null) return Promise.reject(new PushFailed(failure));
-          return inFlight.length >= MAX_IN_FLIGHT ? inFlight[0] : undefined;
+      const stats = await forEachSpan(
+        paths,
+        (s) => {
+          batch.push(converter.convert(s));
+          if (batch.length >= batchSize) flush();
         },
-      });
+        {
+          pause: () => {
+            if (failure !== null) return Promise.reject(new PushFailed(failure));
+            return inFlight.length >= MAX_IN_FLIGHT ? inFlight[0] : undefined;
+          },
+        },
+      );
       flush();
       await Promise.all(inFlight);
       if (failure !== null) throw new PushFailed(failure);
       if (stats.spans === 0) throw new TraceUserError(TRACE_ERROR_CODES.noSpans, `No spans found in ${paths.join(', ')}: nothing to push.`);
       out.write(`pushed ${sent} spans in ${requests} requests to ${url} (${protocol}) in ${((Date.now() - started) / 1000).toFixed(1)}s\n`);
     } catch (err) {
-      if (err instanceof PushFailed) throw new TraceUserError(TRACE_ERROR_CODES.pushFailed, `The collector at ${url} did not take the spans (${err.message}); ${sent} spans were sent before. Check --endpoint and --protocol (gRPC listens on 4317, HTTP on 4318).`);
+      if (err instanceof PushFailed)
+        throw new TraceUserError(
+          TRACE_ERROR_CODES.pushFailed,
+          `The collector at ${url} did not take the spans (${err.message}); ${sent} spans were sent before. Check --endpoint and --protocol (gRPC listens on 4317, HTTP on 4318).`,
+        );
       throw err;
     } finally {
       await Promise.all(inFlight);

@@ -49,7 +49,10 @@ export async function receive(options: ReceiveOptions, out: CommandOutput): Prom
       },
     });
     const host = options.host ?? '127.0.0.1';
-    const listening = [rx.grpcPort === null ? null : `gRPC on ${host}:${rx.grpcPort}`, rx.httpPort === null ? null : `HTTP on http://${host}:${rx.httpPort} (/v1/traces, /v1/metrics, /v1/logs)`].filter((s) => s !== null);
+    const listening = [
+      rx.grpcPort === null ? null : `gRPC on ${host}:${rx.grpcPort}`,
+      rx.httpPort === null ? null : `HTTP on http://${host}:${rx.httpPort} (/v1/traces, /v1/metrics, /v1/logs)`,
+    ].filter((s) => s !== null);
     out.write(`OTLP receiver: ${listening.join(', ')}; writing ${dir}/<service.name>.jsonl. Ctrl-C stops.\n`);
     await untilStopped(options.signal);
     await rx.close();

@@ -63,13 +63,18 @@ export async function show(options: ShowOptions, out: CommandOutput): Promise<nu
     } else if (options.trace !== undefined) views = [traceView(findTrace(set, options.trace))];
     else if (options.slowest !== undefined) {
       if (!Number.isInteger(options.slowest) || options.slowest < 1) throw new TraceUserError(TRACE_ERROR_CODES.badOption, `--slowest takes a positive integer, got ${options.slowest}.`);
-      views = rollouts.length > 0
-        ? [...rollouts].sort((a, b) => b.node.span.durationMs - a.node.span.durationMs).slice(0, options.slowest).map(rolloutView)
-        : [...set.traces.values()].sort((a, b) => b.durationMs - a.durationMs).slice(0, options.slowest).map(traceView);
+      views =
+        rollouts.length > 0
+          ? [...rollouts]
+              .sort((a, b) => b.node.span.durationMs - a.node.span.durationMs)
+              .slice(0, options.slowest)
+              .map(rolloutView)
+          : [...set.traces.values()]
+              .sort((a, b) => b.durationMs - a.durationMs)
+              .slice(0, options.slowest)
+              .map(traceView);
     } else if (options.failed === true) {
-      views = rollouts.length > 0
-        ? rollouts.filter((r) => isFailed(verdictOf(r))).map(rolloutView)
-        : [...set.traces.values()].filter((t) => hasError(t.roots)).map(traceView);
+      views = rollouts.length > 0 ? rollouts.filter((r) => isFailed(verdictOf(r))).map(rolloutView) : [...set.traces.values()].filter((t) => hasError(t.roots)).map(traceView);
       if (views.length === 0) {
         out.write(format === 'json' ? toJson({ type: 'show', views: [] }) : 'No failed rollouts or traces.\n');
         return 0;
@@ -84,13 +89,29 @@ export async function show(options: ShowOptions, out: CommandOutput): Promise<nu
     const evidence = options.evidence === undefined || options.evidence.length === 0 ? undefined : readEvidence(options.evidence);
     const evidenceOf = (v: View) => (evidence === undefined ? undefined : findEvidence(evidence, v));
     if (format === 'json') {
-      out.write(toJson({ type: 'show', views: views.map((v) => ({ rollout_id: v.rolloutId, trace_id: v.traceId, reward: v.verdict?.reward ?? null, verdict: v.verdict, tree: treeToJson(buildSpanTree(v.roots, { maxRows })), ...(evidence === undefined ? {} : { evidence: evidenceOf(v) ?? null }) })) }));
+      out.write(
+        toJson({
+          type: 'show',
+          views: views.map((v) => ({
+            rollout_id: v.rolloutId,
+            trace_id: v.traceId,
+            reward: v.verdict?.reward ?? null,
+            verdict: v.verdict,
+            tree: treeToJson(buildSpanTree(v.roots, { maxRows })),
+            ...(evidence === undefined ? {} : { evidence: evidenceOf(v) ?? null }),
+          })),
+        }),
+      );
       return 0;
     }
     const render = format === 'markdown' ? renderTreeMarkdown : renderTreeText;
     out.write(
       views
-        .map((v) => render(buildSpanTree(v.roots, { maxRows }), { color: options.color ?? false, title: v.title, ...(options.width === undefined ? {} : { width: options.width }) }) + (evidence === undefined ? '' : `\n${evidenceText(evidenceOf(v), format, options.width)}`))
+        .map(
+          (v) =>
+            render(buildSpanTree(v.roots, { maxRows }), { color: options.color ?? false, title: v.title, ...(options.width === undefined ? {} : { width: options.width }) }) +
+            (evidence === undefined ? '' : `\n${evidenceText(evidenceOf(v), format, options.width)}`),
+        )
         .join('\n'),
     );
     return 0;
@@ -116,7 +137,15 @@ function renderList(rollouts: Rollout[], traces: Trace[], format: OutputFormat, 
   if (format === 'json') {
     return toJson({
       type: 'list',
-      rollouts: rollouts.map((r, i) => ({ rollout_id: r.rolloutId, trace_id: r.traceId, duration_ms: r.node.span.durationMs, reward: verdicts[i]!.reward, verdict: verdicts[i], connections: conns[i], spans: subtree(outermostOf(r)).length })),
+      rollouts: rollouts.map((r, i) => ({
+        rollout_id: r.rolloutId,
+        trace_id: r.traceId,
+        duration_ms: r.node.span.durationMs,
+        reward: verdicts[i]!.reward,
+        verdict: verdicts[i],
+        connections: conns[i],
+        spans: subtree(outermostOf(r)).length,
+      })),
       traces: traces.map((t) => ({ trace_id: t.traceId, duration_ms: t.durationMs, spans: t.nodes.size, roots: t.roots.map((n) => n.span.name), services: t.services })),
     });
   }
@@ -124,13 +153,25 @@ function renderList(rollouts: Rollout[], traces: Trace[], format: OutputFormat, 
   const table: typeof textTable = text ? (h, r, a, f = {}) => textTable(h, r, a, { ...f, ...(width === undefined ? {} : { maxWidth: width }), droppable: [6, 5], keep: [0, 1] }) : markdownTable;
   const prose = (t: string) => (text ? wrapProse(t, width) : t);
   const head = prose(`${rollouts.length} rollouts in ${traces.length} traces (${spanCount} spans). Pick one with --rollout ID, --trace ID, --slowest N or --failed.\n\n`);
-  const rows = rollouts.length > 0
-    ? rollouts.slice(0, LIST_LIMIT).map((r, i) => [r.rolloutId, r.traceId, formatMs(r.node.span.durationMs), verdicts[i]!.reward === null ? '-' : String(verdicts[i]!.reward), VERDICT_TEXT[verdicts[i]!.status], String(subtree(outermostOf(r)).length), connectionsLabel(conns[i]!, formatMs)])
-    : traces.slice(0, LIST_LIMIT).map((t) => [t.roots[0]?.span.name ?? '-', t.traceId, formatMs(t.durationMs), '-', '-', String(t.nodes.size), '-']);
+  const rows =
+    rollouts.length > 0
+      ? rollouts
+          .slice(0, LIST_LIMIT)
+          .map((r, i) => [
+            r.rolloutId,
+            r.traceId,
+            formatMs(r.node.span.durationMs),
+            verdicts[i]!.reward === null ? '-' : String(verdicts[i]!.reward),
+            VERDICT_TEXT[verdicts[i]!.status],
+            String(subtree(outermostOf(r)).length),
+            connectionsLabel(conns[i]!, formatMs),
+          ])
+      : traces.slice(0, LIST_LIMIT).map((t) => [t.roots[0]?.span.name ?? '-', t.traceId, formatMs(t.durationMs), '-', '-', String(t.nodes.size), '-']);
   const total = rollouts.length > 0 ? rollouts.length : traces.length;
   const more = total > LIST_LIMIT ? `… ${total - LIST_LIMIT} more\n` : '';
   const cold = conns.filter((c) => c.opened > 0).length;
-  const coldNote = cold === 0 ? '' : prose(`${cold} rollout${cold === 1 ? '' : 's'} opened new connections (cold start: the first rollouts of a run pay connection set-up; later ones reuse the connections).\n`);
+  const coldNote =
+    cold === 0 ? '' : prose(`${cold} rollout${cold === 1 ? '' : 's'} opened new connections (cold start: the first rollouts of a run pay connection set-up; later ones reuse the connections).\n`);
   return head + table([rollouts.length > 0 ? 'rollout' : 'root span', 'trace', 'duration', 'reward', 'verdict', 'spans', 'connections'], rows, ['l', 'l', 'r', 'r', 'l', 'r', 'l']) + more + coldNote;
 }
 

@@ -36,7 +36,8 @@ export async function sql(options: SqlOptions, out: CommandOutput): Promise<numb
   return runCommand(out, async () => {
     const memoryLimit = options.memoryLimit ?? '1GB';
     if (!MEMORY_LIMIT.test(memoryLimit)) throw new TraceUserError(TRACE_ERROR_CODES.badOption, `--memory-limit takes a size such as 512MB or 2GB, got '${memoryLimit}'.`);
-    if (options.threads !== undefined && (!Number.isInteger(options.threads) || options.threads < 1)) throw new TraceUserError(TRACE_ERROR_CODES.badOption, `--threads takes a positive integer, got ${options.threads}.`);
+    if (options.threads !== undefined && (!Number.isInteger(options.threads) || options.threads < 1))
+      throw new TraceUserError(TRACE_ERROR_CODES.badOption, `--threads takes a positive integer, got ${options.threads}.`);
     const maxRows = options.maxRows ?? 1000;
     if (!Number.isInteger(maxRows) || maxRows < 1) throw new TraceUserError(TRACE_ERROR_CODES.badOption, `--max-rows takes a positive integer, got ${options.maxRows}.`);
     if (options.query.trim().length === 0) throw new TraceUserError(TRACE_ERROR_CODES.badOption, 'Pass a query, e.g. gym trace sql "SELECT name, count(*) FROM spans GROUP BY name".');
@@ -52,7 +53,11 @@ export async function sql(options: SqlOptions, out: CommandOutput): Promise<numb
         try {
           reader = await connection.runAndReadAll(options.query);
         } catch (err) {
-          throw new TraceUserError(TRACE_ERROR_CODES.sqlError, `DuckDB rejected the query: ${(err as Error).message.split('\n')[0]} (tables: spans, metrics; see \`gym trace sql "DESCRIBE spans"\`).`, { cause: err });
+          throw new TraceUserError(
+            TRACE_ERROR_CODES.sqlError,
+            `DuckDB rejected the query: ${(err as Error).message.split('\n')[0]} (tables: spans, metrics; see \`gym trace sql "DESCRIBE spans"\`).`,
+            { cause: err },
+          );
         }
         const columns = reader.columnNames();
         // integers come back as strings (they may exceed 2^53); the ones that fit are numbers again

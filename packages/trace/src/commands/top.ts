@@ -55,12 +55,15 @@ export async function top(options: TopOptions, out: CommandOutput): Promise<numb
     const follower = new FileFollower(paths, (file, line, lineNo) => {
       let scanner = scanners.get(file);
       if (scanner === undefined) {
-        scanners.set(file, (scanner = new RecordScanner({
-          skipped: () => undefined,
-          malformed: () => undefined,
-          mayBeRecord: (t) => !t.startsWith('{"') || t.includes('"span_id"') || t.includes('"resourceSpans"') || t.includes('"metric"'),
-          record: (obj, at) => handleRecord(obj, { file, line: at }, resources, handlers),
-        })));
+        scanners.set(
+          file,
+          (scanner = new RecordScanner({
+            skipped: () => undefined,
+            malformed: () => undefined,
+            mayBeRecord: (t) => !t.startsWith('{"') || t.includes('"span_id"') || t.includes('"resourceSpans"') || t.includes('"metric"'),
+            record: (obj, at) => handleRecord(obj, { file, line: at }, resources, handlers),
+          })),
+        );
       }
       scanner.push(line, lineNo);
     });

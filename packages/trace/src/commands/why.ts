@@ -42,7 +42,11 @@ export async function why(options: WhyOptions, out: CommandOutput): Promise<numb
       const use = task.used;
       const summary = use.totals.finish();
       const bottleneck = use.bottleneck.finish(saturation);
-      out.write(format === 'json' ? toJson({ ...summary, diagnosis: diagnosisSentence(bottleneck), bottleneck }) : renderAttributionSummary(summary, format === 'markdown' ? 'markdown' : 'text', bottleneck, options.width));
+      out.write(
+        format === 'json'
+          ? toJson({ ...summary, diagnosis: diagnosisSentence(bottleneck), bottleneck })
+          : renderAttributionSummary(summary, format === 'markdown' ? 'markdown' : 'text', bottleneck, options.width),
+      );
       return 0;
     }
     const { set, rollouts, saturation } = await loadTelemetry(options, out);
@@ -53,14 +57,24 @@ export async function why(options: WhyOptions, out: CommandOutput): Promise<numb
       result = attributeRollout(hit.rollout);
       verdict = verdictOf(hit.rollout);
     } else if (hit.rollouts.length > 1) {
-      const ids = hit.rollouts.slice(0, 10).map((r) => r.rolloutId).join(', ');
-      throw new TraceUserError(TRACE_ERROR_CODES.ambiguousTrace, `Trace ${hit.trace.traceId} holds ${hit.rollouts.length} rollouts (the default preset puts a whole run under gym.job). Pass one rollout id, e.g. ${ids}, or use --all.`);
+      const ids = hit.rollouts
+        .slice(0, 10)
+        .map((r) => r.rolloutId)
+        .join(', ');
+      throw new TraceUserError(
+        TRACE_ERROR_CODES.ambiguousTrace,
+        `Trace ${hit.trace.traceId} holds ${hit.rollouts.length} rollouts (the default preset puts a whole run under gym.job). Pass one rollout id, e.g. ${ids}, or use --all.`,
+      );
     } else {
       const root = hit.trace.roots[0]!;
       result = attributeTime(root);
     }
     const bottleneck = findBottleneck([result], saturation);
-    out.write(format === 'json' ? toJson({ ...result, verdict, diagnosis: diagnosisSentence(bottleneck), bottleneck }) : renderAttribution(result, format === 'markdown' ? 'markdown' : 'text', { verdict, bottleneck, ...(options.width === undefined ? {} : { width: options.width }) }));
+    out.write(
+      format === 'json'
+        ? toJson({ ...result, verdict, diagnosis: diagnosisSentence(bottleneck), bottleneck })
+        : renderAttribution(result, format === 'markdown' ? 'markdown' : 'text', { verdict, bottleneck, ...(options.width === undefined ? {} : { width: options.width }) }),
+    );
     return 0;
   });
 }

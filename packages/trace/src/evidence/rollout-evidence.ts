@@ -125,9 +125,20 @@ export function evidenceOfRow(row: Obj, verdict: RolloutEvidence['verdict']): Ro
   const tools = (Array.isArray(t['tool_calls']) ? (t['tool_calls'] as unknown[]) : []).map((raw): EvidenceTool => {
     const c = obj(raw);
     const text = (v: unknown) => cut(typeof v === 'string' ? v : v === undefined ? '' : JSON.stringify(v));
-    return { toolCallId: str(c['tool_call_id']) ?? '', name: str(c['tool_name']), status: str(c['status']) ?? 'unknown', durationMs: num(c['duration_ms']), arguments: text(c['arguments']), output: text(c['output']) };
+    return {
+      toolCallId: str(c['tool_call_id']) ?? '',
+      name: str(c['tool_name']),
+      status: str(c['status']) ?? 'unknown',
+      durationMs: num(c['duration_ms']),
+      arguments: text(c['arguments']),
+      output: text(c['output']),
+    };
   });
-  const gaps = (Array.isArray(t['gaps']) ? (t['gaps'] as unknown[]) : []).map((g) => ({ code: str(obj(g)['code']) ?? 'unknown', invocationId: str(obj(g)['invocation_id']), detail: str(obj(g)['detail']) }));
+  const gaps = (Array.isArray(t['gaps']) ? (t['gaps'] as unknown[]) : []).map((g) => ({
+    code: str(obj(g)['code']) ?? 'unknown',
+    invocationId: str(obj(g)['invocation_id']),
+    detail: str(obj(g)['detail']),
+  }));
   return { rolloutId: str(t['rollout_id']) ?? 'unknown', traceId: str(row['trace_id']), verdict, calls, tools, gaps };
 }
 

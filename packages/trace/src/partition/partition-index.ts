@@ -16,7 +16,6 @@ import type { InputFile } from '../read/expand-paths.js';
 import type { ReadStats } from '../read/read-stats.js';
 import { buildPartitions, InputChangedError } from './build-partitions.js';
 
-
 /** Target size of one partition file: small enough that one rollout's partition reads in well under a second. */
 export const PARTITION_TARGET_BYTES = 16 * 1024 * 1024;
 
@@ -78,7 +77,10 @@ export async function openIndex(files: readonly InputFile[], anchor: string, opt
     const st = await stat(f.path);
     inputs.push({ path: resolve(f.path), bytes: st.size, mtimeMs: st.mtimeMs });
   }
-  const key = createHash('sha256').update(inputs.map((i) => i.path).join('\n')).digest('hex').slice(0, 16);
+  const key = createHash('sha256')
+    .update(inputs.map((i) => i.path).join('\n'))
+    .digest('hex')
+    .slice(0, 16);
   const anchorStat = await stat(anchor);
   const base = join(anchorStat.isDirectory() ? anchor : dirname(anchor), INDEX_DIR_NAME);
   const dir = join(base, key);

@@ -10,7 +10,6 @@
  * @module
  */
 
-
 /** The routing of every span, in the order the spans were added. */
 export interface SpanRouting {
   /** Partition of span i. */

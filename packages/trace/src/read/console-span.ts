@@ -46,4 +46,3 @@ export function fromConsoleSpan(obj: Record<string, unknown>, source: SpanSource
     source,
   };
 }
-

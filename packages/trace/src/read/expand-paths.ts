@@ -41,8 +41,7 @@ async function walk(dir: string, out: Map<string, number>): Promise<void> {
     // the partition index gym trace keeps beside the logs is not telemetry to read
     if (e.isDirectory()) {
       if (e.name !== INDEX_DIR_NAME) await walk(full, out);
-    }
-    else if (e.isFile() && TELEMETRY_EXTENSIONS.includes(extname(e.name))) {
+    } else if (e.isFile() && TELEMETRY_EXTENSIONS.includes(extname(e.name))) {
       const st = await stat(full);
       out.set(full, st.size);
     }

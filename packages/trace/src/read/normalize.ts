@@ -15,7 +15,10 @@ const KINDS = new Set<string>(['INTERNAL', 'SERVER', 'CLIENT', 'PRODUCER', 'CONS
 export function normalizeKind(raw: unknown): SpanKindName {
   if (typeof raw === 'number') return KIND_BY_INT[raw] ?? 'INTERNAL';
   if (typeof raw !== 'string') return 'INTERNAL';
-  const up = raw.toUpperCase().replace(/^SPANKIND\./, '').replace(/^SPAN_KIND_/, '');
+  const up = raw
+    .toUpperCase()
+    .replace(/^SPANKIND\./, '')
+    .replace(/^SPAN_KIND_/, '');
   return KINDS.has(up) ? (up as SpanKindName) : 'INTERNAL';
 }
 

@@ -45,4 +45,3 @@ export function fromPythonSpan(obj: Record<string, unknown>, source: SpanSource,
     source,
   };
 }
-

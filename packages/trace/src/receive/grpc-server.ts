@@ -40,7 +40,5 @@ export function createOtlpGrpcServer(ingest: Ingest, maxMessageBytes: number): g
 /** Binds `server` to `host:port` (port 0 = any free port) and resolves with the bound port. */
 export function bindGrpc(server: grpc.Server, host: string, port: number): Promise<number> {
   const address = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
-  return new Promise((resolve, reject) =>
-    server.bindAsync(address, grpc.ServerCredentials.createInsecure(), (err, bound) => (err === null ? resolve(bound) : reject(err))),
-  );
+  return new Promise((resolve, reject) => server.bindAsync(address, grpc.ServerCredentials.createInsecure(), (err, bound) => (err === null ? resolve(bound) : reject(err))));
 }

@@ -22,7 +22,9 @@ export class BodyError extends Error {
  * @throws BodyError 413 when too large, 415 for an encoding other than gzip/identity, 400 for bad gzip.
  */
 export async function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
-  const encoding = String(req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  const encoding = String(req.headers['content-encoding'] ?? 'identity')
+    .trim()
+    .toLowerCase();
   if (encoding !== 'gzip' && encoding !== 'identity') throw new BodyError(415, `Unsupported Content-Encoding '${encoding}'; send gzip or no encoding.`);
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxBytes) throw new BodyError(413, `Body of ${declared} bytes exceeds the limit of ${maxBytes}.`);

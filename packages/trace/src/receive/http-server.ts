@@ -24,9 +24,7 @@ const GRPC_UNAVAILABLE = 14;
 export function createOtlpHttpServer(ingest: Ingest, maxBodyBytes: number): Server {
   const types = loadOtlpTypes();
   const send = (res: ServerResponse, status: number, encoding: Encoding, body: Obj, signal: OtlpSignal | null): void => {
-    const payload = encoding === 'json'
-      ? Buffer.from(JSON.stringify(body))
-      : Buffer.from((signal === null || status !== 200 ? types.status : types.response(signal)).encode(body).finish());
+    const payload = encoding === 'json' ? Buffer.from(JSON.stringify(body)) : Buffer.from((signal === null || status !== 200 ? types.status : types.response(signal)).encode(body).finish());
     res.writeHead(status, { 'content-type': encoding === 'json' ? 'application/json' : 'application/x-protobuf', 'content-length': payload.length });
     res.end(payload);
   };
@@ -41,7 +39,10 @@ export function createOtlpHttpServer(ingest: Ingest, maxBodyBytes: number): Serv
       res.setHeader('allow', 'POST');
       return fail(res, 405, 'json', `${req.method} is not allowed; OTLP exports are POST requests.`);
     }
-    const mime = String(req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    const mime = String(req.headers['content-type'] ?? '')
+      .split(';')[0]!
+      .trim()
+      .toLowerCase();
     const encoding = CONTENT_TYPES[mime];
     if (encoding === undefined) return fail(res, 415, 'json', `Unsupported Content-Type '${mime}'; send application/x-protobuf or application/json.`);
     let request: Obj;

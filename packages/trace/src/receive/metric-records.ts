@@ -36,7 +36,13 @@ export function metricRecordsOf(request: Obj): ServiceRecord[] {
 }
 
 function dataOf(m: Obj): [string, Obj] {
-  for (const [key, kind] of [['sum', 'SUM'], ['gauge', 'GAUGE'], ['histogram', 'HISTOGRAM'], ['exponentialHistogram', 'EXPONENTIAL_HISTOGRAM'], ['summary', 'SUMMARY']] as const) {
+  for (const [key, kind] of [
+    ['sum', 'SUM'],
+    ['gauge', 'GAUGE'],
+    ['histogram', 'HISTOGRAM'],
+    ['exponentialHistogram', 'EXPONENTIAL_HISTOGRAM'],
+    ['summary', 'SUMMARY'],
+  ] as const) {
     const d = m[key];
     if (d !== null && typeof d === 'object') return [kind, d as Obj];
   }
@@ -54,9 +60,24 @@ function point(kind: string, p: Obj): Obj {
     case 'HISTOGRAM':
       return { ...base, count: num(p['count']) ?? 0, sum: num(p['sum']), min: num(p['min']), max: num(p['max']), bucket_bounds: nums(p['explicitBounds']), bucket_counts: nums(p['bucketCounts']) };
     case 'EXPONENTIAL_HISTOGRAM':
-      return { ...base, count: num(p['count']) ?? 0, sum: num(p['sum']), min: num(p['min']), max: num(p['max']), scale: num(p['scale']) ?? 0, zero_count: num(p['zeroCount']) ?? 0, positive: buckets(p['positive']), negative: buckets(p['negative']) };
+      return {
+        ...base,
+        count: num(p['count']) ?? 0,
+        sum: num(p['sum']),
+        min: num(p['min']),
+        max: num(p['max']),
+        scale: num(p['scale']) ?? 0,
+        zero_count: num(p['zeroCount']) ?? 0,
+        positive: buckets(p['positive']),
+        negative: buckets(p['negative']),
+      };
     default:
-      return { ...base, count: num(p['count']) ?? 0, sum: num(p['sum']), quantile_values: asObjects(p['quantileValues']).map((q) => ({ quantile: num(q['quantile']) ?? 0, value: num(q['value']) ?? 0 })) };
+      return {
+        ...base,
+        count: num(p['count']) ?? 0,
+        sum: num(p['sum']),
+        quantile_values: asObjects(p['quantileValues']).map((q) => ({ quantile: num(q['quantile']) ?? 0, value: num(q['value']) ?? 0 })),
+      };
   }
 }
 

@@ -13,7 +13,13 @@ export type OtlpSignal = 'traces' | 'metrics' | 'logs';
 /** Per signal: proto file, collector package, gRPC service and message names. */
 export const OTLP_SERVICES = {
   traces: { file: 'opentelemetry/proto/collector/trace/v1/trace_service.proto', pkg: 'trace', service: 'TraceService', request: 'ExportTraceServiceRequest', response: 'ExportTraceServiceResponse' },
-  metrics: { file: 'opentelemetry/proto/collector/metrics/v1/metrics_service.proto', pkg: 'metrics', service: 'MetricsService', request: 'ExportMetricsServiceRequest', response: 'ExportMetricsServiceResponse' },
+  metrics: {
+    file: 'opentelemetry/proto/collector/metrics/v1/metrics_service.proto',
+    pkg: 'metrics',
+    service: 'MetricsService',
+    request: 'ExportMetricsServiceRequest',
+    response: 'ExportMetricsServiceResponse',
+  },
   logs: { file: 'opentelemetry/proto/collector/logs/v1/logs_service.proto', pkg: 'logs', service: 'LogsService', request: 'ExportLogsServiceRequest', response: 'ExportLogsServiceResponse' },
 } as const;
 

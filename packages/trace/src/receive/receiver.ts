@@ -56,7 +56,10 @@ export async function startOtlpReceiver(options: OtlpReceiverOptions): Promise<O
   const grpcPort = options.grpcPort === undefined ? 4317 : options.grpcPort;
   const httpPort = options.httpPort === undefined ? 4318 : options.httpPort;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  for (const [flag, p] of [['--grpc-port', grpcPort], ['--http-port', httpPort]] as const) {
+  for (const [flag, p] of [
+    ['--grpc-port', grpcPort],
+    ['--http-port', httpPort],
+  ] as const) {
     if (p !== null && (!Number.isInteger(p) || p < 0 || p > 65535)) throw new TraceUserError(TRACE_ERROR_CODES.badOption, `${flag} takes a port number 0–65535, got ${p}.`);
   }
   if (grpcPort === null && httpPort === null) throw new TraceUserError(TRACE_ERROR_CODES.badOption, 'Both gRPC and HTTP are off; enable at least one.');
@@ -67,16 +70,18 @@ export async function startOtlpReceiver(options: OtlpReceiverOptions): Promise<O
   let grpc: GrpcServer | null = null;
   const stop = async (): Promise<void> => {
     await Promise.all([
-      http === null ? undefined : new Promise<void>((resolve) => {
-        const server = http!;
-        // In-flight exports get a grace period; a keep-alive client that keeps sending is cut after it.
-        const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS).unref();
-        server.close(() => {
-          clearTimeout(force);
-          resolve();
-        });
-        server.closeIdleConnections();
-      }),
+      http === null
+        ? undefined
+        : new Promise<void>((resolve) => {
+            const server = http!;
+            // In-flight exports get a grace period; a keep-alive client that keeps sending is cut after it.
+            const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS).unref();
+            server.close(() => {
+              clearTimeout(force);
+              resolve();
+            });
+            server.closeIdleConnections();
+          }),
       grpc === null ? undefined : new Promise<void>((resolve) => grpc!.tryShutdown(() => resolve())),
     ]);
     await files.close();

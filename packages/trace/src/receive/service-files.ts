@@ -15,7 +15,10 @@ import type { ServiceRecord } from './otlp-shape.js';
  * `service.name` (`../../etc/x`) cannot leave the output directory.
  */
 export function serviceFileName(service: string): string {
-  const safe = service.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\./, '_.').slice(0, 200);
+  const safe = service
+    .replace(/[^A-Za-z0-9._-]/g, '_')
+    .replace(/^\./, '_.')
+    .slice(0, 200);
   return `${safe === '' ? 'unknown_service' : safe}.jsonl`;
 }
 

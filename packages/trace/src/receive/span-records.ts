@@ -51,7 +51,11 @@ export function spanRecordsOf(request: Obj): SpanConversion {
           duration_ms: endNs > startNs ? Math.round(Number(endNs - startNs) / 1000) / 1000 : 0,
           status: { code: normalizeStatusCode(status['code']), message: typeof message === 'string' && message !== '' ? message : null },
           attributes: decodeKeyValues(s['attributes']),
-          events: asObjects(s['events']).map((e) => ({ name: typeof e['name'] === 'string' ? e['name'] : '', time: timePair(nanosOf(e['timeUnixNano'])).iso, attributes: decodeKeyValues(e['attributes']) })),
+          events: asObjects(s['events']).map((e) => ({
+            name: typeof e['name'] === 'string' ? e['name'] : '',
+            time: timePair(nanosOf(e['timeUnixNano'])).iso,
+            attributes: decodeKeyValues(e['attributes']),
+          })),
           links: asObjects(s['links']).map((l) => ({ trace_id: normalizeId(l['traceId'], 16) ?? '', span_id: normalizeId(l['spanId'], 8) ?? '', attributes: decodeKeyValues(l['attributes']) })),
           resource: group.resource,
           scope: group.scope,

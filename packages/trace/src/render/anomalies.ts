@@ -12,7 +12,7 @@ const TITLE: Record<AnomalyKind, string> = {
   truncated_span: 'truncated spans (still open at telemetry shutdown)',
   orphan_span: 'orphan spans (parent not in the input)',
   duplicate_span: 'duplicate spans (de-duplicated)',
-  missing_server_spans: 'SERVER spans missing (a callee\'s log file cut or lost)',
+  missing_server_spans: "SERVER spans missing (a callee's log file cut or lost)",
   missing_verify: 'rollouts without verification (no gym.verify span, /verify call or reward)',
   error_span: 'error spans',
   retry: 'retried requests',

@@ -24,7 +24,8 @@ export function diagnosisSentence(b: Bottleneck): string {
   const load = (svc: string | null) => (svc === null ? undefined : b.loads.find((l) => l.service === svc));
   const noMetrics = b.saturationRecorded ? '' : ` (${NO_METRICS})`;
   // metrics exist, but none fall inside these rollouts' time (an export interval longer than the run)
-  const unmeasured = (svc: string | null) => (b.saturationRecorded && load(svc) === undefined ? ` (no saturation metrics of ${name(svc)} during these rollouts to tell which: export them more often with OTEL_METRIC_EXPORT_INTERVAL)` : '');
+  const unmeasured = (svc: string | null) =>
+    b.saturationRecorded && load(svc) === undefined ? ` (no saturation metrics of ${name(svc)} during these rollouts to tell which: export them more often with OTEL_METRIC_EXPORT_INTERVAL)` : '';
   const from = name(c.from);
   const to = name(c.to);
   switch (c.kind) {
@@ -62,8 +63,10 @@ export function diagnosisSentence(b: Bottleneck): string {
     case 'transit': {
       const callee = load(c.to);
       const caller = load(c.from);
-      if (isBusy(callee)) return `${busy(to, callee!)}: requests from ${from} waited in ${to} before its handler ran — ${amount} in transit + callee queue — add ${to} processes (num_workers) or make its handlers cheaper`;
-      if (isIdle(callee) && (isIdle(caller) || caller === undefined)) return `${amount} in transit ${from} → ${to} with ${caller === undefined ? `${to}'s` : 'both'} event loop${caller === undefined ? '' : 's'} idle (${to} ${formatPct(callee!.elu)}${caller === undefined ? '' : `, ${from} ${formatPct(caller.elu)}`}): the wire between them is slow — check the network or proxy on that path`;
+      if (isBusy(callee))
+        return `${busy(to, callee!)}: requests from ${from} waited in ${to} before its handler ran — ${amount} in transit + callee queue — add ${to} processes (num_workers) or make its handlers cheaper`;
+      if (isIdle(callee) && (isIdle(caller) || caller === undefined))
+        return `${amount} in transit ${from} → ${to} with ${caller === undefined ? `${to}'s` : 'both'} event loop${caller === undefined ? '' : 's'} idle (${to} ${formatPct(callee!.elu)}${caller === undefined ? '' : `, ${from} ${formatPct(caller.elu)}`}): the wire between them is slow — check the network or proxy on that path`;
       return `${amount} between ${from} sending and ${to} handling requests: the wire or ${to}'s event loop${b.saturationRecorded ? unmeasured(c.to) : ` (${NO_METRICS} to tell which)`}`;
     }
     case 'return': {
@@ -92,4 +95,3 @@ function busy(svc: string, l: ServiceLoad): string {
 function name(svc: string | null): string {
   return svc === null ? 'the caller' : displayService(svc);
 }
-

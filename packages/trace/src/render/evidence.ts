@@ -22,7 +22,9 @@ export function renderEvidence(e: RolloutEvidence | undefined, options: { markdo
   lines.push(`model calls: ${e.calls.length}`);
   e.calls.forEach((c, i) => {
     const status = c.errorCategory === null ? `status ${c.statusCode ?? '?'}` : `FAILED ${c.statusCode ?? '?'} ${c.errorCategory}`;
-    lines.push(`  [${i + 1}] ${c.model ?? 'model ?'}  ${status}  finish ${c.finishReason ?? '?'}  tokens in ${tok(c.tokens.prompt)} / out ${tok(c.tokens.completion)}${c.tokens.reasoning ? ` (reasoning ${c.tokens.reasoning})` : ''}  ${c.durationMs === null ? '' : formatMs(c.durationMs)}`);
+    lines.push(
+      `  [${i + 1}] ${c.model ?? 'model ?'}  ${status}  finish ${c.finishReason ?? '?'}  tokens in ${tok(c.tokens.prompt)} / out ${tok(c.tokens.completion)}${c.tokens.reasoning ? ` (reasoning ${c.tokens.reasoning})` : ''}  ${c.durationMs === null ? '' : formatMs(c.durationMs)}`,
+    );
     lines.push(`      call ${c.modelCallId || '?'}${c.invocationId === null ? '  (owned by no invocation)' : ''}${c.spanId === null ? '' : `  span ${c.spanId}`}`);
     lines.push('      input:', ...indent(c.input, '        '));
     lines.push('      output:', ...indent(c.output, '        '));

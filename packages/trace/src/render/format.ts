@@ -93,9 +93,7 @@ const id = (s: string) => s;
 
 /** Colour functions, or identity functions when `color` is false. */
 export function paint(color: boolean): Paint {
-  return color
-    ? { bold: wrap(1, 22), dim: wrap(2, 22), red: wrap(31, 39), yellow: wrap(33, 39), cyan: wrap(36, 39) }
-    : { bold: id, dim: id, red: id, yellow: id, cyan: id };
+  return color ? { bold: wrap(1, 22), dim: wrap(2, 22), red: wrap(31, 39), yellow: wrap(33, 39), cyan: wrap(36, 39) } : { bold: id, dim: id, red: id, yellow: id, cyan: id };
 }
 
 /** How a text table fits a width. */

@@ -33,7 +33,9 @@ export function renderStats(stats: SpanStats, format: StatsFormat = 'text', widt
   const head = format === 'markdown' ? `### Spans by ${by}\n\n` : `Spans by ${by}\n\n`;
   return (
     head +
-    table(['' + by, 'count', 'errors', 'p50', 'p90', 'p95', 'p99', 'max', 'total', 'self', 'self/rollout wall'], rows, ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'], { droppable: [4, 6, 7, 8] }) +
+    table(['' + by, 'count', 'errors', 'p50', 'p90', 'p95', 'p99', 'max', 'total', 'self', 'self/rollout wall'], rows, ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'], {
+      droppable: [4, 6, 7, 8],
+    }) +
     `\n${notes.join('; ')}\n`
   );
 }

@@ -45,7 +45,15 @@ export function treeLayout(natural: TreeLayout, width: number | undefined): Tree
   if (width === undefined) return layout;
   // marker, name, service, duration, |bar|, details, separated by single spaces
   const used = () => 1 + 1 + layout.label + 1 + layout.service + 1 + DURATION + 1 + layout.bar + 2 + (layout.details > 0 ? 1 + layout.details : 0);
-  const steps: [keyof TreeLayout, number][] = [['details', 24], ['bar', 20], ['service', 14], ['details', 0], ['label', 28], ['bar', 10], ['label', 16]];
+  const steps: [keyof TreeLayout, number][] = [
+    ['details', 24],
+    ['bar', 20],
+    ['service', 14],
+    ['details', 0],
+    ['label', 28],
+    ['bar', 10],
+    ['label', 16],
+  ];
   for (const [column, floor] of steps) {
     const over = used() - width;
     if (over <= 0) break;

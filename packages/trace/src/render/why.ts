@@ -50,10 +50,22 @@ export function renderAttribution(a: Attribution, format: WhyFormat = 'text', ct
   parts.push(prose('Time on the critical path, by category (the parts sum to the wall time; empty categories left out):\n'));
   parts.push(table(['category', 'time', 'share', 'detail'], cats, ['l', 'r', 'r', 'l']));
   if (a.hops.length > 0) {
-    parts.push(prose('\nCalls between processes: the caller\'s time outside the callee\'s span, in phases (* = on the critical path; ~ = phases not recorded, before/after the server span):\n'));
-    parts.push(table(['call', 'from → to', 'client', 'server', 'queue', 'connect', 'transit', 'return', 'connection', 'crit'], a.hops.slice(0, 15).map(hopRow), ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'l', 'l'], { droppable: [8, 3] }));
+    parts.push(prose("\nCalls between processes: the caller's time outside the callee's span, in phases (* = on the critical path; ~ = phases not recorded, before/after the server span):\n"));
+    parts.push(
+      table(
+        ['call', 'from → to', 'client', 'server', 'queue', 'connect', 'transit', 'return', 'connection', 'crit'],
+        a.hops.slice(0, 15).map(hopRow),
+        ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'l', 'l'],
+        { droppable: [8, 3] },
+      ),
+    );
     const skewed = a.hops.filter((h) => h.clockSkewMs > 0);
-    if (skewed.length > 0) parts.push(prose(`${skewed.length} call${skewed.length === 1 ? '' : 's'}: the callee's clock disagrees with the caller's by up to ${formatMs(Math.max(...skewed.map((h) => h.clockSkewMs)))}; phases were clamped to the caller's view.\n`));
+    if (skewed.length > 0)
+      parts.push(
+        prose(
+          `${skewed.length} call${skewed.length === 1 ? '' : 's'}: the callee's clock disagrees with the caller's by up to ${formatMs(Math.max(...skewed.map((h) => h.clockSkewMs)))}; phases were clamped to the caller's view.\n`,
+        ),
+      );
   }
   if (ctx.bottleneck !== undefined && ctx.bottleneck !== null) parts.push(renderLoads(ctx.bottleneck, format, 'the rollout', ctx.width));
   const spans = a.criticalSpans.slice(0, 15).map((s) => [s.name, displayService(s.service), CATEGORY_LABEL[s.category], formatMs(s.ms), formatPct(a.wallMs > 0 ? s.ms / a.wallMs : null)]);
@@ -70,9 +82,18 @@ export function renderAttributionSummary(s: AttributionSummary, format: WhyForma
   if (bottleneck !== null) parts.push(prose(`Diagnosis: ${diagnosisSentence(bottleneck)}\n\n`));
   parts.push('Critical-path time by category over all rollouts (empty categories left out):\n');
   parts.push(table(['category', 'total', 'share of total', 'mean share'], rows, ['l', 'r', 'r', 'r']));
-  if (s.network.beforeMs + s.network.afterMs > 0) parts.push(prose(`\nnetwork + queue (phases not recorded): before the server ${formatMs(s.network.beforeMs)}, after it ${formatMs(s.network.afterMs)}\n`));
+  if (s.network.beforeMs + s.network.afterMs > 0)
+    parts.push(prose(`\nnetwork + queue (phases not recorded): before the server ${formatMs(s.network.beforeMs)}, after it ${formatMs(s.network.afterMs)}\n`));
   if (bottleneck !== null) {
-    const causes = bottleneck.causes.slice(0, 5).map((c) => [c.kind.replace('_', ' '), c.from === null ? '-' : displayService(c.from), c.to === null ? (c.kind === 'caller_queue' || c.kind === 'caller_loop' ? 'all its calls' : '-') : displayService(c.to), formatMs(c.ms), formatPct(bottleneck.wallMs > 0 ? c.ms / bottleneck.wallMs : null)]);
+    const causes = bottleneck.causes
+      .slice(0, 5)
+      .map((c) => [
+        c.kind.replace('_', ' '),
+        c.from === null ? '-' : displayService(c.from),
+        c.to === null ? (c.kind === 'caller_queue' || c.kind === 'caller_loop' ? 'all its calls' : '-') : displayService(c.to),
+        formatMs(c.ms),
+        formatPct(bottleneck.wallMs > 0 ? c.ms / bottleneck.wallMs : null),
+      ]);
     parts.push('\nLargest causes (critical-path time, summed):\n');
     parts.push(table(['cause', 'in / from', 'to', 'time', 'share'], causes, ['l', 'l', 'l', 'r', 'r']));
     parts.push(renderLoads(bottleneck, format, 'the run', width));
@@ -88,7 +109,12 @@ export function renderCategoryShares(s: AttributionSummary, format: WhyFormat = 
 }
 
 function categoryShareRows(s: AttributionSummary): string[][] {
-  return TIME_CATEGORIES.filter((c) => s.categories[c].totalMs !== 0).map((c) => [CATEGORY_LABEL[c], formatMs(s.categories[c].totalMs), formatPct(s.totalWallMs > 0 ? s.categories[c].totalMs / s.totalWallMs : null), formatPct(s.categories[c].meanShare)]);
+  return TIME_CATEGORIES.filter((c) => s.categories[c].totalMs !== 0).map((c) => [
+    CATEGORY_LABEL[c],
+    formatMs(s.categories[c].totalMs),
+    formatPct(s.totalWallMs > 0 ? s.categories[c].totalMs / s.totalWallMs : null),
+    formatPct(s.categories[c].meanShare),
+  ]);
 }
 
 function renderLoads(b: Bottleneck, format: WhyFormat, what: string, width: number | undefined): string {

@@ -25,7 +25,9 @@ export const CATEGORY_COLORS: Readonly<Record<string, string>> = {
 
 const MEM_COLORS = ['#0969da', '#bc4c00', '#1a7f37', '#8250df', '#cf222e', '#57606a'];
 
-const categoryRules = Object.entries(CATEGORY_COLORS).map(([c, color]) => `.cat-${c}{background:${color}}`).join('\n');
+const categoryRules = Object.entries(CATEGORY_COLORS)
+  .map(([c, color]) => `.cat-${c}{background:${color}}`)
+  .join('\n');
 
 /** The CSS of the page (inlined in a `<style>` element). */
 export const PAGE_STYLE = `

@@ -192,7 +192,10 @@ export class ReportBuilder {
     const { rows, details, listing } = track.finish(origin);
     const split = track.totals.finish();
     const anomalies = this.#anomalies.finish();
-    const stats = this.#stats.finish().groups.slice(0, MAX_STATS).map((g) => ({ name: g.key, count: g.count, errors: g.errorCount, p50: g.p50, p95: g.p95, p99: g.p99, max: g.max, totalSelfMs: g.totalSelfMs }));
+    const stats = this.#stats
+      .finish()
+      .groups.slice(0, MAX_STATS)
+      .map((g) => ({ name: g.key, count: g.count, errors: g.errorCount, p50: g.p50, p95: g.p95, p99: g.p99, max: g.max, totalSelfMs: g.totalSelfMs }));
     return {
       type: 'gym_trace_report',
       generatedAt: (this.#options.generatedAt ?? new Date()).toISOString(),
@@ -264,7 +267,19 @@ class RowTrack {
     const verdict = it.rollout === null ? null : verdictOf(it.rollout);
     const status = verdict?.status ?? (hasError(nodes) ? 'error' : nodes.some((n) => !n.span.ended || isTruncated(n.span)) ? 'incomplete' : 'ok');
     this.statusCounts[status]++;
-    const row: KeptRow = { key: `r${this.count++}`, id: it.id, traceId: it.traceId, startMs: 0, startNs: it.root.span.startNs, durationMs: it.root.span.durationMs, reward: verdict?.reward ?? null, status, spans: nodes.length, detail: false, picked: null };
+    const row: KeptRow = {
+      key: `r${this.count++}`,
+      id: it.id,
+      traceId: it.traceId,
+      startMs: 0,
+      startNs: it.root.span.startNs,
+      durationMs: it.root.span.durationMs,
+      reward: verdict?.reward ?? null,
+      status,
+      spans: nodes.length,
+      detail: false,
+      picked: null,
+    };
     if (this.#all !== null) {
       this.#all.push(row);
       if (this.#all.length > this.#maxRows) this.#all = null;

@@ -79,7 +79,9 @@ export function buildDetail(roots: readonly SpanNode[], attribution: Attribution
       status: s.status.code,
       statusMessage: s.status.message ?? null,
       flags,
-      attributes: Object.entries(s.attributes).slice(0, MAX_ATTRIBUTES).map(([k, v]) => [k, cut(valueText(v))]),
+      attributes: Object.entries(s.attributes)
+        .slice(0, MAX_ATTRIBUTES)
+        .map(([k, v]) => [k, cut(valueText(v))]),
       events: s.events.slice(0, MAX_EVENTS).map((e) => cut(e.name)),
     };
   });
@@ -103,7 +105,11 @@ function phaseSegments(node: SpanNode, viewStartNs: bigint): Array<[string, numb
     ['connect', tl.queuedEndNs, tl.connectedNs],
     ...(tl.server === null
       ? [['unaccounted', tl.connectedNs, endNs] as [string, bigint, bigint]]
-      : [['transit', tl.connectedNs, tl.serverStartNs], ['callee', tl.serverStartNs, tl.serverEndNs], ['return', tl.serverEndNs, endNs]] as Array<[string, bigint, bigint]>),
+      : ([
+          ['transit', tl.connectedNs, tl.serverStartNs],
+          ['callee', tl.serverStartNs, tl.serverEndNs],
+          ['return', tl.serverEndNs, endNs],
+        ] as Array<[string, bigint, bigint]>)),
   ];
   return cuts.filter(([, a, b]) => b > a).map(([c, a, b]) => [c, Number(a - viewStartNs) / 1e6, Number(b - a) / 1e6]);
 }

@@ -56,7 +56,16 @@ export function buildRunView(intervals: { starts: BigInt64Array; ends: BigInt64A
   const utilization = saturation.processes
     .filter((p) => p.elu.some(inRun))
     .map((p) => ({ process: p.key, samples: thin(p.elu.filter(inRun)).map((s): [number, number, number] => [Math.max(0, rel(s.startNs)), Math.min(spanMs, rel(s.endNs)), s.value]) }));
-  return { startMs: 0, endMs: spanMs, diagnosis, saturationRecorded: saturation.recorded, timeline: { binMs, inFlight, started, finished }, durations: { binMs: durBin, counts }, utilization, memory: memoryView(saturation, inRun, rel) };
+  return {
+    startMs: 0,
+    endMs: spanMs,
+    diagnosis,
+    saturationRecorded: saturation.recorded,
+    timeline: { binMs, inFlight, started, finished },
+    durations: { binMs: durBin, counts },
+    utilization,
+    memory: memoryView(saturation, inRun, rel),
+  };
 }
 
 // The orchestrator's per-server samples when recorded, else each process's V8 heap.

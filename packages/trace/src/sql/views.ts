@@ -33,7 +33,10 @@ export const SPAN_VIEW_COLUMNS: readonly ViewColumn[] = [
   { name: 'end_time', sql: 'make_timestamp_ns(end_ns)' },
   { name: 'duration_ms', sql: '(end_ns - start_ns) / 1e6' },
   { name: 'ended', sql: 'ended' },
-  { name: 'status_code', sql: `CASE WHEN upper(json_extract_string(status, '$.code')) LIKE '%ERROR' OR json_extract_string(status, '$.code') = '2' THEN 'ERROR' WHEN upper(json_extract_string(status, '$.code')) LIKE '%OK' OR json_extract_string(status, '$.code') = '1' THEN 'OK' ELSE 'UNSET' END` },
+  {
+    name: 'status_code',
+    sql: `CASE WHEN upper(json_extract_string(status, '$.code')) LIKE '%ERROR' OR json_extract_string(status, '$.code') = '2' THEN 'ERROR' WHEN upper(json_extract_string(status, '$.code')) LIKE '%OK' OR json_extract_string(status, '$.code') = '1' THEN 'OK' ELSE 'UNSET' END`,
+  },
   { name: 'status_message', sql: `nullif(json_extract_string(status, '$.message'), '')` },
   { name: 'rollout_id', sql: attr(ATTR.ROLLOUT_ID) },
   { name: 'server_name', sql: attr(ATTR.SERVER_NAME) },

@@ -33,7 +33,10 @@ export interface FixtureSpan {
 let counter = 0;
 export function nextId(bytes: 8 | 16): string {
   counter++;
-  return createHash('sha256').update(`${bytes}:${counter}`).digest('hex').slice(0, bytes * 2);
+  return createHash('sha256')
+    .update(`${bytes}:${counter}`)
+    .digest('hex')
+    .slice(0, bytes * 2);
 }
 
 export function msToNs(ms: number): bigint {
@@ -92,7 +95,15 @@ export function rolloutSpans(o: RolloutFixtureOptions): FixtureSpan[] {
   const at = o.atMs ?? 0;
   const rid = { 'nemo.gym.rollout.id': o.rolloutId };
   const span = (name: string, kind: FixtureSpan['kind'], service: string, parent: string | null, s: number, e: number, attributes: Record<string, unknown> = {}): FixtureSpan => ({
-    traceId: t, spanId: nextId(8), parentSpanId: parent, name, kind, service, startMs: at + s, endMs: at + e, attributes,
+    traceId: t,
+    spanId: nextId(8),
+    parentSpanId: parent,
+    name,
+    kind,
+    service,
+    startMs: at + s,
+    endMs: at + e,
+    attributes,
   });
   const run = span('POST /run', 'SERVER', AGENT, o.parentSpanId ?? null, 0, 1000, { 'http.route': '/run', 'http.request.method': 'POST' });
   const rollout = span('gym.rollout', 'INTERNAL', AGENT, run.spanId, 1, 999, { 'nemo.gym.server.name': 'simple_agent', ...rid });
@@ -134,7 +145,13 @@ export function writeRunLogs(spans: FixtureSpan[], extraLines = true): { dir: st
   const files: Record<string, string> = {};
   for (const [file, lines] of Object.entries(filesByService(spans))) {
     const mixed = extraLines
-      ? ['INFO:     Started server process [4242]', JSON.stringify({ level: 30, time: 1767225600000, msg: 'listening', pid: 1 }), ...lines, '', 'INFO:     127.0.0.1:5000 - "POST /run HTTP/1.1" 200 OK']
+      ? [
+          'INFO:     Started server process [4242]',
+          JSON.stringify({ level: 30, time: 1767225600000, msg: 'listening', pid: 1 }),
+          ...lines,
+          '',
+          'INFO:     127.0.0.1:5000 - "POST /run HTTP/1.1" 200 OK',
+        ]
       : lines;
     files[file] = mixed.join('\n') + '\n';
   }

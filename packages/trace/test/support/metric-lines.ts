@@ -30,7 +30,11 @@ export function metricLine(p: ProcessResource, name: string, unit: string, kind:
     unit,
     kind,
     temporality: 'CUMULATIVE',
-    data_points: points.map((pt) => (kind === 'HISTOGRAM' ? { attributes: pt.attributes ?? {}, ...times, count: pt.count, sum: pt.sum, min: pt.min ?? null, max: pt.max ?? null, bucket_bounds: [0.01, 0.1, 1], bucket_counts: [pt.count, 0, 0, 0] } : { attributes: pt.attributes ?? {}, ...times, value: pt.value })),
+    data_points: points.map((pt) =>
+      kind === 'HISTOGRAM'
+        ? { attributes: pt.attributes ?? {}, ...times, count: pt.count, sum: pt.sum, min: pt.min ?? null, max: pt.max ?? null, bucket_bounds: [0.01, 0.1, 1], bucket_counts: [pt.count, 0, 0, 0] }
+        : { attributes: pt.attributes ?? {}, ...times, value: pt.value },
+    ),
     resource: resource(p),
     scope: { name: '@gym/lens', version: null },
   });
@@ -63,7 +67,12 @@ export function saturationLines(p: ProcessResource, load: LoadShape, fromMs: num
     gcSum += ((load.gcShare ?? 0.01) * (end - (t - everyMs))) / 1000;
     gcCount += 10;
     lines.push(metricLine(p, 'v8js.gc.duration', 's', 'HISTOGRAM', fromMs, end, [{ attributes: { 'v8js.gc.type': 'minor' }, count: gcCount, sum: gcSum }]));
-    lines.push(metricLine(p, 'v8js.memory.heap.used', 'By', 'GAUGE', fromMs, end, [{ attributes: { 'v8js.heap.space.name': 'new_space' }, value: 4e6 }, { attributes: { 'v8js.heap.space.name': 'old_space' }, value: 3e7 + t * 1000 }]));
+    lines.push(
+      metricLine(p, 'v8js.memory.heap.used', 'By', 'GAUGE', fromMs, end, [
+        { attributes: { 'v8js.heap.space.name': 'new_space' }, value: 4e6 },
+        { attributes: { 'v8js.heap.space.name': 'old_space' }, value: 3e7 + t * 1000 },
+      ]),
+    );
     if (end === toMs) break;
   }
   return lines;
@@ -73,7 +82,11 @@ export function saturationLines(p: ProcessResource, load: LoadShape, fromMs: num
 export function serverMemoryLines(orchestrator: ProcessResource, server: string, fromMs: number, toMs: number, bytesAt: (ms: number) => number, everyMs = 1000): string[] {
   const lines: string[] = [];
   for (let t = fromMs; t <= toMs; t += everyMs) {
-    lines.push(metricLine(orchestrator, 'gym.server.memory.usage', 'By', 'GAUGE', fromMs, t, [{ attributes: { 'nemo.gym.server.name': server, 'nemo.gym.server.type': 'resources_servers', 'process.pid': 4000, 'memory.type': 'rss' }, value: bytesAt(t) }]));
+    lines.push(
+      metricLine(orchestrator, 'gym.server.memory.usage', 'By', 'GAUGE', fromMs, t, [
+        { attributes: { 'nemo.gym.server.name': server, 'nemo.gym.server.type': 'resources_servers', 'process.pid': 4000, 'memory.type': 'rss' }, value: bytesAt(t) },
+      ]),
+    );
   }
   return lines;
 }

@@ -77,13 +77,15 @@ export function phasedRolloutSpans(o: PhasedRolloutOptions): FixtureSpan[] {
     let t = rolloutStart;
     const rollout = mk('gym.rollout', 'INTERNAL', AGENT, run.spanId, rolloutStart, 0, { 'nemo.gym.server.name': 'simple_agent', ...rid });
     t += step;
-    t = hop(AGENT, rollout.spanId, t, MODEL, '/v1/responses', 9001, o.model ?? { serverMs: 20 }, (s) => {
-      mk('gym.model.responses', 'INTERNAL', MODEL, s.spanId, s.startMs + 0.05, s.endMs - 0.05, { 'gen_ai.request.model': 'sim', ...rid });
-    }).endMs + step;
+    t =
+      hop(AGENT, rollout.spanId, t, MODEL, '/v1/responses', 9001, o.model ?? { serverMs: 20 }, (s) => {
+        mk('gym.model.responses', 'INTERNAL', MODEL, s.spanId, s.startMs + 0.05, s.endMs - 0.05, { 'gen_ai.request.model': 'sim', ...rid });
+      }).endMs + step;
     t = hop(AGENT, rollout.spanId, t, RESOURCES, '/get_weather', 9002, o.tool ?? { serverMs: 2 }).endMs + step;
-    t = hop(AGENT, rollout.spanId, t, RESOURCES, '/verify', 9002, o.verify ?? { serverMs: 3 }, (s) => {
-      mk('gym.verify', 'INTERNAL', RESOURCES, s.spanId, s.startMs + 0.05, s.endMs - 0.05, { 'gym.verify.reward': o.reward ?? 1, ...rid });
-    }).endMs + step;
+    t =
+      hop(AGENT, rollout.spanId, t, RESOURCES, '/verify', 9002, o.verify ?? { serverMs: 3 }, (s) => {
+        mk('gym.verify', 'INTERNAL', RESOURCES, s.spanId, s.startMs + 0.05, s.endMs - 0.05, { 'gym.verify.reward': o.reward ?? 1, ...rid });
+      }).endMs + step;
     rollout.endMs = t;
     run.endMs = t + 0.1;
   };
@@ -92,7 +94,18 @@ export function phasedRolloutSpans(o: PhasedRolloutOptions): FixtureSpan[] {
   const q = c.queuedMs ?? IDLE_HOP.queuedMs;
   const conn = c.connectMs ?? IDLE_HOP.connectMs;
   const sentAt = q + conn + WRITE_MS;
-  const collector = mk('HTTP POST', 'CLIENT', COLLECTOR, null, o.atMs, 0, { 'http.request.method': 'POST', 'url.full': 'http://127.0.0.1:9000/run', 'server.address': '127.0.0.1', 'server.port': 9000, ...rid, 'http.response.status_code': 200, 'gym.http.phase.queued_ms': q, 'gym.http.phase.connect_ms': conn, 'gym.http.connection.reused': conn === 0, 'gym.http.phase.sent_at_ms': round(sentAt) });
+  const collector = mk('HTTP POST', 'CLIENT', COLLECTOR, null, o.atMs, 0, {
+    'http.request.method': 'POST',
+    'url.full': 'http://127.0.0.1:9000/run',
+    'server.address': '127.0.0.1',
+    'server.port': 9000,
+    ...rid,
+    'http.response.status_code': 200,
+    'gym.http.phase.queued_ms': q,
+    'gym.http.phase.connect_ms': conn,
+    'gym.http.connection.reused': conn === 0,
+    'gym.http.phase.sent_at_ms': round(sentAt),
+  });
   const runStart = o.atMs + sentAt + (c.transitMs ?? IDLE_HOP.transitMs);
   const run = mk('POST /run', 'SERVER', AGENT, collector.spanId, runStart, 0, { 'http.request.method': 'POST', 'http.route': '/run', 'http.response.status_code': 200 });
   agentWork(run);

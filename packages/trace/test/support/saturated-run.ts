@@ -46,7 +46,9 @@ export function writeSaturatedRun(run: RunShape, spans: FixtureSpan[] = runSpans
   }
   // each server its own size and growth, so the lines can be told apart
   (run.memory ?? []).forEach((server, i) => {
-    (lines['orchestrator.log'] ??= []).push(...serverMemoryLines({ service: 'nemo-gym/orchestrator', pid: 99 }, server, 0, end, (t) => (60 + 45 * i) * 1048576 + t * 20000 * (i + 1), run.exportEveryMs));
+    (lines['orchestrator.log'] ??= []).push(
+      ...serverMemoryLines({ service: 'nemo-gym/orchestrator', pid: 99 }, server, 0, end, (t) => (60 + 45 * i) * 1048576 + t * 20000 * (i + 1), run.exportEveryMs),
+    );
   });
   const files: Record<string, string> = {};
   for (const [f, ls] of Object.entries(lines)) files[f] = ls.join('\n') + '\n';

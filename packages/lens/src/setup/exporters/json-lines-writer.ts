@@ -92,8 +92,7 @@ export class JsonLinesWriter {
     this.#reportedDropped = this.#dropped;
     lensWarn(
       LENS_WARNINGS.OUTPUT_DROPPED,
-      `The console telemetry writer dropped ${delta} record(s) because its output stream was backed up or failed. ` +
-        'Write telemetry to a file or a faster consumer, or use the otlp exporter.',
+      `The console telemetry writer dropped ${delta} record(s) because its output stream was backed up or failed. ` + 'Write telemetry to a file or a faster consumer, or use the otlp exporter.',
     );
   }
 

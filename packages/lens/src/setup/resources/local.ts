@@ -36,16 +36,13 @@ export async function detectGpuCount(env: Env): Promise<Attributes> {
   const smi = findOnPath('nvidia-smi', env['PATH']);
   if (smi === undefined) return {};
   return new Promise((resolve) => {
-    execFile(
-      smi,
-      ['--query-gpu=count', '--format=csv,noheader'],
-      { timeout: NVIDIA_SMI_TIMEOUT_MS, windowsHide: true },
-      (err, stdout) => {
-        if (err) return resolve({});
-        const lines = String(stdout).split('\n').filter((l) => l.trim() !== '');
-        resolve(lines.length > 0 ? { 'host.gpu.count': lines.length } : {});
-      },
-    );
+    execFile(smi, ['--query-gpu=count', '--format=csv,noheader'], { timeout: NVIDIA_SMI_TIMEOUT_MS, windowsHide: true }, (err, stdout) => {
+      if (err) return resolve({});
+      const lines = String(stdout)
+        .split('\n')
+        .filter((l) => l.trim() !== '');
+      resolve(lines.length > 0 ? { 'host.gpu.count': lines.length } : {});
+    });
   });
 }
 

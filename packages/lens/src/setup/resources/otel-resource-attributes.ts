@@ -8,15 +8,7 @@ import type { Attributes } from '@opentelemetry/api';
  * Keys whose values are restored to integers when they arrive as complete base-10 strings through
  * the environment (the env channel only carries strings; the original does the same).
  */
-export const INTEGER_RESOURCE_KEYS: ReadonlySet<string> = new Set([
-  'slurm.array.count',
-  'slurm.nnodes',
-  'slurm.ntasks',
-  'slurm.restart_count',
-  'nv.dl.rank',
-  'nv.dl.world_size',
-  'nv.dl.local_rank',
-]);
+export const INTEGER_RESOURCE_KEYS: ReadonlySet<string> = new Set(['slurm.array.count', 'slurm.nnodes', 'slurm.ntasks', 'slurm.restart_count', 'nv.dl.rank', 'nv.dl.world_size', 'nv.dl.local_rank']);
 
 /**
  * Parses an `OTEL_RESOURCE_ATTRIBUTES` value: split on `,`, skip empty or `=`-less segments,

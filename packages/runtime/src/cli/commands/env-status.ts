@@ -44,14 +44,14 @@ export async function envStatus(flags: EnvStatusFlags, io: CliIo, overrides: rea
     try {
       instances = (await http.get<ServerInstanceDisplay[]>(`${head}/server_instances`, { timeoutMs: 5000 })).body;
     } catch (error) {
-      throw new GymUserError('GYM_HEAD_SERVER_UNREACHABLE', `No head server answers at ${head} (${(error as Error).message}). Is 'gym env start' running? If it listens elsewhere, pass head_server.port=<port> (or --head-url, or set GYM_HEAD_URL).`);
+      throw new GymUserError(
+        'GYM_HEAD_SERVER_UNREACHABLE',
+        `No head server answers at ${head} (${(error as Error).message}). Is 'gym env start' running? If it listens elsewhere, pass head_server.port=<port> (or --head-url, or set GYM_HEAD_URL).`,
+      );
     }
     const rows: ServerStatus[] = await Promise.all(
       instances.map(async (instance) => {
-        const status: HealthStatus = await http.get(`${instance.url}/`, { timeoutMs: 5000, retry: false }).then(
-          () => 'success',
-          healthStatusOf,
-        );
+        const status: HealthStatus = await http.get(`${instance.url}/`, { timeoutMs: 5000, retry: false }).then(() => 'success', healthStatusOf);
         const uptime = Math.max(0, Date.now() / 1000 - instance.start_time);
         return { ...instance, healthy: status === 'success', status, uptime_seconds: Math.round(uptime * 10) / 10 };
       }),

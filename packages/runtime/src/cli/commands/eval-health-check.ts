@@ -16,7 +16,10 @@ export interface EvalHealthCheckFlags {
 
 /** Splits `a,b` flag values (repeatable flags arrive joined). */
 export function checkIds(value: string | undefined): string[] {
-  return (value ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+  return (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 }
 
 /** Runs the health check of `rolloutsFile` and prints its summary and files. */

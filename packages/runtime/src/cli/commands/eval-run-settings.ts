@@ -84,7 +84,10 @@ export function evalRunSettings(flags: EvalRunFlags, raw: ConfigMap): EvalRunSet
 
 /** `results/<agent>_<UTC timestamp>.jsonl` (relative to the working directory). */
 export function defaultOutputPath(agent: string | undefined, now: Date = new Date()): string {
-  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
   return `results/${agent ?? 'rollouts'}_${stamp}.jsonl`;
 }
 

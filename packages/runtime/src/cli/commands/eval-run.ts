@@ -48,7 +48,8 @@ export async function evalRun(flags: EvalRunFlags, overrides: string[], io: CliI
   const signals = { stop, abandon: requests.abandon };
   try {
     if (flags.serve === false) {
-      if (flags.model !== undefined || flags.modelUrl !== undefined || flags.modelApiKey !== undefined) io.err('gym: warning: --model/--model-url/--model-api-key are ignored with --no-serve (the servers already run)');
+      if (flags.model !== undefined || flags.modelUrl !== undefined || flags.modelApiKey !== undefined)
+        io.err('gym: warning: --model/--model-url/--model-api-key are ignored with --no-serve (the servers already run)');
       const raw = applyOverrides({}, parseOverrides(overrides));
       const head = await findHeadUrl({ overrides, cwd, ...(flags.headUrl === undefined ? {} : { flag: flags.headUrl }) });
       const http = createHttpClient({ retry: { maxAttempts: 2 } });
@@ -59,7 +60,11 @@ export async function evalRun(flags: EvalRunFlags, overrides: string[], io: CliI
       const cli = await setUpCliTelemetry({ block: environment.config['telemetry'] as Record<string, unknown> | undefined, logDir, role: 'collector' });
       collecting = true;
       try {
-        await collect(flags, { ...environment, config: { ...environment.config, ...raw } }, [cwd, INSTALL_ROOT], signals, io, cli.telemetry, { startedAt, cwd, ...(madeLogDir === undefined ? {} : { logDir: madeLogDir }) });
+        await collect(flags, { ...environment, config: { ...environment.config, ...raw } }, [cwd, INSTALL_ROOT], signals, io, cli.telemetry, {
+          startedAt,
+          cwd,
+          ...(madeLogDir === undefined ? {} : { logDir: madeLogDir }),
+        });
       } finally {
         await cli.close();
       }
@@ -72,7 +77,17 @@ export async function evalRun(flags: EvalRunFlags, overrides: string[], io: CliI
       const promptConfig = evalRunSettings(flags, config.raw).promptConfig;
       if (promptConfig !== undefined && flags.resume !== true) loadPromptConfig(lookupPath(promptConfig, [cwd, ...roots]).found ?? promptConfig, promptConfig);
       const { env, cli, close } = await startCliEnvironment(
-        { config, roots, cwd, startedAt, role: 'collector', showTelemetry: flags.showTelemetry ?? false, verbose: flags.verbose ?? false, stopSignal: requests.stop, ...(flags.logDir === undefined ? {} : { logDir: flags.logDir }) },
+        {
+          config,
+          roots,
+          cwd,
+          startedAt,
+          role: 'collector',
+          showTelemetry: flags.showTelemetry ?? false,
+          verbose: flags.verbose ?? false,
+          stopSignal: requests.stop,
+          ...(flags.logDir === undefined ? {} : { logDir: flags.logDir }),
+        },
         io,
       );
       collecting = true;
@@ -124,24 +139,26 @@ async function collect(
   const settings = evalRunSettings(flags, environment.config);
   const output = resolve(settings.output ?? defaultOutputPath(chooseAgent(agentUrls(environment.instances), settings.agent, false), run.startedAt));
   const instrument = processTelemetry(telemetry).client;
-  const result = await withJobSpan(telemetry, () => collectRollouts({
-    ...settings,
-    environment,
-    output,
-    input: settings.input === undefined ? undefined : resolve(settings.input),
-    resolvePath: (path) => lookupPath(path, roots).found ?? path,
-    stopSignal: signals.stop.signal,
-    abandonSignal: signals.abandon,
-    progress: {
-      write: (text) => void process.stderr.write(text),
-      isTty: process.stderr.isTTY === true,
-      color: process.stderr.isTTY === true && (process.env['NO_COLOR'] ?? '') === '',
-      ...(process.stderr.isTTY === true ? { columns: process.stderr.columns } : {}),
-    },
-    onInfo: (line) => io.err(`gym: ${line}`),
-    onWarning: (line) => io.err(`gym: warning: ${line}`),
-    ...(instrument === undefined ? {} : { instrument }),
-  }));
+  const result = await withJobSpan(telemetry, () =>
+    collectRollouts({
+      ...settings,
+      environment,
+      output,
+      input: settings.input === undefined ? undefined : resolve(settings.input),
+      resolvePath: (path) => lookupPath(path, roots).found ?? path,
+      stopSignal: signals.stop.signal,
+      abandonSignal: signals.abandon,
+      progress: {
+        write: (text) => void process.stderr.write(text),
+        isTty: process.stderr.isTTY === true,
+        color: process.stderr.isTTY === true && (process.env['NO_COLOR'] ?? '') === '',
+        ...(process.stderr.isTTY === true ? { columns: process.stderr.columns } : {}),
+      },
+      onInfo: (line) => io.err(`gym: ${line}`),
+      onWarning: (line) => io.err(`gym: warning: ${line}`),
+      ...(instrument === undefined ? {} : { instrument }),
+    }),
+  );
   // the summary goes to whatever still works: stdout, or stderr once the reader of stdout went away
   // (`| head -1`, a `tee` ended by the same Ctrl-C); a write to a closed pipe fails a tick later
   const summary = formatSummary(result, { cwd: run.cwd, ...(run.logDir === undefined ? {} : { logDir: run.logDir }) });

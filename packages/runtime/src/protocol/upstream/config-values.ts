@@ -17,10 +17,7 @@ export const configBool = z.preprocess((value) => {
 }, z.boolean());
 
 /** A positive integer, also accepting a digit string. */
-export const configPositiveInt = z.preprocess(
-  (value) => (typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value),
-  z.int().positive(),
-);
+export const configPositiveInt = z.preprocess((value) => (typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value), z.int().positive());
 
 /** A JSON object map (`extra_body`, `chat_template_kwargs`, …). */
 export const configObject = z.record(z.string(), z.unknown());
@@ -36,10 +33,7 @@ export function parseModelConfig<S extends z.ZodType>(schema: S, config: unknown
   const parsed = schema.safeParse(config);
   if (parsed.success) return parsed.data;
   const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
-  throw new GymUserError(
-    'GYM_MODEL_CONFIG_INVALID',
-    `The config of model server '${instance}' is invalid (${problems.join('; ')}). Fix these fields in its YAML block.`,
-  );
+  throw new GymUserError('GYM_MODEL_CONFIG_INVALID', `The config of model server '${instance}' is invalid (${problems.join('; ')}). Fix these fields in its YAML block.`);
 }
 
 /**
@@ -52,6 +46,9 @@ export const PROPAGATION_FIELDS = {
 };
 
 /** The upstream propagation of a parsed block holding {@link PROPAGATION_FIELDS}. */
-export function upstreamPropagation(c: { propagate_traceparent?: boolean | null | undefined; propagate_baggage?: boolean | null | undefined }): { propagateTraceparent: boolean; propagateBaggage: boolean } {
+export function upstreamPropagation(c: { propagate_traceparent?: boolean | null | undefined; propagate_baggage?: boolean | null | undefined }): {
+  propagateTraceparent: boolean;
+  propagateBaggage: boolean;
+} {
   return { propagateTraceparent: c.propagate_traceparent ?? true, propagateBaggage: c.propagate_baggage ?? false };
 }
