@@ -10,6 +10,7 @@ import { once } from 'node:events';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expandPaths, sql, TRACE_WORKERS_ENV as WORKERS_ENV } from '@gym/trace';
+import { consoleSpanLine } from './support/console-span-line.js';
 
 const SPANS = Number(process.env['TRACE_BENCH_SPANS'] ?? 1_000_000);
 const PER_ROLLOUT = 7;
@@ -21,23 +22,7 @@ const TRACE = hex(1, 32);
 const JOB = hex(1, 16);
 
 function line(spanId: string, parent: string | null, name: string, kind: string, service: string, start: bigint, end: bigint, attributes: object): string {
-  return JSON.stringify({
-    type: 'span',
-    trace_id: TRACE,
-    span_id: spanId,
-    parent_span_id: parent,
-    name,
-    kind,
-    start_time_unix_nano: start.toString(),
-    end_time_unix_nano: end.toString(),
-    duration_ms: Number(end - start) / 1e6,
-    status: { code: 'UNSET', message: null },
-    attributes,
-    events: [],
-    links: [],
-    resource: { attributes: { 'service.name': service, 'nemo.run.id': 'bench' } },
-    scope: { name: 'nemo.gym', version: '0.1.0' },
-  });
+  return consoleSpanLine({ traceId: TRACE, spanId, parent, name, kind, service, runId: 'bench', start, end, attributes });
 }
 
 // one rollout every 50 µs, 1 s long: about 20,000 in flight, as at high concurrency

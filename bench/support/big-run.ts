@@ -6,6 +6,7 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { join } from 'node:path';
+import { consoleSpanLine } from './console-span-line.js';
 
 export const BIG_RUN_SPANS_PER_ROLLOUT = 7;
 /** Every this-many-th rollout fails (rollout 0 included). */
@@ -17,23 +18,7 @@ const TRACE = hex(0xb16, 32);
 const JOB = hex(1, 16);
 
 function line(spanId: string, parent: string | null, name: string, kind: string, service: string, start: bigint, end: bigint, attributes: object, error = false): string {
-  return JSON.stringify({
-    type: 'span',
-    trace_id: TRACE,
-    span_id: spanId,
-    parent_span_id: parent,
-    name,
-    kind,
-    start_time_unix_nano: start.toString(),
-    end_time_unix_nano: end.toString(),
-    duration_ms: Number(end - start) / 1e6,
-    status: { code: error ? 'ERROR' : 'UNSET', message: error ? 'model overloaded' : null },
-    attributes,
-    events: [],
-    links: [],
-    resource: { attributes: { 'service.name': service, 'nemo.run.id': 'big' } },
-    scope: { name: 'nemo.gym', version: '0.1.0' },
-  });
+  return consoleSpanLine({ traceId: TRACE, spanId, parent, name, kind, service, runId: 'big', start, end, attributes, ...(error ? { error: 'model overloaded' } : {}) });
 }
 
 // A deterministic spread in [0, 1) per rollout (no Math.random: the same run every time).
