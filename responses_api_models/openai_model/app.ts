@@ -6,12 +6,15 @@
  * @module
  */
 import { CHAT_COMPLETION_CREATE_PARAMS, defineModelServer, GymUpstreamError, OpenAIUpstream, MODEL_RESPONSES_PARAMS } from '@gym/runtime';
-import { parseOpenAIModelConfig } from './config.js';
+import { OPENAI_MODEL_CONFIG, parseOpenAIModelConfig } from './config.js';
 import { checkReply, dropReasoningItems, withExtraBodyAndModel } from './pass-through.js';
 import { Semaphore } from './semaphore.js';
 import type { ServerFactory } from '@gym/runtime';
 
 type Json = Record<string, unknown>;
+
+/** This server's own settings, checked by `gym env validate`. */
+export const configSchema = OPENAI_MODEL_CONFIG;
 
 const createOpenAIModel: ServerFactory = (context) => {
   const name = context.instance.instanceName;

@@ -19,6 +19,9 @@ export const SIMULATED_MODEL_CONFIG = z.looseObject({
   latency: LATENCY_CONFIG,
 });
 
+/** This server's own settings, checked by `gym env validate`. */
+export const configSchema = SIMULATED_MODEL_CONFIG;
+
 const createSimulatedModel: ServerFactory = (context) => {
   const parsed = SIMULATED_MODEL_CONFIG.safeParse(context.config);
   if (!parsed.success) {

@@ -9,10 +9,13 @@ import { CHAT_COMPLETION_CREATE_PARAMS, defineModelServer, GymUpstreamError, Ope
 import { ChatPipeline } from './chat-pipeline.js';
 import { loadChatTemplate } from './chat-template.js';
 import { chatToResponse } from './chat-to-responses.js';
-import { parseVllmModelConfig } from './config.js';
+import { VLLM_MODEL_CONFIG, parseVllmModelConfig } from './config.js';
 import { checkNativeConfig, prepareNativeRequest } from './native-responses.js';
 import { responsesToChat } from './responses-to-chat.js';
 import type { ServerFactory } from '@gym/runtime';
+
+/** This server's own settings, checked by `gym env validate`. */
+export const configSchema = VLLM_MODEL_CONFIG;
 
 const createVllmModel: ServerFactory = (context) => {
   const config = parseVllmModelConfig(context.config, context.instance.instanceName);

@@ -88,6 +88,15 @@ export function locateServer(instance: ServerInstanceConfig, roots: readonly str
     if (existsSync(entrypoint)) return { dir, entrypoint };
     tried.push(entrypoint);
   }
+  // the original's configs name `app.py`; where there is no such file but gym ships the same
+  // server in TypeScript beside it (`app.ts`), that port runs, so those configs start unchanged
+  if (file.endsWith('.py')) {
+    for (const root of roots) {
+      const dir = join(root, instance.serverType, instance.implementation);
+      const port = join(dir, `${file.slice(0, -'.py'.length)}.ts`);
+      if (existsSync(port)) return { dir, entrypoint: port };
+    }
+  }
   throw new GymUserError(
     'GYM_SERVER_ENTRYPOINT_NOT_FOUND',
     `Server instance '${instance.instanceName}' (${instance.serverType}/${instance.implementation}) has no entrypoint; looked for: ${tried.join(', ')}. Set 'entrypoint' in its config or add the file.`,

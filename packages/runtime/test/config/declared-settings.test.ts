@@ -93,4 +93,24 @@ describe('gym env validate with declared server settings', () => {
     assert.match(stderr, /- broken\.resources_servers\.broken\.entrypoint: could not be loaded to check its settings: missing dependency foo/);
     assert.doesNotMatch(stderr, /undeclared/);
   });
+  it("checks the model servers' settings too, from an original config naming app.py (gym's app.ts port runs)", async () => {
+    const config = join(root, 'policy.yaml');
+    writeFileSync(
+      config,
+      [
+        'policy_model:',
+        '  responses_api_models:',
+        '    vllm_model:',
+        '      entrypoint: app.py',
+        '      base_url: http://127.0.0.1:1/v1',
+        '      api_key: x',
+        '      model: m',
+        '      retrun_token_id_information: true',
+        '',
+      ].join('\n'),
+    );
+    const { code, stdout, stderr } = await runGym(['env', 'validate', '--config', config]);
+    assert.equal(code, 2, stdout);
+    assert.match(stderr, /- policy_model\.responses_api_models\.vllm_model\.retrun_token_id_information: not a setting of vllm_model; did you mean 'return_token_id_information'\?/);
+  });
 });
