@@ -9,7 +9,7 @@ import { assembleTraces } from '../src/assemble/assemble-traces.js';
 import { findRollouts } from '../src/assemble/rollouts.js';
 import { anomalies } from '../src/commands/anomalies.js';
 import { StatsTask } from '../src/commands/batch-tasks.js';
-import { limitWorkers, shareBatches, WORKERS_ENV } from '../src/commands/batch-workers.js';
+import { failWorkersForTests, shareBatches, WORKERS_ENV } from '../src/commands/batch-workers.js';
 import { BATCH_ENV, readInBatches } from '../src/commands/load-batches.js';
 import { stats } from '../src/commands/stats.js';
 import { why } from '../src/commands/why.js';
@@ -98,8 +98,8 @@ describe('worker threads that fail', () => {
     const d = writeRunLogs(run());
     cleanups.push(d.cleanup);
     const one = await answer((c) => stats({ paths: [d.dir], format: 'json' }, c), 1);
-    // a heap far too small for the reader: each worker runs out of memory as it starts
-    limitWorkers({ maxOldGenerationSizeMb: 2, maxYoungGenerationSizeMb: 1 });
+    // each worker fails as it starts, as one that runs out of memory does
+    failWorkersForTests('out of memory');
     try {
       process.env[BATCH_ENV] = TINY_BATCH_MIB;
       process.env[WORKERS_ENV] = '2';
@@ -109,7 +109,7 @@ describe('worker threads that fail', () => {
       assert.match(c.err, /warning: the trace reader threads failed \(.+\); reading in one thread/);
       assert.deepEqual(rounded(await answer((c2) => stats({ paths: [d.dir], format: 'json' }, c2), 2)), rounded(one));
     } finally {
-      limitWorkers();
+      failWorkersForTests();
     }
   });
 });

@@ -7,7 +7,6 @@
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { ResourceLimits } from 'node:worker_threads';
 import type { PartitionIndex } from '../partition/partition-index.js';
 import type { ReadStats } from '../read/read-stats.js';
 import type { BatchTaskSpec } from './batch-tasks.js';
@@ -30,11 +29,15 @@ export interface WorkerOutput {
   stats: ReadStats;
 }
 
-let limits: ResourceLimits | undefined;
+let failure: string | undefined;
 
-/** For tests: the workers' resource limits (none by default: a worker may use what the process may). */
-export function limitWorkers(resourceLimits?: ResourceLimits): void {
-  limits = resourceLimits;
+/**
+ * For tests: every worker started from now on throws `message` as it starts (`undefined`: they run
+ * again). A worker's own failure, such as running out of memory, takes the same path; a heap limit
+ * cannot stand in for it in tests, since a tiny one aborts the whole process on some Node versions.
+ */
+export function failWorkersForTests(message?: string): void {
+  failure = message;
 }
 
 /** Worker threads to use: `GYM_TRACE_WORKERS`, else one per core. */
@@ -92,7 +95,8 @@ export async function runInWorkers(index: PartitionIndex, shares: readonly numbe
 // its own thread first; from built JavaScript it starts directly.
 function startWorker(workerData: WorkerInput): Worker {
   const here = import.meta.url;
-  const options = { workerData, ...(limits === undefined ? {} : { resourceLimits: limits }) };
+  const options = { workerData };
+  if (failure !== undefined) return new Worker(`throw new Error(${JSON.stringify(failure)})`, { eval: true, ...options });
   if (!here.endsWith('.ts')) return new Worker(new URL('./batch-worker.js', here), options);
   const entry = new URL('./batch-worker.ts', here).href;
   const boot = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })`;
