@@ -28,16 +28,18 @@ describe('a caller that gives up on /run', () => {
   before(async () => {
     env = await startGymEnv(
       ['--resources-server', 'example_single_tool_call', '--model-type', 'simulated_model', `++policy_model.responses_api_models.simulated_model.latency.fixed_ms=${MODEL_LATENCY_MS}`],
-      { env: telemetryEnv({ NEMO_GYM_OTEL_ENABLED: '1', NEMO_GYM_OTEL_EXPORTER: 'console', NEMO_GYM_OTEL_SPAN_GROUPS: 'server,rollout' }) },
+      // spans leave every 100 ms, so the test sees each rollout's /seed_session soon after it happened
+      { env: telemetryEnv({ NEMO_GYM_OTEL_ENABLED: '1', NEMO_GYM_OTEL_EXPORTER: 'console', NEMO_GYM_OTEL_SPAN_GROUPS: 'server,rollout', OTEL_BSP_SCHEDULE_DELAY: '100' }) },
     );
-    const aborted = Array.from({ length: ABORTED }, async () => {
-      const controller = new AbortController();
-      const res = fetch(`${env.url(AGENT)}/run`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: ROW, signal: controller.signal });
-      await sleep(200);
-      controller.abort();
-      await assert.rejects(res, { name: 'AbortError' });
-    });
-    await Promise.all(aborted);
+    const controllers = Array.from({ length: ABORTED }, () => new AbortController());
+    const answers = controllers.map((controller) => fetch(`${env.url(AGENT)}/run`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: ROW, signal: controller.signal }));
+    // abort only once every rollout is under way in the agent (it has seeded its session and now
+    // waits for the slow model): a fixed pause lost the race on a busy machine
+    const seeded = () => readRecords(env.logDir).spans.filter((s) => s.name === 'POST /seed_session').length;
+    for (let i = 0; i < 600 && seeded() < ABORTED; i++) await sleep(20);
+    assert.equal(seeded(), ABORTED, 'every rollout seeded its session before the model answered');
+    for (const controller of controllers) controller.abort();
+    for (const answer of answers) await assert.rejects(answer, { name: 'AbortError' });
     // the spans must reach the file while the environment runs, well before the model would answer
     for (let i = 0; i < 100 && abortedRunSpans(env).length < ABORTED; i++) await sleep(50);
     spans = abortedRunSpans(env);
