@@ -14,7 +14,8 @@ import { startHeadServer } from './head-server.js';
 import type { HeadServer } from './head-server.js';
 import { startMemoryProfiling } from './memory-sampler.js';
 import type { MemorySampler } from './memory-sampler.js';
-import { spawnServer } from './spawn-server.js';
+import { pythonCommand } from './python-interpreter.js';
+import { locateServer, spawnServer } from './spawn-server.js';
 import type { SpawnedServer } from './spawn-server.js';
 import { startupTelemetry } from './startup-telemetry.js';
 import { STOP_GRACE_MS, stopServers } from './stop-servers.js';
@@ -61,10 +62,23 @@ export function assertHasServers(config: ResolvedConfig): void {
   }
 }
 
+/**
+ * Every server's entrypoint exists, and a Python one has an interpreter, before anything starts
+ * (not a head server that a missing file would leave half-started).
+ * @throws {GymUserError} `GYM_SERVER_ENTRYPOINT_NOT_FOUND`, `GYM_PYTHON_NOT_FOUND`.
+ */
+function assertEntrypointsRunnable(config: ResolvedConfig, roots: readonly string[]): void {
+  for (const server of config.servers) {
+    const { dir, entrypoint } = locateServer(server, roots);
+    if (entrypoint.endsWith('.py')) pythonCommand(server.instanceName, dir, entrypoint, process.env);
+  }
+}
+
 /** Starts the head server and every server instance, and waits until all are ready. */
 export async function startEnvironment(options: StartEnvironmentOptions): Promise<RunningEnvironment> {
   const { config } = options;
   assertHasServers(config);
+  assertEntrypointsRunnable(config, options.roots);
   const progress = options.onProgress ?? (() => undefined);
   mkdirSync(options.logDir, { recursive: true, mode: 0o700 });
   const servers: SpawnedServer[] = [];
