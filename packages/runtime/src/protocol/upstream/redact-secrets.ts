@@ -4,26 +4,17 @@
  * @module
  */
 import { GymUpstreamError } from '../../errors.js';
+import { GymHttpStatusError } from '../../http/errors.js';
 
 /** What replaces a secret in text. */
 export const REDACTED = '[REDACTED]';
 
-/** The fields of the runtime's `GymHttpStatusError` (an upstream answered non-2xx). */
-export interface HttpStatusErrorLike extends Error {
-  code: string;
-  method: string;
-  url: string;
-  status: number;
-  bodyText: string;
-  body: unknown;
-  attempts: number;
-}
+/** An upstream answered non-2xx: the runtime's {@link GymHttpStatusError}, under the name model servers know. */
+export type HttpStatusErrorLike = GymHttpStatusError;
 
-/** True for the runtime's non-2xx error (switching on shape, as codes may be adopted from upstream). */
-export function isHttpStatusError(error: unknown): error is HttpStatusErrorLike {
-  if (!(error instanceof GymUpstreamError)) return false;
-  const e = error as unknown as Record<string, unknown>;
-  return typeof e['status'] === 'number' && typeof e['bodyText'] === 'string' && typeof e['method'] === 'string';
+/** True for an upstream's non-2xx answer. */
+export function isHttpStatusError(error: unknown): error is GymHttpStatusError {
+  return error instanceof GymHttpStatusError;
 }
 
 /** Replaces every occurrence of each secret (4+ characters; shorter ones would mangle text). */
@@ -44,9 +35,8 @@ export function redactError(error: unknown, secrets: readonly string[]): unknown
   const leaks = secrets.some((s) => s.length >= 4 && (error.message.includes(s) || bodyText.includes(s)));
   if (!leaks) return error;
   if (isHttpStatusError(error)) {
-    const StatusError = error.constructor as new (init: Omit<HttpStatusErrorLike, keyof Error | 'code'>) => Error;
     const text = redactText(error.bodyText, secrets);
-    return new StatusError({ method: error.method, url: redactText(error.url, secrets), status: error.status, bodyText: text, body: parseOrUndefined(text), attempts: error.attempts });
+    return new GymHttpStatusError({ method: error.method, url: redactText(error.url, secrets), status: error.status, bodyText: text, body: parseOrUndefined(text), attempts: error.attempts });
   }
   const code = (error as { code?: unknown }).code;
   return new GymUpstreamError(typeof code === 'string' ? code : 'GYM_MODEL_UPSTREAM', redactText(error.message, secrets));
