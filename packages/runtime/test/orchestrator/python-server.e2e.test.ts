@@ -4,14 +4,13 @@
 // killed orchestrator. Real processes on loopback.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readRecords } from '../support/console-records.js';
 import { REPO_ROOT, childPids, freePort, isRunning, runGym, startGymEnv, waitUntilEnded } from '../support/gym-process.js';
 import { telemetryEnv } from '../support/rollout-tree.js';
+import { startImpostorServer } from '../support/impostor-server.js';
 
 const FIXTURE_ROOT = join(REPO_ROOT, 'packages/runtime/test/fixtures/python-root');
 const SERVER_DIR = join(FIXTURE_ROOT, 'resources_servers/py_capitals');
@@ -177,14 +176,8 @@ describe('a Python server that ignores SIGTERM', () => {
 
 describe('a Python server whose configured port another program holds', () => {
   it('is reported as GYM_SERVER_PORT_IN_USE; the other program is never taken for it', async () => {
-    const seen: string[] = [];
-    const foreign = createServer((req, res) => {
-      seen.push(`${req.method} ${req.url}`);
-      res.setHeader('content-type', 'application/json');
-      res.end('{"status":"ok"}');
-    });
-    await new Promise<void>((resolve) => foreign.listen(0, '127.0.0.1', resolve));
-    const { port } = foreign.address() as AddressInfo;
+    const foreign = await startImpostorServer();
+    const { port, seen } = foreign;
     const dir = mkdtempSync(join(tmpdir(), 'gym-python-port-'));
     try {
       const run = await runGym(
@@ -200,7 +193,7 @@ describe('a Python server whose configured port another program holds', () => {
       );
       assert.ok(!readdirSync(dir).includes('out.jsonl'), 'no rollout was collected');
     } finally {
-      await new Promise((resolve) => foreign.close(resolve));
+      await foreign.close();
       rmSync(dir, { recursive: true, force: true });
     }
   });

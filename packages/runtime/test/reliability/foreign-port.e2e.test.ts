@@ -2,24 +2,16 @@
 // taken by another program that answers HTTP, gym reports the port and never uses that program.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, runGym } from '../support/gym-process.js';
+import { startImpostorServer } from '../support/impostor-server.js';
 
 describe('a configured port taken by another program', () => {
   it('is reported as GYM_SERVER_PORT_IN_USE naming the port; the other program gets no rollout', async () => {
-    const seen: string[] = [];
-    // answers every request with 200 {"status":"ok"}, as a gym server's GET / does
-    const foreign = createServer((req, res) => {
-      seen.push(`${req.method} ${req.url}`);
-      res.setHeader('content-type', 'application/json');
-      res.end('{"status":"ok"}');
-    });
-    await new Promise<void>((resolve) => foreign.listen(0, '127.0.0.1', resolve));
-    const { port } = foreign.address() as AddressInfo;
+    const foreign = await startImpostorServer();
+    const { port, seen } = foreign;
     const dir = mkdtempSync(join(tmpdir(), 'gym-foreign-'));
     try {
       const run = await runGym(
@@ -51,7 +43,7 @@ describe('a configured port taken by another program', () => {
       );
       assert.ok(!readdirSync(dir).includes('out.jsonl'), 'no rollout was collected');
     } finally {
-      await new Promise((resolve) => foreign.close(resolve));
+      await foreign.close();
       rmSync(dir, { recursive: true, force: true });
     }
   });
