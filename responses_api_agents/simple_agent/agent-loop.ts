@@ -5,7 +5,7 @@
  * @module
  */
 import { GymUpstreamError, RESPONSES_RESULT } from '@gym/runtime';
-import type { CookieMap, GymInputItem, HttpClient, ResponsesCreateParams, ResponsesResult, TrajectoryItem } from '@gym/runtime';
+import type { CookieMap, GymInputItem, HttpClient, ResponsesCreateParams, ResponsesResult, TraceScope, TrajectoryItem } from '@gym/runtime';
 import type { ResponseFunctionToolCall, ResponseUsage } from 'openai/resources/responses/responses';
 import type { AgentObserver } from './observations.js';
 
@@ -26,6 +26,8 @@ export interface AgentLoopOptions {
   modelPath?: string;
   /** Records model and tool calls (evidence on); absent = nothing recorded. */
   observer?: AgentObserver;
+  /** The rollout's trace scope (`route.scope`): every call of the loop is in the rollout's trace. */
+  scope?: TraceScope | undefined;
 }
 
 /** The loop's result: the last model response with `output` = the whole trajectory. */
@@ -49,24 +51,25 @@ export function addUsage(total: Usage | undefined, next: unknown): Usage | undef
   return sum;
 }
 
-async function callTool(http: HttpClient, resourcesUrl: string, call: ResponseFunctionToolCall, cookies: CookieMap): Promise<{ output: string; cookies: CookieMap; failed: boolean }> {
+async function callTool(options: AgentLoopOptions, call: ResponseFunctionToolCall, cookies: CookieMap): Promise<{ output: string; cookies: CookieMap; failed: boolean }> {
   let args: unknown;
   try {
     args = JSON.parse(call.arguments);
   } catch {
     return { output: JSON.stringify({ error: `Invalid tool call arguments: ${JSON.stringify(call.arguments)}` }), cookies, failed: true };
   }
-  const reply = await http.post(`${resourcesUrl}/${encodeURIComponent(call.name)}`, args, { cookies, raw: true });
+  const reply = await options.http.post(`${options.resourcesUrl}/${encodeURIComponent(call.name)}`, args, { cookies, raw: true, scope: options.scope });
   return { output: reply.text, cookies: { ...cookies, ...reply.cookies }, failed: reply.status >= 400 };
 }
 
 async function callModel(options: AgentLoopOptions, body: ResponsesCreateParams, cookies: CookieMap) {
   const url = `${options.modelUrl}${options.modelPath ?? '/v1/responses'}`;
   const { observer } = options;
-  if (observer === undefined) return options.http.post<unknown>(url, body, { cookies });
+  const { scope } = options;
+  if (observer === undefined) return options.http.post<unknown>(url, body, { cookies, scope });
   let reply;
   try {
-    reply = await options.http.post<unknown>(url, body, { cookies });
+    reply = await options.http.post<unknown>(url, body, { cookies, scope });
   } catch (error) {
     observer.modelCallFailed(error);
     throw error;
@@ -77,7 +80,7 @@ async function callModel(options: AgentLoopOptions, body: ResponsesCreateParams,
 
 /** Runs the loop. Throws when the model server fails or answers something that is not a Response. */
 export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoopResult> {
-  const { http, params } = options;
+  const { params } = options;
   const input: GymInputItem[] = typeof params.input === 'string' ? [{ role: 'user', content: params.input }] : [...(params.input ?? [])];
   const trajectory: TrajectoryItem[] = [];
   let usage: Usage | undefined;
@@ -109,7 +112,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
     if (calls.length === 0 && (answered || output.length === 0)) break;
     for (const call of calls) {
       const timing = options.observer?.toolCall(call);
-      const tool = await callTool(http, options.resourcesUrl, call, resourcesCookies);
+      const tool = await callTool(options, call, resourcesCookies);
       timing?.finish(tool.output, tool.failed);
       resourcesCookies = tool.cookies;
       trajectory.push({ type: 'function_call_output', call_id: call.call_id, output: tool.output });

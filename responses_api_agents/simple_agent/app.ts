@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { defineAgentServer, GymUpstreamError, readEvidenceSettings, rolloutIdOfRow, rolloutUrlPrefix, VERIFY_RESPONSE } from '@gym/runtime';
-import type { CookieMap, ResponsesCreateParams, RouteContext, ServerFactory, TaskRow, VerifyRequest, VerifyResponse } from '@gym/runtime';
+import type { CookieMap, ResponsesCreateParams, RouteContext, ServerFactory, TaskRow, TraceScope, VerifyRequest, VerifyResponse } from '@gym/runtime';
 import { runAgentLoop } from './agent-loop.js';
 import { AgentObserver, answerOf, questionOf } from './observations.js';
 
@@ -43,8 +43,9 @@ const createSimpleAgent: ServerFactory = (context) => {
   // the agent reports what it observed; decided once, here
   const evidence = readEvidenceSettings(context.globalConfig).enabled;
   const modelRef = { type: 'responses_api_models', name: config.model_server.name };
-  const loop = (params: ResponsesCreateParams, resourcesCookies: CookieMap, rolloutId?: string | null, observer?: AgentObserver) =>
+  const loop = (params: ResponsesCreateParams, resourcesCookies: CookieMap, scope: TraceScope | undefined, rolloutId?: string | null, observer?: AgentObserver) =>
     runAgentLoop({
+      scope,
       http,
       modelUrl,
       resourcesUrl,
@@ -55,8 +56,8 @@ const createSimpleAgent: ServerFactory = (context) => {
       ...(observer === undefined ? {} : { observer }),
     });
 
-  const verify = async (request: VerifyRequest, cookies: CookieMap): Promise<VerifyResponse> => {
-    const answer = (await http.post<unknown>(`${resourcesUrl}/verify`, request, { cookies })).body;
+  const verify = async (request: VerifyRequest, cookies: CookieMap, scope: TraceScope | undefined): Promise<VerifyResponse> => {
+    const answer = (await http.post<unknown>(`${resourcesUrl}/verify`, request, { cookies, scope })).body;
     // as the original validates its verify response: a reward-less answer fails the rollout here,
     // named, rather than reaching the rollouts file
     const parsed = VERIFY_RESPONSE.safeParse(answer);
@@ -71,11 +72,12 @@ const createSimpleAgent: ServerFactory = (context) => {
   };
 
   const run = async (row: TaskRow, route: RouteContext, observer?: AgentObserver) => {
-    const seed = await http.post(`${resourcesUrl}/seed_session`, row, { cookies: route.cookies });
-    const result = await loop(row.responses_create_params, { ...route.cookies, ...seed.cookies }, observer?.rolloutId, observer);
+    const { scope } = route;
+    const seed = await http.post(`${resourcesUrl}/seed_session`, row, { cookies: route.cookies, scope });
+    const result = await loop(row.responses_create_params, { ...route.cookies, ...seed.cookies }, scope, observer?.rolloutId, observer);
     const rolled: VerifyResponse = config.skip_verification
       ? { ...row, response: result.response, reward: config.skip_verification_reward, verification_skipped: true }
-      : await verify({ ...row, response: result.response }, result.resourcesCookies);
+      : await verify({ ...row, response: result.response }, result.resourcesCookies, scope);
     if (observer === undefined) return rolled;
     const ng_agent_observations = observer.bundle({ taskId: taskIdOf(row), question: questionOf(row.responses_create_params.input), answer: answerOf(result.response.output), steps: result.steps });
     return { ...rolled, ng_agent_observations };
@@ -100,7 +102,7 @@ const createSimpleAgent: ServerFactory = (context) => {
     },
     responses: {
       handler: async (params, route) => {
-        const result = await loop(params, route.cookies, route.rolloutId);
+        const result = await loop(params, route.cookies, route.scope, route.rolloutId);
         copyCookies(route, { ...result.resourcesCookies, ...result.modelCookies });
         return result.response;
       },
@@ -108,10 +110,10 @@ const createSimpleAgent: ServerFactory = (context) => {
     // As the original: the resources server computes the metrics of what it verified; with
     // verification skipped there is nothing to aggregate (the collector keeps its own profile).
     aggregateMetrics: {
-      handler: async (body) =>
+      handler: async (body, route) =>
         config.skip_verification
           ? { group_level_metrics: [], agent_metrics: {}, key_metrics: {} }
-          : ((await http.post<Record<string, unknown>>(`${resourcesUrl}/aggregate_metrics`, body)).body as never),
+          : ((await http.post<Record<string, unknown>>(`${resourcesUrl}/aggregate_metrics`, body, { scope: route.scope })).body as never),
     },
   });
 };

@@ -9,7 +9,7 @@ import { CHAT_COMPLETION_CREATE_PARAMS, defineModelServer, GymUpstreamError, Ope
 import { OPENAI_MODEL_CONFIG, parseOpenAIModelConfig } from './config.js';
 import { checkReply, dropReasoningItems, withExtraBodyAndModel } from './pass-through.js';
 import { Semaphore } from './semaphore.js';
-import type { ServerFactory } from '@gym/runtime';
+import type { ServerFactory, UpstreamCallOptions } from '@gym/runtime';
 
 type Json = Record<string, unknown>;
 
@@ -28,8 +28,8 @@ const createOpenAIModel: ServerFactory = (context) => {
     propagateBaggage: config.propagateBaggage,
   });
   const semaphore = config.maxConcurrentRequests === null ? undefined : new Semaphore(config.maxConcurrentRequests);
-  const call = async (path: string, body: Json, kind: 'response' | 'chat.completion', signal?: AbortSignal): Promise<Json> => {
-    const send = () => upstream.post(path, body, { signal });
+  const call = async (path: string, body: Json, kind: 'response' | 'chat.completion', options: UpstreamCallOptions): Promise<Json> => {
+    const send = () => upstream.post(path, body, options);
     const reply = semaphore === undefined ? await send() : await semaphore.run(send);
     const problem = checkReply(reply, kind);
     if (problem !== undefined) {
@@ -42,15 +42,15 @@ const createOpenAIModel: ServerFactory = (context) => {
     name,
     responses: {
       input: MODEL_RESPONSES_PARAMS,
-      handler: (body, { signal }) => {
+      handler: (body, { signal, scope }) => {
         let request = withExtraBodyAndModel(body, config.extraBody, config.openaiModel);
         if (config.dropInputReasoningItems) request = dropReasoningItems(request);
-        return call('/responses', request, 'response', signal);
+        return call('/responses', request, 'response', { signal, scope });
       },
     },
     chatCompletions: {
       input: CHAT_COMPLETION_CREATE_PARAMS,
-      handler: (body) => call('/chat/completions', withExtraBodyAndModel(body, config.extraBody, config.openaiModel), 'chat.completion'),
+      handler: (body, { scope }) => call('/chat/completions', withExtraBodyAndModel(body, config.extraBody, config.openaiModel), 'chat.completion', { scope }),
     },
   });
 };

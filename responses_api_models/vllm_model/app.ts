@@ -40,20 +40,20 @@ const createVllmModel: ServerFactory = (context) => {
     name: config.name,
     responses: {
       input: MODEL_RESPONSES_PARAMS,
-      handler: async (body, { session, signal }) => {
+      handler: async (body, { session, signal, scope }) => {
         if (config.isResponsesNative) {
-          const reply = await pipeline.replicaFor(session.id).post('/responses', prepareNativeRequest(body, config), { signal });
+          const reply = await pipeline.replicaFor(session.id).post('/responses', prepareNativeRequest(body, config), { signal, scope });
           if (!Array.isArray(reply['output'])) throw new GymUpstreamError('GYM_MODEL_BAD_REPLY', `vLLM's /responses answered without an output list. Check is_responses_native and base_url.`);
           return reply;
         }
         const chat = responsesToChat(body, { carryTokenIds: config.returnTokenIdInformation });
-        const completion = await pipeline.complete(chat, session.id, signal);
+        const completion = await pipeline.complete(chat, session.id, { signal, scope });
         return chatToResponse(completion, body, convert);
       },
     },
     chatCompletions: {
       input: CHAT_COMPLETION_CREATE_PARAMS,
-      handler: (body, { session }) => pipeline.complete(body, session.id),
+      handler: (body, { session, scope }) => pipeline.complete(body, session.id, { scope }),
     },
   });
 };

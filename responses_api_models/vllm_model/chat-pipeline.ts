@@ -11,7 +11,7 @@ import { prepareChatRequest } from './params.js';
 import { foldReplyReasoning } from './reasoning.js';
 import { ReplicaSet } from './replicas.js';
 import { attachTokenIds } from './token-ids.js';
-import type { OpenAIUpstream } from '@gym/runtime';
+import type { OpenAIUpstream, UpstreamCallOptions } from '@gym/runtime';
 import type { ChatTemplate } from './chat-template.js';
 import type { VllmModelConfig } from './config.js';
 
@@ -38,10 +38,10 @@ export class ChatPipeline {
     return this.#replicas.pick(sessionId);
   }
 
-  /** Sends Chat request `body` for the session `sessionId`; resolves to the chat completion. `signal` aborts the upstream calls. */
-  async complete(body: Json, sessionId: string, signal?: AbortSignal): Promise<Json> {
+  /** Sends Chat request `body` for the session `sessionId`; resolves to the chat completion. `call.signal` aborts the upstream calls; `call.scope` is the request's trace scope. */
+  async complete(body: Json, sessionId: string, call: UpstreamCallOptions = {}): Promise<Json> {
     const config = this.#config;
-    if (config.useCompletionsApi) return this.#completeByPrompt(body, sessionId, signal);
+    if (config.useCompletionsApi) return this.#completeByPrompt(body, sessionId, call);
     const request = prepareChatRequest(body, config);
     if (!config.sequentialReasoningAllowed && endsWithEmptyAssistant(request['messages'] as Json[])) {
       return emptyChatCompletion(config.model, 'content_filter');
@@ -49,7 +49,7 @@ export class ChatPipeline {
     const upstream = this.#replicas.pick(sessionId);
     let completion: Json;
     try {
-      completion = await upstream.post('/chat/completions', request, { signal });
+      completion = await upstream.post('/chat/completions', request, call);
     } catch (error) {
       if (isContextOverflow(error)) return emptyChatCompletion(config.model, 'length');
       throw error;
@@ -60,25 +60,25 @@ export class ChatPipeline {
     }
     foldReplyReasoning(choice['message'] as Json, config.usesReasoningParser, config.name);
     if (config.returnTokenIdInformation) {
-      await attachTokenIds(completion, () => upstream.postUrl(`${upstream.baseUrl.replace(/\/v1$/, '')}/tokenize`, tokenizeBody(request), { signal }));
+      await attachTokenIds(completion, () => upstream.postUrl(`${upstream.baseUrl.replace(/\/v1$/, '')}/tokenize`, tokenizeBody(request), call));
     }
     return completion;
   }
 
   /** The `use_completions_api` path: render the prompt, `/v1/completions`, back to a chat completion. */
-  async #completeByPrompt(body: Json, sessionId: string, signal: AbortSignal | undefined): Promise<Json> {
+  async #completeByPrompt(body: Json, sessionId: string, call: UpstreamCallOptions): Promise<Json> {
     const config = this.#config;
     const prompt = promptOf(body, config, this.#template);
     const request = completionRequest(body, prompt, config);
     const upstream = this.#replicas.pick(sessionId);
     let completion: Json;
     try {
-      completion = await upstream.post('/completions', request, { signal });
+      completion = await upstream.post('/completions', request, call);
     } catch (error) {
       if (isContextOverflow(error)) return emptyChatCompletion(config.model, 'length');
       throw error;
     }
-    const tokenize = () => upstream.postUrl(`${upstream.baseUrl.replace(/\/v1$/, '')}/tokenize`, { model: config.model, prompt }, { signal });
+    const tokenize = () => upstream.postUrl(`${upstream.baseUrl.replace(/\/v1$/, '')}/tokenize`, { model: config.model, prompt }, call);
     return completionToChat(completion, config, tokenize);
   }
 }

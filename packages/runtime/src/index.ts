@@ -10,7 +10,7 @@ export type { ErrorKind, ErrorSpec, GymErrorCode } from './error-codes.js';
 export { loadConfig, redactSecrets, dumpConfigYaml } from './config/index.js';
 export type { ConfigMap, LoadConfigOptions, ResolvedConfig, ServerInstanceConfig, ServerRef, ServerType } from './config/index.js';
 export { createHttpClient, GymHttpRequestError, GymHttpStatusError } from './http/index.js';
-export type { HttpClient, HttpClientOptions, HttpRequestOptions, HttpResponse, CookieMap } from './http/index.js';
+export type { HttpClient, HttpClientOptions, HttpRequestOptions, HttpResponse, CookieMap, TraceScope } from './http/index.js';
 export { addJsonRoute, createServerApp, defineAgentServer, defineModelServer, defineResourcesServer, installShutdownHandlers, listen, RESPONSES_REQUEST_FIELDS } from './server/index.js';
 export type { AgentServerDefinition, ModelServerDefinition, ResourcesServerDefinition, RouteContext, ServerDefinition, VerifyResult } from './server/index.js';
 export {
@@ -50,7 +50,7 @@ export type {
   VerifyResponse,
 } from './protocol/index.js';
 export { gymSpan, isGymSpanGroupEnabled } from './telemetry/gym-span.js';
-export type { GymSpan } from './telemetry/gym-span.js';
+export type { GymSpan, GymSpanOptions } from './telemetry/gym-span.js';
 export { GYM_PRESETS, GYM_SPAN_GROUPS } from './telemetry/gates.js';
 export type { GymSpanGroup } from './telemetry/gates.js';
 export { MODEL_CALL_ID_HEADER, readEvidenceSettings, rolloutIdOfRow, rolloutUrlPrefix } from './evidence/index.js';

@@ -32,6 +32,7 @@ import { OpenSpanCloser } from './open-span-closer.js';
 import { reportingLogExporter, reportingMetricExporter, reportingSpanExporter } from './reporting-exporters.js';
 import { samplerFromEnv } from './sampler.js';
 import { settle } from './settle.js';
+import { SynchronousContextManager } from './synchronous-context-manager.js';
 import type { SetupTelemetryOptions } from './types.js';
 
 /** The running pipeline: what the handle flushes and shuts down. */
@@ -107,7 +108,8 @@ export async function buildProviders(config: NemoLensConfig, env: Env, attribute
     setLogSink(logs.getLogger(DEFAULT_SCOPE));
   }
 
-  if (!context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable())) degraded('context manager');
+  const contextManager = options.asyncContext === 'explicit' ? new SynchronousContextManager() : new AsyncLocalStorageContextManager();
+  if (!context.setGlobalContextManager(contextManager.enable())) degraded('context manager');
   const propagator = new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] });
   if (!propagation.setGlobalPropagator(propagator)) degraded('propagator');
 

@@ -47,6 +47,12 @@ export interface SetupTelemetryOptions {
   env?: Env;
   /** Resource detector options (tests). */
   detect?: DetectResourceOptions;
+  /**
+   * How the active context follows the code: `implicit` (default) through promises with Node's
+   * AsyncLocalStorage; `explicit` only within the synchronous part of `context.with()`, for code
+   * that passes its parent across `await` itself (no per-promise hook on Node 20).
+   */
+  asyncContext?: 'implicit' | 'explicit';
 }
 
 /** What `setupTelemetry` returns. */

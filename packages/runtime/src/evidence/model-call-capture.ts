@@ -13,6 +13,8 @@ import { activeTelemetry } from '../telemetry/state.js';
 import { CaptureStore, isCaptureRolloutId } from './capture-store.js';
 import { scrubCaptureSecrets } from './scrub.js';
 import type { RouteHandler } from '../server/json-route.js';
+import type { TraceScope } from '../http/instrumentation.js';
+import type { Context } from '@opentelemetry/api';
 
 /** The response header that names the captured call. */
 export const MODEL_CALL_ID_HEADER = 'x-ng-model-call-id';
@@ -48,7 +50,7 @@ export function createModelCallCapture(options: ModelCallCaptureOptions): ModelC
         if (rolloutId === null || !isCaptureRolloutId(rolloutId)) return handler(body, context);
         const modelCallId = randomBytes(16).toString('hex');
         context.reply.header(MODEL_CALL_ID_HEADER, modelCallId);
-        const ids = traceIds();
+        const ids = traceIds(context.scope);
         const startedAt = Date.now();
         const started = performance.now();
         // awaited before the answer leaves: once the agent has the response, the collector can read the line
@@ -93,11 +95,11 @@ export function createModelCallCapture(options: ModelCallCaptureOptions): ModelC
   };
 }
 
-/** The trace and span ids of the active span, when telemetry is on. */
-function traceIds(): { trace_id?: string; span_id?: string } {
+/** The trace and span ids of the span of `scope` (else the active one), when telemetry is on. */
+function traceIds(scope: TraceScope | undefined): { trace_id?: string; span_id?: string } {
   const telemetry = activeTelemetry();
   if (telemetry === undefined) return {};
-  const span = telemetry.api.trace.getSpan(telemetry.api.context.active());
+  const span = telemetry.api.trace.getSpan((scope as unknown as Context | undefined) ?? telemetry.api.context.active());
   if (span === undefined) return {};
   const { traceId, spanId } = span.spanContext();
   return { trace_id: traceId, span_id: spanId };

@@ -119,6 +119,7 @@ class PooledHttpClient implements HttpClient {
       traceparent: request.traceparent,
       baggage: request.baggage,
       headers,
+      scope: request.scope,
     };
     return instrument.wrap(info, (extraHeaders, onRetry) => sendWithRetries(extraHeaders ? { ...send, headers: { ...headers, ...extraHeaders } } : send, onRetry)) as Promise<HttpResponse<T>>;
   }

@@ -5,6 +5,15 @@
  */
 import type { HttpResponse } from './types.js';
 
+/**
+ * Where the spans and calls made for one request go (its trace context), as the telemetry layer
+ * hands it out: on `RouteContext.scope`, and as the second argument of `gymSpan`'s function.
+ * Opaque: pass it on (`scope` of a request's options, of `gymSpan`), never look inside.
+ */
+export interface TraceScope {
+  readonly __gymTraceScope: never;
+}
+
 /** What an instrumentation sees of a request before it is sent. */
 export interface InstrumentedRequest {
   /** Upper-case method, e.g. `POST`. */
@@ -24,6 +33,8 @@ export interface InstrumentedRequest {
   readonly baggage?: boolean;
   /** Headers the client will send (before the instrumentation adds its own). */
   readonly headers: Readonly<Record<string, string>>;
+  /** The scope the caller passed: the request's span is a child of it. */
+  readonly scope: TraceScope | undefined;
 }
 
 /** One failed attempt that will be retried. */
@@ -51,4 +62,13 @@ export interface RequestInstrumentation {
    * sleep of each retry. Must return (or rethrow) what `send` gives.
    */
   wrap(request: InstrumentedRequest, send: (extraHeaders?: Record<string, string>, onRetry?: (event: RetryEvent) => void) => Promise<HttpResponse>): Promise<HttpResponse>;
+}
+
+/**
+ * `instrument` with `scope` as the scope of every request that names none: for a process whose
+ * calls all belong to one span (the collector's `gym.job`).
+ */
+export function withDefaultScope(instrument: RequestInstrumentation, scope: TraceScope | undefined): RequestInstrumentation {
+  if (scope === undefined) return instrument;
+  return { wrap: (request, send) => instrument.wrap(request.scope === undefined ? { ...request, scope } : request, send) };
 }

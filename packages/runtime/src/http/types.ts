@@ -4,6 +4,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { CookieMap } from './cookies.js';
+import type { TraceScope } from './instrumentation.js';
 import type { RetryPolicy } from './retry-policy.js';
 
 /** Methods the client sends. */
@@ -34,6 +35,11 @@ export interface HttpRequestOptions {
   traceparent?: boolean;
   /** Send gym's `baggage` (the rollout id). Default: to gym servers only, i.e. `!external`. */
   baggage?: boolean;
+  /**
+   * The trace scope this call belongs to — `route.scope` in a route handler, the second argument of a
+   * `gymSpan` function — so its CLIENT span joins the rollout's trace after an `await` too.
+   */
+  scope?: TraceScope;
 }
 
 /** One logical request, the argument of {@link HttpClient.request}. */

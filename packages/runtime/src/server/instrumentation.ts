@@ -4,6 +4,7 @@
  * @module
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { TraceScope } from '../http/instrumentation.js';
 import type { RouteHandler } from './json-route.js';
 
 /** The endpoints whose handlers carry a span and metrics of their own (`gym.rollout`, …). */
@@ -24,8 +25,8 @@ export interface ServerInstrumentation {
    * (undefined for a 404); `reply.statusCode` the status.
    */
   onResponse?(request: FastifyRequest, reply: FastifyReply, durationMs: number): void;
-  /** Runs around each gym route's body validation and handler, e.g. to make the SERVER span current. */
-  wrapHandler?<T>(request: FastifyRequest, handler: () => Promise<T>): Promise<T>;
+  /** Runs around each gym route's body validation and handler, giving it the request's trace scope (and making it current while it runs synchronously). */
+  wrapHandler?<T>(request: FastifyRequest, handler: (scope: TraceScope | undefined) => Promise<T>): Promise<T>;
   /** Wraps the handler of a gym endpoint once, when its route is added (its endpoint span and metrics). */
   wrapEndpoint?<In extends Record<string, unknown>, Out>(endpoint: GymEndpoint, handler: RouteHandler<In, Out>): RouteHandler<In, Out>;
 }

@@ -11,6 +11,7 @@ import { toValidationDetail } from './validation.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { CookieMap } from '../http/cookies.js';
+import type { TraceScope } from '../http/instrumentation.js';
 import type { GymEndpoint } from './instrumentation.js';
 import type { GymSession } from './session.js';
 
@@ -24,6 +25,12 @@ export interface RouteContext {
   rolloutId: string | null;
   /** The cookies the caller sent, e.g. to forward to upstreams. */
   cookies: CookieMap;
+  /**
+   * Where this request's spans and calls go (telemetry on): pass it as `scope` to `context.http`
+   * calls and `gymSpan` made after an `await`, so they stay in the rollout's trace
+   * (docs/observability/extending.md). Undefined with telemetry off.
+   */
+  scope?: TraceScope | undefined;
   /**
    * Fires when the caller went away before its answer was sent; pass it to upstream calls. Set
    * for streamed model requests (`stream: true`); absent otherwise.
@@ -62,7 +69,7 @@ export function addJsonRoute<S extends z.ZodType>(app: FastifyInstance, route: J
       const session = resolveSession(cookies, reply, sessionConfig);
       request.session = session;
       // validation runs inside the instrumentation too, so its warning carries the request's trace ids
-      const run = async (): Promise<unknown> => {
+      const run = async (scope?: TraceScope): Promise<unknown> => {
         // no body at all is `{}` (as FastAPI's empty model); a literal `null` is refused like a non-object
         let body: unknown = request.body === undefined && route.method === 'POST' ? {} : request.body;
         if (body === null) {
@@ -78,7 +85,7 @@ export function addJsonRoute<S extends z.ZodType>(app: FastifyInstance, route: J
           }
           body = parsed.data;
         }
-        const context: RouteContext = { request, reply, session, rolloutId: request.gymRolloutId, cookies };
+        const context: RouteContext = { request, reply, session, rolloutId: request.gymRolloutId, cookies, scope };
         return handler(body as z.output<S>, context);
       };
       const result = wrap === undefined ? await run() : await wrap(request, run);

@@ -5,12 +5,13 @@
  * Plugged into the one HTTP client; with `http_client` off it adds one field read per request.
  * @module
  */
-import type { Attributes, Span } from '@opentelemetry/api';
+import type { Attributes, Context, Span } from '@opentelemetry/api';
 import type { HttpResponse } from '../http/types.js';
 import type { InstrumentedRequest, RequestInstrumentation, RetryEvent } from '../http/instrumentation.js';
 import { ATTR } from './attributes.js';
 import { ClientPhaseRecorder, setPhaseAttributes } from './client-phases.js';
 import type { AnswerTimes } from './client-phases.js';
+import { warnIfDetached } from './detached-scope.js';
 import { GATES } from './gates.js';
 import { rolloutBaggage, rolloutIdIn } from './rollout-context.js';
 import type { GymTelemetry } from './state.js';
@@ -44,8 +45,9 @@ export function createClientInstrumentation(telemetry: GymTelemetry): RequestIns
   return {
     wrap(request: InstrumentedRequest, send) {
       if (!HTTP_CLIENT.enabled) return send();
-      const active = api.context.active();
+      const active = (request.scope as unknown as Context | undefined) ?? api.context.active();
       const parent = api.trace.getSpanContext(active);
+      if (parent === undefined) warnIfDetached(telemetry, `The call to ${request.method} ${request.url}`);
       const rolloutId = rolloutIdIn(telemetry, active) ?? request.rolloutId;
       const attributes: Attributes = { [ATTR.HTTP_METHOD]: request.method, [ATTR.URL_FULL]: request.url, [ATTR.SERVER_ADDRESS]: request.host, [ATTR.SERVER_PORT]: request.port };
       if (rolloutId !== undefined) attributes[ATTR.ROLLOUT_ID] = rolloutId;

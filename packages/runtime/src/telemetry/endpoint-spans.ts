@@ -6,9 +6,10 @@
  * code. Each wrapper reads its gate per call, so a span-group change after start-up takes effect.
  * @module
  */
-import type { Attributes, Span } from '@opentelemetry/api';
+import type { Attributes, Context, Span } from '@opentelemetry/api';
+import type { TraceScope } from '../http/instrumentation.js';
 import type { GymEndpoint } from '../server/instrumentation.js';
-import type { RouteHandler } from '../server/json-route.js';
+import type { RouteContext, RouteHandler } from '../server/json-route.js';
 import { ATTR, SPAN } from './attributes.js';
 import { GATES } from './gates.js';
 import { inGymSpan } from './gym-span.js';
@@ -36,31 +37,34 @@ export function endpointWrappers(telemetry: GymTelemetry): Record<GymEndpoint, W
   const { api, instruments } = telemetry;
   const outcomes = { success: { [ATTR.ROLLOUT_OUTCOME]: 'success' }, failure: { [ATTR.ROLLOUT_OUTCOME]: 'failure' } };
 
-  const inSpan = <T>(name: string, run: (span: Span) => Promise<T>): Promise<T> => inGymSpan(telemetry, name, run);
+  /**
+   * Runs `handler` inside span `name`, a child of the request's scope, and hands the handler a route
+   * whose scope is the new span: the calls and spans the handler makes after an `await` go under it.
+   */
+  const inSpan = <T>(name: string, route: RouteContext, run: (span: Span, route: RouteContext) => Promise<T>): Promise<T> =>
+    inGymSpan(telemetry, name, (span, scope) => run(span, { ...route, scope }), undefined, route.scope);
 
-  /** `/run`: the rollout id onto the request's context, then `gym.rollout`, `gym.rollout.duration_ms` (failures too) and `gym.rollout.completed_total`. */
+  /** `/run`: the rollout id onto the request's scope, then `gym.rollout`, `gym.rollout.duration_ms` (failures too) and `gym.rollout.completed_total`. */
   const rollout: Wrapper = (handler) => async (row, route) => {
-    const active = api.context.active();
-    let ctx = active;
-    if (rolloutIdIn(telemetry, active) === undefined) {
+    const given = (route.scope as unknown as Context | undefined) ?? api.context.active();
+    let scoped = route;
+    if (rolloutIdIn(telemetry, given) === undefined) {
       // a caller that sent no rollout id (not the collector): the SERVER span of /run learns it only now
       const rolloutId = rolloutIdOfRow(row);
-      api.trace.getSpan(active)?.setAttribute(ATTR.ROLLOUT_ID, rolloutId);
-      ctx = withRolloutId(telemetry, active, rolloutId);
+      api.trace.getSpan(given)?.setAttribute(ATTR.ROLLOUT_ID, rolloutId);
+      scoped = { ...route, scope: withRolloutId(telemetry, given, rolloutId) as unknown as TraceScope };
     }
-    if (!ROLLOUT.enabled) return ctx === active ? handler(row, route) : api.context.with(ctx, () => handler(row, route));
+    if (!ROLLOUT.enabled) return handler(row, scoped);
     const started = performance.now();
     let outcome = outcomes.failure;
     try {
-      const result = await api.context.with(ctx, () =>
-        inSpan(SPAN.ROLLOUT, async (span) => {
-          const rolled = await handler(row, route);
-          // the reward on the rollout too, so it is there when the verify group is off
-          const reward = (rolled as { reward?: unknown } | null)?.reward;
-          if (typeof reward === 'number') span.setAttribute(ATTR.VERIFY_REWARD, reward);
-          return rolled;
-        }),
-      );
+      const result = await inSpan(SPAN.ROLLOUT, scoped, async (span, inner) => {
+        const rolled = await handler(row, inner);
+        // the reward on the rollout too, so it is there when the verify group is off
+        const reward = (rolled as { reward?: unknown } | null)?.reward;
+        if (typeof reward === 'number') span.setAttribute(ATTR.VERIFY_REWARD, reward);
+        return rolled;
+      });
       outcome = outcomes.success;
       return result;
     } finally {
@@ -72,7 +76,7 @@ export function endpointWrappers(telemetry: GymTelemetry): Record<GymEndpoint, W
   /** Agent `/v1/responses`: `gym.agent.responses`. */
   const agentResponses: Wrapper = (handler) => async (body, route) => {
     if (!AGENT.enabled) return handler(body, route);
-    return inSpan(SPAN.AGENT_RESPONSES, async () => handler(body, route));
+    return inSpan(SPAN.AGENT_RESPONSES, route, async (_span, inner) => handler(body, inner));
   };
 
   /** Model `/v1/responses` and `/v1/chat/completions`: `gym.model.<dialect>` with model and token usage, `gym.model.call_duration_ms`. */
@@ -83,11 +87,11 @@ export function endpointWrappers(telemetry: GymTelemetry): Record<GymEndpoint, W
       if (!MODEL_CALL.enabled) return handler(body, route);
       const started = performance.now();
       try {
-        return await inSpan(spanName, async (span) => {
+        return await inSpan(spanName, route, async (span, inner) => {
           span.setAttribute(ATTR.GEN_AI_OPERATION, 'chat');
           const requested = body['model'];
           if (typeof requested === 'string') span.setAttribute(ATTR.GEN_AI_REQUEST_MODEL, requested);
-          const result = await handler(body, route);
+          const result = await handler(body, inner);
           const attributes = usageAttributes(result);
           // a request without `model` gets the server's configured one: name that
           if (typeof requested !== 'string' && attributes[ATTR.GEN_AI_RESPONSE_MODEL] !== undefined) attributes[ATTR.GEN_AI_REQUEST_MODEL] = attributes[ATTR.GEN_AI_RESPONSE_MODEL];
@@ -106,8 +110,8 @@ export function endpointWrappers(telemetry: GymTelemetry): Record<GymEndpoint, W
     const started = performance.now();
     instruments.verifyTally.calls++;
     try {
-      const result = await inSpan(SPAN.VERIFY, async (span) => {
-        const verified = await handler(body, route);
+      const result = await inSpan(SPAN.VERIFY, route, async (span, inner) => {
+        const verified = await handler(body, inner);
         const reward = (verified as { reward?: unknown } | null)?.reward;
         if (typeof reward === 'number') span.setAttribute(ATTR.VERIFY_REWARD, reward);
         return verified;

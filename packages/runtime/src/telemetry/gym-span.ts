@@ -4,8 +4,10 @@
  * and a disabled gate runs the function with a no-op span and nothing else.
  * @module
  */
-import type { AttributeValue, Span } from '@opentelemetry/api';
+import type { AttributeValue, Context, Span } from '@opentelemetry/api';
+import type { TraceScope } from '../http/instrumentation.js';
 import { ATTR, GYM_SCOPE } from './attributes.js';
+import { warnIfDetached } from './detached-scope.js';
 import { GATES } from './gates.js';
 import type { GymSpanGroup } from './gates.js';
 import { rolloutIdIn } from './rollout-context.js';
@@ -33,31 +35,49 @@ export function isGymSpanGroupEnabled(group: GymSpanGroup): boolean {
   return GATES[group].enabled;
 }
 
-/**
- * Runs `fn` inside span `name` when `group` is enabled (a promise keeps it open until it settles;
- * errors are recorded and rethrown), else runs `fn` with a no-op span. The span gets the server
- * name and the rollout id. Build costly attributes inside `fn`, after `span.isRecording()`.
- * @example
- * const reward = await gymSpan('verify', 'my_server.grade', async (span) => {
- *   const graded = await grade(answer);
- *   span.setAttribute('my_server.matched', graded.matched);
- *   return graded.reward;
- * });
- */
-export function gymSpan<T>(group: GymSpanGroup, name: string, fn: (span: GymSpan) => T, attributes?: Readonly<Record<string, unknown>>): T {
-  if (!GATES[group].enabled) return fn(NOOP_SPAN);
-  const telemetry = activeTelemetry();
-  if (telemetry === undefined) return fn(NOOP_SPAN);
-  return inGymSpan(telemetry, name, (span) => fn(span as unknown as GymSpan), attributes);
+/** Options of {@link gymSpan}. */
+export interface GymSpanOptions {
+  /** Attributes of the span (shapes and outcomes, never content). */
+  attributes?: Readonly<Record<string, unknown>>;
+  /**
+   * Where the span goes: `route.scope` in a route handler, or the scope a `gymSpan` function got.
+   * Needed after an `await`; without it the span is a child of whatever span is current.
+   */
+  scope?: TraceScope | undefined;
 }
 
 /**
- * Runs `fn` inside span `name` of gym's scope, carrying the server name and the request's rollout
- * id: every gym span (endpoint spans, `gym.job`, `gymSpan`) is started here. Call after the gate.
+ * Runs `fn` inside span `name` when `group` is enabled (a promise keeps it open until it settles;
+ * errors are recorded and rethrown), else runs `fn` with a no-op span. The span gets the server
+ * name and the rollout id. Build costly attributes inside `fn`, after `span.isRecording()`. `fn`
+ * also gets the span's scope: pass it on to calls and spans it makes after an `await`.
+ * @example
+ * const reward = await gymSpan('verify', 'my_server.grade', async (span, scope) => {
+ *   const graded = await grade(answer);
+ *   const checked = await context.http.post(checkerUrl, graded, { scope });
+ *   span.setAttribute('my_server.matched', graded.matched);
+ *   return graded.reward;
+ * }, { scope: route.scope });
  */
-export function inGymSpan<T>(telemetry: GymTelemetry, name: string, fn: (span: Span) => T, attributes?: Readonly<Record<string, unknown>>): T {
+export function gymSpan<T>(group: GymSpanGroup, name: string, fn: (span: GymSpan, scope: TraceScope | undefined) => T, options?: GymSpanOptions): T {
+  if (!GATES[group].enabled) return fn(NOOP_SPAN, options?.scope);
+  const telemetry = activeTelemetry();
+  if (telemetry === undefined) return fn(NOOP_SPAN, options?.scope);
+  if (options?.scope === undefined && telemetry.api.trace.getSpanContext(telemetry.api.context.active()) === undefined) warnIfDetached(telemetry, `The span '${name}'`);
+  return inGymSpan(telemetry, name, (span, scope) => fn(span as unknown as GymSpan, scope), options?.attributes, options?.scope);
+}
+
+/**
+ * Runs `fn` inside span `name` of gym's scope, carrying the server name and the rollout id of its
+ * parent — `scope`, else the current context: every gym span (endpoint spans, `gym.job`,
+ * `gymSpan`) is started here. `fn` gets the span and the span's own scope. Call after the gate.
+ */
+export function inGymSpan<T>(telemetry: GymTelemetry, name: string, fn: (span: Span, scope: TraceScope) => T, attributes?: Readonly<Record<string, unknown>>, scope?: TraceScope): T {
+  const { api } = telemetry;
+  const parent = scope === undefined ? api.context.active() : (scope as unknown as Context);
   const all: Record<string, unknown> = { ...attributes, [ATTR.SERVER_NAME]: telemetry.serverName };
-  const rolloutId = rolloutIdIn(telemetry, telemetry.api.context.active());
+  const rolloutId = rolloutIdIn(telemetry, parent);
   if (rolloutId !== undefined) all[ATTR.ROLLOUT_ID] = rolloutId;
-  return telemetry.lens.spanCm(name, fn, all, SCOPE);
+  // the span is current while `fn` runs synchronously: its context is the span's scope
+  return telemetry.lens.spanCm(name, (span) => fn(span, api.context.active() as unknown as TraceScope), all, scope === undefined ? SCOPE : { scope: GYM_SCOPE, parent });
 }

@@ -83,6 +83,7 @@ async function setUp(options: InitTelemetryOptions): Promise<GymTelemetry | unde
     handle = await setup.setupTelemetry(config, {
       env,
       metricExportIntervalMs: settings.metricExportIntervalMs,
+      asyncContext: settings.asyncContext,
       ...(options.output === undefined ? {} : { output: options.output }),
       resourceAttributes: {
         [ATTR.SERVICE_GROUP]: serviceGroup,
@@ -116,6 +117,7 @@ async function setUp(options: InitTelemetryOptions): Promise<GymTelemetry | unde
     serverType: options.serverType,
     runId: config.runId,
     settings,
+    serverRequests: { inFlight: 0 },
     isExportingMetrics,
     shutdown: async (timeoutMs = 5000) => {
       if (activeTelemetry() === telemetry) setActiveTelemetry(undefined);

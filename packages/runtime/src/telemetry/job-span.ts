@@ -4,13 +4,14 @@
  * each rollout is its own trace.
  * @module
  */
+import type { TraceScope } from '../http/instrumentation.js';
 import { SPAN } from './attributes.js';
 import { GATES } from './gates.js';
 import { inGymSpan } from './gym-span.js';
 import type { GymTelemetry } from './state.js';
 
-/** Runs `run` inside `gym.job` when telemetry is on and the `job` group enabled. */
-export function withJobSpan<T>(telemetry: GymTelemetry | undefined, run: () => Promise<T>): Promise<T> {
-  if (telemetry === undefined || !GATES.job.enabled) return run();
-  return inGymSpan(telemetry, SPAN.JOB, () => run());
+/** Runs `run` inside `gym.job` when telemetry is on and the `job` group enabled, giving it the span's scope. */
+export function withJobSpan<T>(telemetry: GymTelemetry | undefined, run: (scope: TraceScope | undefined) => Promise<T>): Promise<T> {
+  if (telemetry === undefined || !GATES.job.enabled) return run(undefined);
+  return inGymSpan(telemetry, SPAN.JOB, (_span, scope) => run(scope));
 }

@@ -10,6 +10,7 @@
 import type { Attributes, Context, Span } from '@opentelemetry/api';
 import type { ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { TraceScope } from '../http/instrumentation.js';
 import type { GymEndpoint, ServerInstrumentation } from '../server/instrumentation.js';
 import type { RouteHandler } from '../server/json-route.js';
 import { ATTR, TRACE_RESPONSE_HEADER } from './attributes.js';
@@ -47,9 +48,12 @@ function pathOf(url: string): string {
 /** The server instrumentation of `telemetry`. */
 export function createServerInstrumentation(telemetry: GymTelemetry): ServerInstrumentation {
   const { api, lens, lean, instruments } = telemetry;
-  // one listener function for every response (no closure per request): a response that closes
-  // before it finished means the caller went away, and fastify's onResponse will never come
+  const requests = telemetry.serverRequests;
+  // one listener function for every response (no closure per request): 'close' comes once for
+  // every response; one that closes before it finished means the caller went away, and fastify's
+  // onResponse will never come
   function endIfCallerLeft(this: ResponseWithSpan): void {
+    requests.inFlight--;
     const current = this[REQUEST_SPAN];
     if (current?.span === undefined || this.writableFinished) return;
     current.span.setStatus({ code: api.SpanStatusCode.ERROR, message: 'client aborted' });
@@ -80,6 +84,7 @@ export function createServerInstrumentation(telemetry: GymTelemetry): ServerInst
         // response header costs a few µs, on every internal hop)
         if (parent === undefined) reply.header(TRACE_RESPONSE_HEADER, lens.formatTraceparent(span.spanContext()));
         reply.raw.on('close', endIfCallerLeft);
+        requests.inFlight++;
       } else if (parent !== undefined) {
         // without its own SERVER span the request's spans join the caller's CLIENT span directly
         ctx = api.trace.setSpanContext(ctx, parent);
@@ -92,9 +97,11 @@ export function createServerInstrumentation(telemetry: GymTelemetry): ServerInst
         if (span !== undefined) (reply.raw as ResponseWithSpan)[REQUEST_SPAN] = current;
       }
     },
-    wrapHandler<T>(request: FastifyRequest, handler: () => Promise<T>): Promise<T> {
+    wrapHandler<T>(request: FastifyRequest, handler: (scope: TraceScope | undefined) => Promise<T>): Promise<T> {
       const current = (request as WithSpan)[REQUEST_SPAN];
-      return current === undefined ? handler() : api.context.with(current.ctx, handler);
+      // the scope goes to the handler as data; `with` makes it current for the synchronous part
+      // too (with `async_context: implicit`, through every promise of the handler)
+      return current === undefined ? handler(undefined) : api.context.with(current.ctx, handler, undefined, current.ctx as unknown as TraceScope);
     },
     wrapEndpoint<In extends Record<string, unknown>, Out>(endpoint: GymEndpoint, handler: RouteHandler<In, Out>): RouteHandler<In, Out> {
       return wrappers[endpoint](handler);

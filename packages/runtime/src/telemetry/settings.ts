@@ -25,6 +25,7 @@ export const TELEMETRY_ENV_FIELDS: Readonly<Record<string, string>> = {
   logs_enabled: `${GYM_OTEL_PREFIX}_LOGS_ENABLED`,
   run_id: `${GYM_OTEL_PREFIX}_RUN_ID`,
   instrument_aiohttp: `${GYM_OTEL_PREFIX}_INSTRUMENT_AIOHTTP`,
+  async_context: `${GYM_OTEL_PREFIX}_ASYNC_CONTEXT`,
   otlp_endpoint: 'OTEL_EXPORTER_OTLP_ENDPOINT',
   otlp_protocol: 'OTEL_EXPORTER_OTLP_PROTOCOL',
   otlp_headers: 'OTEL_EXPORTER_OTLP_HEADERS',
@@ -66,6 +67,8 @@ export interface TelemetrySettings {
   readonly metricExportIntervalMs: number;
   /** The original's `telemetry.memory_profiling`: the orchestrator samples its servers' memory. */
   readonly memoryProfiling: { readonly enabled: boolean; readonly intervalMs: number };
+  /** `explicit` (default): the request's scope is passed across `await`; `implicit`: AsyncLocalStorage carries it (docs/observability/extending.md). */
+  readonly asyncContext: AsyncContextMode;
 }
 
 /** Settings and the problems found resolving them (bad values are replaced by defaults). */
@@ -79,6 +82,9 @@ const TRUTHY = new Set(['1', 'true', 'yes', 'on']);
 const FALSY = new Set(['0', 'false', 'no', 'off']);
 export const EXPORTERS = ['otlp', 'console'] as const;
 export const OTLP_PROTOCOLS = ['grpc', 'http/protobuf', 'http/json'] as const;
+/** How a request's trace context follows server code: passed on by the code (`explicit`), or through every promise (`implicit`). */
+export const ASYNC_CONTEXTS = ['explicit', 'implicit'] as const;
+export type AsyncContextMode = (typeof ASYNC_CONTEXTS)[number];
 const DEFAULT_MEMORY_INTERVAL_SECONDS = 1.0;
 export const DEFAULT_METRIC_EXPORT_INTERVAL_MS = 1000;
 
@@ -98,6 +104,7 @@ export const TELEMETRY_OFF: TelemetrySettings = Object.freeze({
   wandbProject: '',
   metricExportIntervalMs: DEFAULT_METRIC_EXPORT_INTERVAL_MS,
   memoryProfiling: Object.freeze({ enabled: false, intervalMs: DEFAULT_MEMORY_INTERVAL_SECONDS * 1000 }),
+  asyncContext: 'explicit',
 });
 
 interface Found {
@@ -193,6 +200,7 @@ export function resolveTelemetrySettings(block: Block, env: Env): ResolvedTeleme
       // a bad interval is the default, as the original does; the switch itself is validated
       intervalMs: Math.max(1, Math.round((Number.isFinite(intervalSeconds) && intervalSeconds > 0 ? intervalSeconds : DEFAULT_MEMORY_INTERVAL_SECONDS) * 1000)),
     },
+    asyncContext: read.oneOf(read.field('async_context'), ASYNC_CONTEXTS, 'explicit') as AsyncContextMode,
   };
   // accepted for compatibility; gym has no aiohttp to instrument
   read.boolean(read.field('instrument_aiohttp'), false);

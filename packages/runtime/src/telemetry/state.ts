@@ -28,6 +28,8 @@ export interface GymTelemetry {
   runId: string;
   /** The settings this process resolved once. */
   settings: TelemetrySettings;
+  /** Requests with a SERVER span this process is serving now (server-instrumentation.ts keeps it). */
+  serverRequests: { inFlight: number };
   /** Whether this process's metrics reach an exporter (gym owns the providers, the SDK is not disabled). */
   isExportingMetrics: boolean;
   /** Flushes and shuts down every signal (no-op when another library owns the providers). */

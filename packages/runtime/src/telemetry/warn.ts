@@ -13,6 +13,8 @@ export const GYM_TELEMETRY_WARNINGS = {
   SETUP_FAILED: 'GYM_W003',
   /** Another library set telemetry up first; gym reuses its providers and span groups. */
   REUSED_PROVIDERS: 'GYM_W004',
+  /** A server's call or span started outside any request's scope while requests were in flight (a scope not passed on after an `await`). */
+  DETACHED_SCOPE: 'GYM_W005',
 } as const;
 
 /** Emits one coded warning. Never throws. */

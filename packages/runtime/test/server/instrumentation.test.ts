@@ -16,7 +16,7 @@ describe('server instrumentation', () => {
         },
         wrapHandler: async (request, handler) => {
           events.push(`handler ${request.routeOptions.url}`);
-          return handler();
+          return handler(undefined);
         },
       },
     });

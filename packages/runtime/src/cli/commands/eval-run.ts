@@ -10,6 +10,7 @@ import { parseOverrides } from '../../config/override-parse.js';
 import { lookupPath, searchRoots } from '../../config/search-roots.js';
 import { ExitError } from '../../errors.js';
 import { createHttpClient } from '../../http/client.js';
+import { withDefaultScope } from '../../http/instrumentation.js';
 import { createRunLogDir } from '../../orchestrator/log-dir.js';
 import { isBroken } from '../../process/stdio-guard.js';
 import { collectRollouts } from '../../rollouts/collect.js';
@@ -139,7 +140,7 @@ async function collect(
   const settings = evalRunSettings(flags, environment.config);
   const output = resolve(settings.output ?? defaultOutputPath(chooseAgent(agentUrls(environment.instances), settings.agent, false), run.startedAt));
   const instrument = processTelemetry(telemetry).client;
-  const result = await withJobSpan(telemetry, () =>
+  const result = await withJobSpan(telemetry, (scope) =>
     collectRollouts({
       ...settings,
       environment,
@@ -156,7 +157,8 @@ async function collect(
       },
       onInfo: (line) => io.err(`gym: ${line}`),
       onWarning: (line) => io.err(`gym: warning: ${line}`),
-      ...(instrument === undefined ? {} : { instrument }),
+      // every /run call of the run descends from gym.job (under `default`)
+      ...(instrument === undefined ? {} : { instrument: withDefaultScope(instrument, scope) }),
     }),
   );
   // the summary goes to whatever still works: stdout, or stderr once the reader of stdout went away

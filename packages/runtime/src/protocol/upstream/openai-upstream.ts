@@ -8,7 +8,7 @@
  */
 import { GymUpstreamError } from '../../errors.js';
 import { redactError } from './redact-secrets.js';
-import type { HttpClient } from '../../http/index.js';
+import type { HttpClient, TraceScope } from '../../http/index.js';
 
 /** Options of {@link OpenAIUpstream}. */
 export interface OpenAIUpstreamOptions {
@@ -29,6 +29,8 @@ export interface OpenAIUpstreamOptions {
 export interface UpstreamCallOptions {
   /** Aborts the call, e.g. when the model server's own caller went away. */
   signal?: AbortSignal | undefined;
+  /** The trace scope of the request this call serves (`route.scope`). */
+  scope?: TraceScope | undefined;
 }
 
 /** One OpenAI-compatible endpoint. */
@@ -65,7 +67,14 @@ export class OpenAIUpstream {
   async postUrl<T extends object = Record<string, unknown>>(url: string, body: unknown, options: UpstreamCallOptions = {}): Promise<T> {
     let answer: unknown;
     try {
-      const request = { headers: this.#headers, external: true, traceparent: this.#traceparent, baggage: this.#baggage, ...(options.signal === undefined ? {} : { signal: options.signal }) };
+      const request = {
+        headers: this.#headers,
+        external: true,
+        traceparent: this.#traceparent,
+        baggage: this.#baggage,
+        scope: options.scope,
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+      };
       answer = (await this.#http.post(url, body, request)).body;
     } catch (error) {
       throw redactError(error, this.#secrets);
