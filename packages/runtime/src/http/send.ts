@@ -4,6 +4,7 @@
  * @module
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { collectResponse } from './collect-response.js';
 import { parseSetCookie } from './cookies.js';
 import { GymHttpAbortedError, GymHttpConnectionError, GymHttpInvalidJsonError, GymHttpStatusError, GymHttpTimeoutError } from './errors.js';
 import { backoffDelayMs, isConnectionError, retryAfterMs } from './retry-policy.js';
@@ -35,7 +36,8 @@ export interface SendInput {
   target: Target;
   method: string;
   headers: Record<string, string>;
-  payload: string | undefined;
+  /** The encoded body, made once per logical request: every attempt sends these same bytes. */
+  payload: Buffer | undefined;
   policy: RetryPolicy;
   raw: boolean;
   /** Sent as idempotent, so undici may pipeline it behind others on one socket. */
@@ -61,12 +63,13 @@ export async function sendWithRetries(input: SendInput, onRetry: ((event: RetryE
     let headersAt: number;
     let doneAt: number;
     try {
-      const res = await pool.request({ path: target.path, method: method, headers: input.headers, body: input.payload, signal, ...(input.pipelined ? PIPELINED : {}) });
-      headersAt = performance.now();
+      const opts = { path: target.path, method, headers: input.headers, body: input.payload };
+      const res = await collectResponse(pool, input.pipelined ? { ...opts, ...PIPELINED } : opts, signal);
+      doneAt = performance.now();
+      headersAt = res.headersAt;
       status = res.statusCode;
       headers = res.headers;
-      text = await res.body.text();
-      doneAt = performance.now();
+      text = res.text;
     } catch (err) {
       if (signal?.aborted) throw aborted(err);
       if (!isConnectionError(err)) throw err;

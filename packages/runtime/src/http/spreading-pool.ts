@@ -41,11 +41,14 @@ interface Queued {
 /** Forwards every callback and tells the pool once the request is over (answered or failed). */
 class SettlingHandler {
   readonly #inner: LegacyHandler;
-  readonly #settle: () => void;
+  readonly #client: Client;
+  // the pool's one callback, told which connection: no closure per request
+  readonly #settle: (client: Client) => void;
   #settled = false;
 
-  constructor(inner: LegacyHandler, settle: () => void) {
+  constructor(inner: LegacyHandler, client: Client, settle: (client: Client) => void) {
     this.#inner = inner;
+    this.#client = client;
     this.#settle = settle;
   }
 
@@ -83,7 +86,7 @@ class SettlingHandler {
   #done(): void {
     if (this.#settled) return;
     this.#settled = true;
-    this.#settle();
+    this.#settle(this.#client);
   }
 }
 
@@ -105,6 +108,7 @@ export class SpreadingPool extends Dispatcher {
   #inFlight = 0;
   #closing: Promise<void> | undefined;
   #idle: (() => void) | undefined;
+  readonly #onSettled = (client: Client): void => this.#settled(client);
 
   constructor(origin: string, options: SpreadingPoolOptions) {
     super();
@@ -187,7 +191,7 @@ export class SpreadingPool extends Dispatcher {
   #send(client: Client, opts: Dispatcher.DispatchOptions, handler: LegacyHandler): void {
     this.#move(client, 1);
     this.#inFlight++;
-    client.dispatch(opts, new SettlingHandler(handler, () => this.#settled(client)));
+    client.dispatch(opts, new SettlingHandler(handler, client, this.#onSettled));
   }
 
   #settled(client: Client): void {
