@@ -70,9 +70,11 @@ const createSimpleAgent: ServerFactory = (context) => {
     return parsed.data;
   };
 
+  // the seed reply dies in this frame instead of staying alive in run's through the whole loop
+  const seedSession = async (row: TaskRow, cookies: CookieMap): Promise<CookieMap> => ({ ...cookies, ...(await http.post(`${resourcesUrl}/seed_session`, row, { cookies })).cookies });
+
   const run = async (row: TaskRow, route: RouteContext, observer?: AgentObserver) => {
-    const seed = await http.post(`${resourcesUrl}/seed_session`, row, { cookies: route.cookies });
-    const result = await loop(row.responses_create_params, { ...route.cookies, ...seed.cookies }, observer?.rolloutId, observer);
+    const result = await loop(row.responses_create_params, await seedSession(row, route.cookies), observer?.rolloutId, observer);
     const rolled: VerifyResponse = config.skip_verification
       ? { ...row, response: result.response, reward: config.skip_verification_reward, verification_skipped: true }
       : await verify({ ...row, response: result.response }, result.resourcesCookies);

@@ -8,7 +8,7 @@
  * connections are kept in sets by how many requests they carry.
  * @module
  */
-import { Client, Dispatcher, errors } from 'undici';
+import { buildConnector, Client, Dispatcher, errors } from 'undici';
 
 /** Options of {@link SpreadingPool}. */
 export interface SpreadingPoolOptions {
@@ -115,7 +115,11 @@ export class SpreadingPool extends Dispatcher {
     this.#origin = origin;
     this.#maxConnections = Math.max(1, Math.floor(options.connections));
     this.#depth = Math.max(1, Math.floor(options.pipelining));
-    this.#clientOptions = { ...options.client, pipelining: this.#depth };
+    // one connector for every connection, as undici's own pools share theirs: each Client left to
+    // build its own carries a TLS session cache with a FinalizationRegistry and weak references,
+    // thousands of them at 16k rollouts in flight, for plain-HTTP sockets that never use it
+    const { connect, ...client } = options.client;
+    this.#clientOptions = { ...client, pipelining: this.#depth, connect: typeof connect === 'function' ? connect : buildConnector({ ...connect }) };
     this.#byLoad = Array.from({ length: this.#depth }, () => new Set<Client>());
   }
 
