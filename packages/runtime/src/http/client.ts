@@ -87,7 +87,7 @@ class PooledHttpClient implements HttpClient {
     try {
       return this.#send(request) as Promise<HttpResponse<T>>;
     } catch (err) {
-      return Promise.reject(err as Error);
+      return Promise.reject(err);
     }
   }
 

@@ -134,7 +134,7 @@ export function parseRawHeaders(raw: ReadonlyArray<Buffer | string | string[]>):
     } else if (Array.isArray(existing)) existing.push(latin1(value as Buffer | string));
     else headers[name] = [existing, latin1(value as Buffer | string)];
   }
-  return headers as IncomingHttpHeaders;
+  return headers;
 }
 
 function latin1(value: Buffer | string): string {

@@ -30,7 +30,10 @@ describe('http client, what a request reuses', () => {
     const res = await client.post(`${server.url}/v1/responses`, payload);
     assert.deepEqual(res.body, payload);
     const expected = JSON.stringify(payload);
-    assert.deepEqual(seen, [1, 2, 3].map(() => ({ body: expected, length: String(Buffer.byteLength(expected)) })));
+    assert.deepEqual(
+      seen,
+      [1, 2, 3].map(() => ({ body: expected, length: String(Buffer.byteLength(expected)) })),
+    );
   });
 
   it('sends each URL its own query, whether the URL was seen before or not', async () => {

@@ -12,7 +12,7 @@ import { collectResponse } from '../../src/http/collect-response.js';
 import { SpreadingPool } from '../../src/http/spreading-pool.js';
 
 /** What the raw server does with one request's socket once the request's head has arrived. */
-type Answer = (socket: Socket) => void | Promise<void>;
+type Answer = (socket: Socket) => unknown;
 
 interface RawServer {
   origin: string;
@@ -89,9 +89,7 @@ describe('collectResponse', () => {
 
   it('gives lower-case header names, a repeated header as an array, and a __proto__ header as a plain field', async () => {
     const { client } = await start((socket) => {
-      socket.write(
-        'HTTP/1.1 201 Created\r\nContent-Type: text/plain\r\nSet-Cookie: a=1; Path=/\r\nSet-Cookie: b=2\r\nSet-Cookie: c=3\r\n__proto__: x\r\nToString: y\r\nContent-Length: 2\r\n\r\nok',
-      );
+      socket.write('HTTP/1.1 201 Created\r\nContent-Type: text/plain\r\nSet-Cookie: a=1; Path=/\r\nSet-Cookie: b=2\r\nSet-Cookie: c=3\r\n__proto__: x\r\nToString: y\r\nContent-Length: 2\r\n\r\nok');
     });
     const res = await collectResponse(client, GET, undefined);
     assert.equal(res.statusCode, 201);
@@ -144,7 +142,7 @@ describe('collectResponse', () => {
     await assert.rejects(pending, (err: unknown) => (err as Error).name === 'AbortError');
   });
 
-  it("stops listening to the signal once the request is over (answered or failed)", async () => {
+  it('stops listening to the signal once the request is over (answered or failed)', async () => {
     const { client } = await start((socket) => socket.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok'));
     const controller = new AbortController();
     const pending = collectResponse(client, GET, controller.signal);
