@@ -78,6 +78,35 @@ async function callModel(options: AgentLoopOptions, body: ResponsesCreateParams,
   return reply;
 }
 
+// A step's model reply and tool replies live in these two functions' frames, not the loop's: a
+// suspended async function keeps the variables of its scope, so with thousands of rollouts waiting
+// on the model, a reply kept by the loop frame would stay alive through the next model call.
+
+/** One model call: the next Response and the model's cookies. */
+async function modelTurn(options: AgentLoopOptions, input: GymInputItem[], trajectory: TrajectoryItem[], cookies: CookieMap): Promise<{ response: ResponsesResult; cookies: CookieMap }> {
+  // output items go back as input items, as the Responses API takes them; the body is a
+  // temporary of the call, so nothing here keeps it while the model answers
+  const reply = await callModel(options, { ...options.params, input: [...input, ...(trajectory as GymInputItem[])] }, cookies);
+  const parsed = RESPONSES_RESULT.safeParse(reply.body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new GymUpstreamError(
+      'GYM_AGENT_BAD_MODEL_RESPONSE',
+      `The model server at ${options.modelUrl} answered /v1/responses with something that is not a Response (${issue.path.length > 0 ? `${issue.path.join('.')}: ` : ''}${issue.message}).`,
+    );
+  }
+  return { response: parsed.data, cookies: { ...cookies, ...reply.cookies } };
+}
+
+/** One tool call: appends its output to the trajectory, returns the resources server's cookies. */
+async function toolTurn(options: AgentLoopOptions, call: ResponseFunctionToolCall, cookies: CookieMap, trajectory: TrajectoryItem[]): Promise<CookieMap> {
+  const timing = options.observer?.toolCall(call);
+  const tool = await callTool(options, call, cookies);
+  timing?.finish(tool.output, tool.failed);
+  trajectory.push({ type: 'function_call_output', call_id: call.call_id, output: tool.output });
+  return tool.cookies;
+}
+
 /** Runs the loop. Throws when the model server fails or answers something that is not a Response. */
 export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoopResult> {
   const { params } = options;
@@ -90,18 +119,9 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
   let step = 0;
   for (;;) {
     step++;
-    // output items go back as input items, as the Responses API takes them
-    const reply = await callModel(options, { ...params, input: [...input, ...(trajectory as GymInputItem[])] }, modelCookies);
-    modelCookies = { ...modelCookies, ...reply.cookies };
-    const parsed = RESPONSES_RESULT.safeParse(reply.body);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      throw new GymUpstreamError(
-        'GYM_AGENT_BAD_MODEL_RESPONSE',
-        `The model server at ${options.modelUrl} answered /v1/responses with something that is not a Response (${issue.path.length > 0 ? `${issue.path.join('.')}: ` : ''}${issue.message}).`,
-      );
-    }
-    last = parsed.data;
+    const turn = await modelTurn(options, input, trajectory, modelCookies);
+    modelCookies = turn.cookies;
+    last = turn.response;
     const output = last.output;
     trajectory.push(...output);
     usage = addUsage(usage, last.usage);
@@ -110,13 +130,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
     const answered = output.some((item) => item.type === 'message' && (('role' in item ? item.role : undefined) ?? 'assistant') === 'assistant');
     // an output of only reasoning continues; an empty one would loop for ever, so it stops too
     if (calls.length === 0 && (answered || output.length === 0)) break;
-    for (const call of calls) {
-      const timing = options.observer?.toolCall(call);
-      const tool = await callTool(options, call, resourcesCookies);
-      timing?.finish(tool.output, tool.failed);
-      resourcesCookies = tool.cookies;
-      trajectory.push({ type: 'function_call_output', call_id: call.call_id, output: tool.output });
-    }
+    for (const call of calls) resourcesCookies = await toolTurn(options, call, resourcesCookies, trajectory);
     if (options.maxSteps !== null && step >= options.maxSteps) break;
   }
   // the sum keeps the fields (and nesting) of the ResponseUsage values it added up

@@ -71,10 +71,15 @@ const createSimpleAgent: ServerFactory = (context) => {
     return parsed.data;
   };
 
+  // the seed reply dies in this frame instead of staying alive in run's through the whole loop
+  const seedSession = async (row: TaskRow, cookies: CookieMap, scope: TraceScope | undefined): Promise<CookieMap> => ({
+    ...cookies,
+    ...(await http.post(`${resourcesUrl}/seed_session`, row, { cookies, scope })).cookies,
+  });
+
   const run = async (row: TaskRow, route: RouteContext, observer?: AgentObserver) => {
     const { scope } = route;
-    const seed = await http.post(`${resourcesUrl}/seed_session`, row, { cookies: route.cookies, scope });
-    const result = await loop(row.responses_create_params, { ...route.cookies, ...seed.cookies }, scope, observer?.rolloutId, observer);
+    const result = await loop(row.responses_create_params, await seedSession(row, route.cookies, scope), scope, observer?.rolloutId, observer);
     const rolled: VerifyResponse = config.skip_verification
       ? { ...row, response: result.response, reward: config.skip_verification_reward, verification_skipped: true }
       : await verify({ ...row, response: result.response }, result.resourcesCookies, scope);

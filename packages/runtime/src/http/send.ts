@@ -4,6 +4,7 @@
  * @module
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { collectResponse } from './collect-response.js';
 import { parseSetCookie } from './cookies.js';
 import { GymHttpAbortedError, GymHttpConnectionError, GymHttpInvalidJsonError, GymHttpStatusError, GymHttpTimeoutError } from './errors.js';
 import { backoffDelayMs, isConnectionError, retryAfterMs } from './retry-policy.js';
@@ -35,7 +36,8 @@ export interface SendInput {
   target: Target;
   method: string;
   headers: Record<string, string>;
-  payload: string | undefined;
+  /** The encoded body, made once per logical request: every attempt sends these same bytes. */
+  payload: Buffer | undefined;
   policy: RetryPolicy;
   raw: boolean;
   /** Sent as idempotent, so undici may pipeline it behind others on one socket. */
@@ -49,10 +51,6 @@ export async function sendWithRetries(input: SendInput, onRetry: ((event: RetryE
   const { pool, target, method, policy } = input;
   const timeoutSignal = input.timeoutMs === undefined ? undefined : AbortSignal.timeout(input.timeoutMs);
   const signal = timeoutSignal === undefined ? input.signal : input.signal === undefined ? timeoutSignal : AbortSignal.any([input.signal, timeoutSignal]);
-  const aborted = (cause: unknown): Error => {
-    if (timeoutSignal?.aborted) return new GymHttpTimeoutError(method, target.url, input.timeoutMs ?? 0);
-    return new GymHttpAbortedError(method, target.url, { cause: input.signal?.reason ?? cause });
-  };
 
   for (let attempt = 1; ; attempt++) {
     let status: number;
@@ -61,21 +59,22 @@ export async function sendWithRetries(input: SendInput, onRetry: ((event: RetryE
     let headersAt: number;
     let doneAt: number;
     try {
-      const res = await pool.request({ path: target.path, method: method, headers: input.headers, body: input.payload, signal, ...(input.pipelined ? PIPELINED : {}) });
-      headersAt = performance.now();
+      const opts = { path: target.path, method, headers: input.headers, body: input.payload };
+      const res = await collectResponse(pool, input.pipelined ? { ...opts, ...PIPELINED } : opts, signal);
+      doneAt = performance.now();
+      headersAt = res.headersAt;
       status = res.statusCode;
       headers = res.headers;
-      text = await res.body.text();
-      doneAt = performance.now();
+      text = res.text;
     } catch (err) {
-      if (signal?.aborted) throw aborted(err);
+      if (signal?.aborted) throw abortedError(input, timeoutSignal, err);
       if (!isConnectionError(err)) throw err;
       if (!policy.retryConnectionErrors || attempt >= policy.maxAttempts) {
         throw new GymHttpConnectionError(method, target.url, attempt, { cause: err });
       }
       const delayMs = backoffDelayMs(attempt, policy);
       onRetry?.({ attempt, reason: 'connection', error: err, delayMs });
-      await pause(delayMs, signal, aborted);
+      await pause(delayMs, signal, input, timeoutSignal);
       continue;
     }
 
@@ -83,7 +82,7 @@ export async function sendWithRetries(input: SendInput, onRetry: ((event: RetryE
       if (attempt < policy.maxAttempts && policy.retryStatuses.includes(status)) {
         const delayMs = retryAfterMs(headers['retry-after'], policy.maxDelayMs) ?? backoffDelayMs(attempt, policy);
         onRetry?.({ attempt, reason: 'status', status, delayMs });
-        await pause(delayMs, signal, aborted);
+        await pause(delayMs, signal, input, timeoutSignal);
         continue;
       }
       if (!input.raw) {
@@ -106,11 +105,20 @@ export async function sendWithRetries(input: SendInput, onRetry: ((event: RetryE
   }
 }
 
-async function pause(delayMs: number, signal: AbortSignal | undefined, aborted: (cause: unknown) => Error): Promise<void> {
+/**
+ * The error of a request whose signal fired: its deadline's, else the caller's abort. A function
+ * rather than a closure over the attempt loop's variables, which every request in flight would keep.
+ */
+function abortedError(input: SendInput, timeoutSignal: AbortSignal | undefined, cause: unknown): Error {
+  if (timeoutSignal?.aborted) return new GymHttpTimeoutError(input.method, input.target.url, input.timeoutMs ?? 0);
+  return new GymHttpAbortedError(input.method, input.target.url, { cause: input.signal?.reason ?? cause });
+}
+
+async function pause(delayMs: number, signal: AbortSignal | undefined, input: SendInput, timeoutSignal: AbortSignal | undefined): Promise<void> {
   try {
     await sleep(delayMs, undefined, signal === undefined ? undefined : { signal });
   } catch (err) {
-    throw aborted(err);
+    throw abortedError(input, timeoutSignal, err);
   }
 }
 

@@ -8,7 +8,7 @@
  * connections are kept in sets by how many requests they carry.
  * @module
  */
-import { Client, Dispatcher, errors } from 'undici';
+import { buildConnector, Client, Dispatcher, errors } from 'undici';
 
 /** Options of {@link SpreadingPool}. */
 export interface SpreadingPoolOptions {
@@ -41,11 +41,14 @@ interface Queued {
 /** Forwards every callback and tells the pool once the request is over (answered or failed). */
 class SettlingHandler {
   readonly #inner: LegacyHandler;
-  readonly #settle: () => void;
+  readonly #client: Client;
+  // the pool's one callback, told which connection: no closure per request
+  readonly #settle: (client: Client) => void;
   #settled = false;
 
-  constructor(inner: LegacyHandler, settle: () => void) {
+  constructor(inner: LegacyHandler, client: Client, settle: (client: Client) => void) {
     this.#inner = inner;
+    this.#client = client;
     this.#settle = settle;
   }
 
@@ -83,7 +86,7 @@ class SettlingHandler {
   #done(): void {
     if (this.#settled) return;
     this.#settled = true;
-    this.#settle();
+    this.#settle(this.#client);
   }
 }
 
@@ -105,13 +108,18 @@ export class SpreadingPool extends Dispatcher {
   #inFlight = 0;
   #closing: Promise<void> | undefined;
   #idle: (() => void) | undefined;
+  readonly #onSettled = (client: Client): void => this.#settled(client);
 
   constructor(origin: string, options: SpreadingPoolOptions) {
     super();
     this.#origin = origin;
     this.#maxConnections = Math.max(1, Math.floor(options.connections));
     this.#depth = Math.max(1, Math.floor(options.pipelining));
-    this.#clientOptions = { ...options.client, pipelining: this.#depth };
+    // one connector for every connection, as undici's own pools share theirs: each Client left to
+    // build its own carries a TLS session cache with a FinalizationRegistry and weak references,
+    // thousands of them at 16k rollouts in flight, for plain-HTTP sockets that never use it
+    const { connect, ...client } = options.client;
+    this.#clientOptions = { ...client, pipelining: this.#depth, connect: typeof connect === 'function' ? connect : buildConnector({ ...connect }) };
     this.#byLoad = Array.from({ length: this.#depth }, () => new Set<Client>());
   }
 
@@ -187,7 +195,7 @@ export class SpreadingPool extends Dispatcher {
   #send(client: Client, opts: Dispatcher.DispatchOptions, handler: LegacyHandler): void {
     this.#move(client, 1);
     this.#inFlight++;
-    client.dispatch(opts, new SettlingHandler(handler, () => this.#settled(client)));
+    client.dispatch(opts, new SettlingHandler(handler, client, this.#onSettled));
   }
 
   #settled(client: Client): void {
