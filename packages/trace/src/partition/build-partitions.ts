@@ -10,7 +10,7 @@
  * (the Python SDK's shape, OTLP/JSON) are parsed and re-written as console records.
  * @module
  */
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import type { InputFile } from '../read/expand-paths.js';
 import { emptyReadStats, MAX_MALFORMED_EXAMPLES } from '../read/read-stats.js';
@@ -23,6 +23,7 @@ import { ATTR, SPAN } from '../span-record.js';
 import { SpanLinks } from './span-links.js';
 import type { SpanRouting } from './span-links.js';
 import { forEachRawLine, RAW_CHUNK_BYTES } from './raw-lines.js';
+import { WriteQueue } from './write-queue.js';
 import { cannotBeRecord, consoleSpanStartIn, fixedSpanLayout, keysOfConsoleSpanIn, toConsoleRecord } from './span-line.js';
 import type { FixedSpanLayout, SpanKeys } from './span-line.js';
 
@@ -85,9 +86,10 @@ export function rolloutShardOf(id: string): number {
 export async function buildPartitions(files: readonly InputFile[], dir: string, layout: PartitionLayout): Promise<PartitionBuild> {
   const { partitions, largeTraceSpans } = layout;
   const { partitionOf, splitRoots, count } = await routeSpans(files, partitions, largeTraceSpans);
-  const out = Array.from({ length: partitions }, (_, i) => new BufferedFile(join(dir, `${i}.part`)));
-  const rollouts = Array.from({ length: ROLLOUT_SHARDS }, (_, i) => new BufferedFile(join(dir, `rollouts-${i}.idx`)));
-  const metrics = new BufferedFile(join(dir, 'metrics.records'));
+  const queue = new WriteQueue(FLUSH_BYTES);
+  const out = Array.from({ length: partitions }, (_, i) => new BufferedFile(join(dir, `${i}.part`), queue));
+  const rollouts = Array.from({ length: ROLLOUT_SHARDS }, (_, i) => new BufferedFile(join(dir, `rollouts-${i}.idx`), queue));
+  const metrics = new BufferedFile(join(dir, 'metrics.records'), queue);
   const stats = emptyReadStats();
   let i = 0;
   const next = (): number => {
@@ -108,14 +110,15 @@ export async function buildPartitions(files: readonly InputFile[], dir: string, 
         if (keys.rolloutId !== null) indexRollout(keys.rolloutId, p);
       },
       metric: (line) => metrics.write(line),
+      ready: () => queue.ready(),
     });
   } finally {
-    for (const f of [...out, ...rollouts, metrics]) f.close();
+    await closeAll([...out, ...rollouts, metrics], queue);
   }
   if (i !== count) throw new InputChangedError();
-  const roots = new BufferedFile(join(dir, 'split-roots.ids'));
+  const roots = new BufferedFile(join(dir, 'split-roots.ids'), queue);
   for (const id of splitRoots) roots.write(id + '\n');
-  roots.close();
+  await closeAll([roots], queue);
   return { partitionBytes: out.map((f) => f.bytes), stats };
 }
 
@@ -126,6 +129,7 @@ async function routeSpans(files: readonly InputFile[], partitions: number, large
     fixed: (buf, at) => links.addHexBytes(buf, at.traceAt, at.spanAt, at.parentAt),
     span: (keys) => links.add(keys.traceId, keys.spanId, keys.parentSpanId),
     metric: null,
+    ready: () => undefined,
   });
   return { ...links.route(partitions, largeTraceSpans), count: links.count };
 }
@@ -141,6 +145,8 @@ interface SpanSink {
   span(keys: SpanKeys, line: () => string | Buffer): void;
   /** A metric record's partition line; null: metric records are not wanted. */
   metric: ((line: string) => void) | null;
+  /** Awaited before each read: the sink's writes may hold the scan back. */
+  ready: () => Promise<void> | undefined;
 }
 
 /** Hands every span of `files` to `sink` in a fixed order, and metric records. Counts into `stats`. */
@@ -202,6 +208,7 @@ async function scanSpans(files: readonly InputFile[], stats: ReadStats, sink: Sp
         scanner.push(buf.toString('utf8', start, end), lineNo);
       },
       chunkBytes,
+      sink.ready,
     );
     scanner.end();
   }
@@ -235,26 +242,32 @@ function writeDigits(buf: Buffer, at: number, n: number): number {
   return at + digits;
 }
 
-// Hundreds of partitions are written at once: each keeps a small buffer and writes it whole.
+// Hundreds of partitions are written at once: each keeps a small buffer and hands it, full, to
+// the write queue.
 class BufferedFile {
   #fd: number;
+  #queue: WriteQueue;
   #buf: Buffer | null = null;
   #used = 0;
+  /** Bytes handed to the queue (the offset of the next write). */
   bytes = 0;
 
-  constructor(path: string) {
+  constructor(path: string, queue: WriteQueue) {
     this.#fd = openSync(path, 'w');
+    this.#queue = queue;
   }
 
   write(data: string | Buffer): void {
     const bytes = typeof data === 'string' ? Buffer.byteLength(data) : data.length;
     if (this.#used + bytes > FLUSH_BYTES) this.flush();
     if (bytes > FLUSH_BYTES) {
-      this.bytes += typeof data === 'string' ? writeSync(this.#fd, data) : writeSync(this.#fd, data);
+      const whole = typeof data === 'string' ? Buffer.from(data) : data;
+      this.#queue.write(this.#fd, whole, whole.length, this.bytes);
+      this.bytes += whole.length;
       return;
     }
-    // allocated on first use: most of the rollout index's shards of a small run stay empty
-    this.#buf ??= Buffer.allocUnsafe(FLUSH_BYTES);
+    // taken on first use: most of the rollout index's shards of a small run stay empty
+    this.#buf ??= this.#queue.buffer();
     this.#used += typeof data === 'string' ? this.#buf.write(data, this.#used) : data.copy(this.#buf, this.#used);
   }
 
@@ -267,7 +280,7 @@ class BufferedFile {
     const most = SOURCED_HEAD.length + 40 + tag.length + end - start;
     if (most > FLUSH_BYTES) return this.write(partitionLineOf(file, line, tag, bytes, start, end));
     if (this.#used + most > FLUSH_BYTES) this.flush();
-    const buf = (this.#buf ??= Buffer.allocUnsafe(FLUSH_BYTES));
+    const buf = (this.#buf ??= this.#queue.buffer());
     let at = this.#used + SOURCED_HEAD.copy(buf, this.#used);
     at = writeDigits(buf, at, file);
     buf[at++] = 44; // ,
@@ -283,18 +296,27 @@ class BufferedFile {
     this.#used = at;
   }
 
+  /** Hands what is buffered to the queue. */
   flush(): void {
     if (this.#used === 0) return;
-    let done = 0;
-    while (done < this.#used) done += writeSync(this.#fd, this.#buf!, done, this.#used - done);
-    this.bytes += done;
+    this.#queue.write(this.#fd, this.#buf!, this.#used, this.bytes);
+    this.bytes += this.#used;
+    this.#buf = null;
     this.#used = 0;
   }
 
+  /** Closes the file: call once the queue has settled. */
   close(): void {
     if (this.#fd < 0) return;
-    this.flush();
     closeSync(this.#fd);
     this.#fd = -1;
   }
+}
+
+/** Flushes `files`, waits for their writes, closes them; throws when a write failed. */
+async function closeAll(files: readonly BufferedFile[], queue: WriteQueue): Promise<void> {
+  for (const f of files) f.flush();
+  await queue.settled();
+  for (const f of files) f.close();
+  if (queue.error !== null) throw queue.error;
 }
