@@ -127,6 +127,27 @@ describe('building the index from bytes', () => {
     assert.match(JSON.stringify(b.read), /"malformedLines":2/);
   });
 
+  it('writes the same index from span lines read at fixed offsets as from lines searched', async () => {
+    // the same spans, once as the exporter lays them out (ids read where they lie, lines written
+    // straight into the partition buffers) and once behind a prefix, which sends every line
+    // through the byte search and a partition line of its own
+    const lines = defaultPresetSpans(['0-0', '1-0', '2-0', '3-0', '4-0', '5-0']).map(consoleLine);
+    const built: Array<Record<string, string>> = [];
+    for (const prefix of ['', '[agent] ']) {
+      const d = tempDir({ 'agent.log': lines.map((l) => prefix + l).join('\n') + '\n' });
+      cleanups.push(d.cleanup);
+      const index = await openIndex(await expandPaths([d.dir]), d.dir, { partitionTargetBytes: 1024, largeTraceSpans: 4 });
+      assert.equal(index.built, true);
+      // the manifest names the input, whose size differs by the prefixes
+      const { 'manifest.txt': _, ...files } = indexFiles(d.dir);
+      built.push(files);
+    }
+    assert.deepEqual(built[0], built[1]);
+    const rollouts = Object.entries(built[0]!).filter(([f, t]) => f.startsWith('rollouts-') && t !== '');
+    assert.equal(rollouts.flatMap(([, t]) => t.trim().split('\n')).length, 6, 'every rollout indexed');
+    assert.ok(Object.keys(built[0]!).filter((f) => f.endsWith('.part')).length > 1, 'split over several partitions');
+  });
+
   it('survives a file that is one long line without a newline', async () => {
     const d = tempDir({ 'one.log': 'x'.repeat(10_000) });
     cleanups.push(d.cleanup);

@@ -5,11 +5,12 @@
  * span to its partition. Also written: the run's metric records, the ids of split traces' roots,
  * and where each rollout is (`rollouts-<n>.idx`, so `show <rollout>` reads one partition).
  *
- * Our console span lines are routed without being parsed (their ids found by substring search);
- * other records (the Python SDK's shape, OTLP/JSON) are parsed and re-written as console records.
+ * Our console span lines are routed without being parsed or decoded (their ids read as numbers
+ * where the exporter writes them, or found by byte search) and copied as they are; other records
+ * (the Python SDK's shape, OTLP/JSON) are parsed and re-written as console records.
  * @module
  */
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import type { InputFile } from '../read/expand-paths.js';
 import { emptyReadStats, MAX_MALFORMED_EXAMPLES } from '../read/read-stats.js';
@@ -22,8 +23,9 @@ import { ATTR, SPAN } from '../span-record.js';
 import { SpanLinks } from './span-links.js';
 import type { SpanRouting } from './span-links.js';
 import { forEachRawLine, RAW_CHUNK_BYTES } from './raw-lines.js';
-import { cannotBeRecord, consoleSpanStartIn, keysAtFixedOffsets, keysOfConsoleSpanIn, toConsoleRecord } from './span-line.js';
-import type { SpanKeys } from './span-line.js';
+import { WriteQueue } from './write-queue.js';
+import { cannotBeRecord, consoleSpanStartIn, fixedSpanLayout, keysOfConsoleSpanIn, toConsoleRecord } from './span-line.js';
+import type { FixedSpanLayout, SpanKeys } from './span-line.js';
 
 /** Format tags of partition lines (see {@link partitionLine}). */
 export const FORMAT_TAG: Record<SpanFormat | 'metric', string> = { console: 'c', python: 'p', otlp: 'o', metric: 'm' };
@@ -84,45 +86,71 @@ export function rolloutShardOf(id: string): number {
 export async function buildPartitions(files: readonly InputFile[], dir: string, layout: PartitionLayout): Promise<PartitionBuild> {
   const { partitions, largeTraceSpans } = layout;
   const { partitionOf, splitRoots, count } = await routeSpans(files, partitions, largeTraceSpans);
-  const out = Array.from({ length: partitions }, (_, i) => new BufferedFile(join(dir, `${i}.part`)));
-  const rollouts = Array.from({ length: ROLLOUT_SHARDS }, (_, i) => new BufferedFile(join(dir, `rollouts-${i}.idx`)));
-  const metrics = new BufferedFile(join(dir, 'metrics.records'));
+  const queue = new WriteQueue(FLUSH_BYTES);
+  const out = Array.from({ length: partitions }, (_, i) => new BufferedFile(join(dir, `${i}.part`), queue));
+  const rollouts = Array.from({ length: ROLLOUT_SHARDS }, (_, i) => new BufferedFile(join(dir, `rollouts-${i}.idx`), queue));
+  const metrics = new BufferedFile(join(dir, 'metrics.records'), queue);
   const stats = emptyReadStats();
   let i = 0;
+  const next = (): number => {
+    if (i >= count) throw new InputChangedError();
+    return partitionOf[i++]!;
+  };
+  const indexRollout = (id: string, p: number): void => rollouts[rolloutShardOf(id)]!.write(`${id}\t${p}\n`);
   try {
-    await scanSpans(
-      files,
-      stats,
-      (keys, line) => {
-        if (i >= count) throw new InputChangedError();
-        const p = partitionOf[i++]!;
-        out[p]!.write(line());
-        if (keys.rolloutId !== null) rollouts[rolloutShardOf(keys.rolloutId)]!.write(`${keys.rolloutId}\t${p}\n`);
+    await scanSpans(files, stats, {
+      fixed(buf, at, file, line, start, end) {
+        const p = next();
+        out[p]!.writeSourced(file, line, FORMAT_TAG.console, buf, start, end);
+        if (at.rolloutFrom >= 0) indexRollout(buf.toString('utf8', at.rolloutFrom, at.rolloutTo), p);
       },
-      (line) => metrics.write(line),
-    );
+      span(keys, line) {
+        const p = next();
+        out[p]!.write(line());
+        if (keys.rolloutId !== null) indexRollout(keys.rolloutId, p);
+      },
+      metric: (line) => metrics.write(line),
+      ready: () => queue.ready(),
+    });
   } finally {
-    for (const f of [...out, ...rollouts, metrics]) f.close();
+    await closeAll([...out, ...rollouts, metrics], queue);
   }
   if (i !== count) throw new InputChangedError();
-  const roots = new BufferedFile(join(dir, 'split-roots.ids'));
+  const roots = new BufferedFile(join(dir, 'split-roots.ids'), queue);
   for (const id of splitRoots) roots.write(id + '\n');
-  roots.close();
+  await closeAll([roots], queue);
   return { partitionBytes: out.map((f) => f.bytes), stats };
 }
 
 // The first pass: ids only. Its arrays are dropped on return, before the second pass writes.
 async function routeSpans(files: readonly InputFile[], partitions: number, largeTraceSpans: number): Promise<SpanRouting & { count: number }> {
   const links = new SpanLinks();
-  await scanSpans(files, emptyReadStats(), (keys) => links.add(keys.traceId, keys.spanId, keys.parentSpanId), null);
+  await scanSpans(files, emptyReadStats(), {
+    fixed: (buf, at) => links.addHexBytes(buf, at.traceAt, at.spanAt, at.parentAt),
+    span: (keys) => links.add(keys.traceId, keys.spanId, keys.parentSpanId),
+    metric: null,
+    ready: () => undefined,
+  });
   return { ...links.route(partitions, largeTraceSpans), count: links.count };
 }
 
-/**
- * Calls `onSpan` for every span of `files` in a fixed order, with its keys and (lazily) its
- * partition line; metric records go to `onMetric` (skipped when null). Counts into `stats`.
- */
-async function scanSpans(files: readonly InputFile[], stats: ReadStats, onSpan: (keys: SpanKeys, line: () => string | Buffer) => void, onMetric: ((line: string) => void) | null): Promise<void> {
+/** What {@link scanSpans} finds, in the order of the files. */
+interface SpanSink {
+  /**
+   * One of our console span lines as the exporter lays it out: line `line` of file `file`, the
+   * bytes of `buf` from `start` to `end`, its keys where `at` says (both valid during the call only).
+   */
+  fixed(buf: Buffer, at: Readonly<FixedSpanLayout>, file: number, line: number, start: number, end: number): void;
+  /** Any other span: its keys and (lazily) its partition line. */
+  span(keys: SpanKeys, line: () => string | Buffer): void;
+  /** A metric record's partition line; null: metric records are not wanted. */
+  metric: ((line: string) => void) | null;
+  /** Awaited before each read: the sink's writes may hold the scan back. */
+  ready: () => Promise<void> | undefined;
+}
+
+/** Hands every span of `files` to `sink` in a fixed order, and metric records. Counts into `stats`. */
+async function scanSpans(files: readonly InputFile[], stats: ReadStats, sink: SpanSink): Promise<void> {
   const resources = new ResourceCache();
   for (let fi = 0; fi < files.length; fi++) {
     const file = files[fi]!.path;
@@ -136,13 +164,13 @@ async function scanSpans(files: readonly InputFile[], stats: ReadStats, onSpan: 
       span(s, format) {
         const rollout = s.name === SPAN.ROLLOUT ? s.attributes[ATTR.ROLLOUT_ID] : undefined;
         const keys = { traceId: s.traceId, spanId: s.spanId, parentSpanId: s.parentSpanId, rolloutId: typeof rollout === 'string' ? rollout : null };
-        onSpan(keys, () => partitionLine(fi, recordLine, FORMAT_TAG[format], JSON.stringify(toConsoleRecord(s))));
+        sink.span(keys, () => partitionLine(fi, recordLine, FORMAT_TAG[format], JSON.stringify(toConsoleRecord(s))));
       },
       malformed: (reason) => malformed(recordLine, reason),
       skipped: () => void stats.skippedLines++,
       metric(_points, obj) {
         stats.metricRecords++;
-        onMetric?.(partitionLine(fi, recordLine, FORMAT_TAG.metric, JSON.stringify(obj)));
+        sink.metric?.(partitionLine(fi, recordLine, FORMAT_TAG.metric, JSON.stringify(obj)));
       },
     };
     const scanner = new RecordScanner({
@@ -166,23 +194,21 @@ async function scanSpans(files: readonly InputFile[], stats: ReadStats, onSpan: 
         stats.linesRead++;
         if (end > start && buf[end - 1] === 13 /* \r */) end--;
         if (!scanner.inRecord) {
-          const fixed = keysAtFixedOffsets(buf, start, end);
-          if (fixed !== null) {
-            const n = lineNo;
-            return onSpan(fixed, () => partitionLineOf(fi, n, FORMAT_TAG.console, buf, start, end));
-          }
+          const at = fixedSpanLayout(buf, start, end);
+          if (at !== null) return sink.fixed(buf, at, fi, lineNo, start, end);
           const line = buf.subarray(start, end);
-          const at = consoleSpanStartIn(line);
-          const keys = at < 0 ? null : keysOfConsoleSpanIn(line, at);
+          const from = consoleSpanStartIn(line);
+          const keys = from < 0 ? null : keysOfConsoleSpanIn(line, from);
           if (keys !== null) {
             const n = lineNo;
-            return onSpan(keys, () => partitionLineOf(fi, n, FORMAT_TAG.console, line, at, line.length));
+            return sink.span(keys, () => partitionLineOf(fi, n, FORMAT_TAG.console, line, from, line.length));
           }
           if (cannotBeRecord(line)) return void stats.skippedLines++;
         }
         scanner.push(buf.toString('utf8', start, end), lineNo);
       },
       chunkBytes,
+      sink.ready,
     );
     scanner.end();
   }
@@ -206,41 +232,91 @@ function partitionLineOf(file: number, line: number, tag: string, bytes: Buffer,
   return out;
 }
 
-// Hundreds of partitions are written at once: each keeps a small buffer and writes it whole.
+const SOURCED_HEAD = Buffer.from(`{"${SOURCE_KEY}":[`);
+
+// the decimal digits of a non-negative integer, written at `at`; returns the offset after them
+function writeDigits(buf: Buffer, at: number, n: number): number {
+  let digits = 1;
+  for (let m = n; m >= 10; m = Math.floor(m / 10)) digits++;
+  for (let k = at + digits - 1; k >= at; k--, n = Math.floor(n / 10)) buf[k] = 48 + (n % 10);
+  return at + digits;
+}
+
+// Hundreds of partitions are written at once: each keeps a small buffer and hands it, full, to
+// the write queue.
 class BufferedFile {
   #fd: number;
+  #queue: WriteQueue;
   #buf: Buffer | null = null;
   #used = 0;
+  /** Bytes handed to the queue (the offset of the next write). */
   bytes = 0;
 
-  constructor(path: string) {
+  constructor(path: string, queue: WriteQueue) {
     this.#fd = openSync(path, 'w');
+    this.#queue = queue;
   }
 
   write(data: string | Buffer): void {
     const bytes = typeof data === 'string' ? Buffer.byteLength(data) : data.length;
     if (this.#used + bytes > FLUSH_BYTES) this.flush();
     if (bytes > FLUSH_BYTES) {
-      this.bytes += typeof data === 'string' ? writeSync(this.#fd, data) : writeSync(this.#fd, data);
+      const whole = typeof data === 'string' ? Buffer.from(data) : data;
+      this.#queue.write(this.#fd, whole, whole.length, this.bytes);
+      this.bytes += whole.length;
       return;
     }
-    // allocated on first use: most of the rollout index's shards of a small run stay empty
-    this.#buf ??= Buffer.allocUnsafe(FLUSH_BYTES);
+    // taken on first use: most of the rollout index's shards of a small run stay empty
+    this.#buf ??= this.#queue.buffer();
     this.#used += typeof data === 'string' ? this.#buf.write(data, this.#used) : data.copy(this.#buf, this.#used);
   }
 
+  /**
+   * Writes {@link partitionLineOf}`(file, line, tag, bytes, start, end)` straight into the buffer:
+   * no Buffer or string per line on the build's main path.
+   */
+  writeSourced(file: number, line: number, tag: string, bytes: Buffer, start: number, end: number): void {
+    // the head's numbers are at most 16 digits each (safe integers)
+    const most = SOURCED_HEAD.length + 40 + tag.length + end - start;
+    if (most > FLUSH_BYTES) return this.write(partitionLineOf(file, line, tag, bytes, start, end));
+    if (this.#used + most > FLUSH_BYTES) this.flush();
+    const buf = (this.#buf ??= this.#queue.buffer());
+    let at = this.#used + SOURCED_HEAD.copy(buf, this.#used);
+    at = writeDigits(buf, at, file);
+    buf[at++] = 44; // ,
+    at = writeDigits(buf, at, line);
+    buf[at++] = 44;
+    buf[at++] = 34; // "
+    at += buf.write(tag, at, 'latin1');
+    buf[at++] = 34;
+    buf[at++] = 93; // ]
+    buf[at++] = 44;
+    at += bytes.copy(buf, at, start + 1, end);
+    buf[at++] = 10; // \n
+    this.#used = at;
+  }
+
+  /** Hands what is buffered to the queue. */
   flush(): void {
     if (this.#used === 0) return;
-    let done = 0;
-    while (done < this.#used) done += writeSync(this.#fd, this.#buf!, done, this.#used - done);
-    this.bytes += done;
+    this.#queue.write(this.#fd, this.#buf!, this.#used, this.bytes);
+    this.bytes += this.#used;
+    this.#buf = null;
     this.#used = 0;
   }
 
+  /** Closes the file: call once the queue has settled. */
   close(): void {
     if (this.#fd < 0) return;
-    this.flush();
     closeSync(this.#fd);
     this.#fd = -1;
   }
+}
+
+/** Flushes `files`, waits for their writes, closes them; throws when a write failed. */
+async function closeAll(files: readonly BufferedFile[], queue: WriteQueue): Promise<void> {
+  for (const f of files) f.flush();
+  await queue.settled();
+  for (const f of files) f.close();
+  if (queue.error !== null) throw queue.error;
 }

@@ -12,9 +12,16 @@ export const RAW_CHUNK_BYTES = 1 << 20;
 /**
  * Calls `onLine(buf, start, end)` for every line of the first `size` bytes of `path`, in order;
  * `end` excludes the `\n`. The buffer is reused: copy what must outlive the call. A line longer
- * than a chunk grows the buffer to hold it.
+ * than a chunk grows the buffer to hold it. `beforeRead` is awaited before each read (a consumer
+ * that writes may hold the reads back).
  */
-export async function forEachRawLine(path: string, size: number, onLine: (buf: Buffer, start: number, end: number) => void, chunkBytes = RAW_CHUNK_BYTES): Promise<number> {
+export async function forEachRawLine(
+  path: string,
+  size: number,
+  onLine: (buf: Buffer, start: number, end: number) => void,
+  chunkBytes = RAW_CHUNK_BYTES,
+  beforeRead: () => Promise<void> | undefined = () => undefined,
+): Promise<number> {
   const fh = await open(path, 'r');
   let buf = Buffer.allocUnsafe(chunkBytes);
   let filled = 0;
@@ -27,6 +34,7 @@ export async function forEachRawLine(path: string, size: number, onLine: (buf: B
         buf.copy(bigger, 0, 0, filled);
         buf = bigger;
       }
+      await beforeRead();
       const { bytesRead } = await fh.read(buf, filled, Math.min(buf.length - filled, size - position), position);
       if (bytesRead === 0) break;
       position += bytesRead;

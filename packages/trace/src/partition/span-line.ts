@@ -1,6 +1,6 @@
 /**
  * The two ways a span travels into a partition file: the raw text of one of our console span
- * lines (its keys found by substring search, without parsing it), or any other span re-written
+ * lines (its keys found at fixed offsets or by byte search, without parsing it), or any other span re-written
  * as a console span record.
  * @module
  */
@@ -68,36 +68,70 @@ const NAME_ROLLOUT = Buffer.from(`,"name":"${SPAN.ROLLOUT}"`);
 const NAME = Buffer.from(',"name":"');
 
 /**
- * {@link keysOfConsoleSpanIn} for a line of `buf` (from `start` to `end`) laid out as the console
- * exporter writes it — type, trace id, span id, parent id, name, in that order — read at fixed
- * offsets without a search (a call into the Buffer search per key cost more than the rest of
- * the build). Null when the line is not laid out so: the caller then searches.
+ * Where the keys of a console span line are in its buffer, for a line laid out as the console
+ * exporter writes it (see {@link fixedSpanLayout}). Offsets are into the buffer the line is in.
  */
-export function keysAtFixedOffsets(buf: Buffer, start: number, end: number): SpanKeys | null {
+export interface FixedSpanLayout {
+  /** The 32 hex digits of the trace id. */
+  traceAt: number;
+  /** The 16 hex digits of the span id. */
+  spanAt: number;
+  /** The 16 hex digits of the parent span id; -1 for a root (`null`). */
+  parentAt: number;
+  /** The rollout id of a `gym.rollout` span, from `rolloutFrom` to `rolloutTo` (both -1 when there is none). */
+  rolloutFrom: number;
+  rolloutTo: number;
+}
+
+// one object refilled by every call: the build asks this of every span line, twice
+const layout: FixedSpanLayout = { traceAt: 0, spanAt: 0, parentAt: -1, rolloutFrom: -1, rolloutTo: -1 };
+
+/**
+ * The offsets of the keys of a line of `buf` (from `start` to `end`) laid out as the console
+ * exporter writes it — type, trace id, span id, parent id, name, in that order — checked at fixed
+ * offsets without a search (a call into the Buffer search per key cost more than the rest of the
+ * build), and without making strings of the ids (the build reads them as numbers or not at all).
+ * Null when the line is not laid out so: the caller then searches. The object returned is reused
+ * by the next call.
+ */
+export function fixedSpanLayout(buf: Buffer, start: number, end: number): Readonly<FixedSpanLayout> | null {
   if (buf[end - 1] !== 125 /* } */ || !bytesAt(buf, start, HEAD)) return null;
   let i = start + HEAD.length;
-  const traceId = hexAt(buf, i, 32);
-  if (traceId === null || !bytesAt(buf, (i += 32), AFTER_TRACE)) return null;
+  const traceAt = i;
+  if (!isHexAt(buf, i, 32) || !bytesAt(buf, (i += 32), AFTER_TRACE)) return null;
   i += AFTER_TRACE.length;
-  const spanId = hexAt(buf, i, 16);
-  if (spanId === null || !bytesAt(buf, (i += 16), AFTER_SPAN)) return null;
+  const spanAt = i;
+  if (!isHexAt(buf, i, 16) || !bytesAt(buf, (i += 16), AFTER_SPAN)) return null;
   i += AFTER_SPAN.length;
-  let parentSpanId: string | null = null;
+  let parentAt = -1;
   if (bytesAt(buf, i, NULL)) i += NULL.length;
   else {
-    if (buf[i] !== 34 || buf[i + 17] !== 34 || (parentSpanId = hexAt(buf, i + 1, 16)) === null) return null;
+    if (buf[i] !== 34 || buf[i + 17] !== 34 || !isHexAt(buf, i + 1, 16)) return null;
+    parentAt = i + 1;
     i += 18;
   }
   if (!bytesAt(buf, i, NAME)) return null;
+  let rolloutFrom = -1;
+  let rolloutTo = -1;
   // the rollout id is wanted of gym.rollout spans only: it is looked for in them alone
-  if (!bytesAt(buf, i, NAME_ROLLOUT)) return { traceId, spanId, parentSpanId, rolloutId: null };
-  const line = buf.subarray(start, end);
-  const r = line.indexOf(ROLLOUT_ID, i - start);
-  if (r < 0) return { traceId, spanId, parentSpanId, rolloutId: null };
-  const from = r + ROLLOUT_ID.length;
-  const to = line.indexOf(34 /* " */, from);
-  if (to < 0 || line.subarray(from, to).includes(92 /* \ */)) return null;
-  return { traceId, spanId, parentSpanId, rolloutId: line.toString('utf8', from, to) };
+  if (bytesAt(buf, i, NAME_ROLLOUT)) {
+    const line = buf.subarray(start, end);
+    const r = line.indexOf(ROLLOUT_ID, i - start);
+    if (r >= 0) {
+      const from = r + ROLLOUT_ID.length;
+      const to = line.indexOf(34 /* " */, from);
+      // an escaped quote or backslash inside the id: leave it to JSON.parse
+      if (to < 0 || line.subarray(from, to).includes(92 /* \ */)) return null;
+      rolloutFrom = start + from;
+      rolloutTo = start + to;
+    }
+  }
+  layout.traceAt = traceAt;
+  layout.spanAt = spanAt;
+  layout.parentAt = parentAt;
+  layout.rolloutFrom = rolloutFrom;
+  layout.rolloutTo = rolloutTo;
+  return layout;
 }
 
 /**
@@ -119,13 +153,18 @@ function bytesAt(buf: Buffer, at: number, bytes: Buffer): boolean {
   return true;
 }
 
-function hexAt(buf: Buffer, from: number, width: number): string | null {
-  if (from + width > buf.length) return null;
+// lower-case hex digits only, as the exporter writes ids
+function isHexAt(buf: Buffer, from: number, width: number): boolean {
+  if (from + width > buf.length) return false;
   for (let i = from; i < from + width; i++) {
     const c = buf[i]!;
-    if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102))) return null;
+    if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102))) return false;
   }
-  return buf.toString('latin1', from, from + width);
+  return true;
+}
+
+function hexAt(buf: Buffer, from: number, width: number): string | null {
+  return isHexAt(buf, from, width) ? buf.toString('latin1', from, from + width) : null;
 }
 
 function fixedHexAfter(line: Buffer, at: number, key: Buffer, width: number): string | null {

@@ -29,13 +29,38 @@ export class SpanLinks {
 
   /** Adds one span (ids as lowercase hex; `parentSpanId` null for a root). */
   add(traceId: string, spanId: string, parentSpanId: string | null): void {
+    this.#push(
+      hexWord(traceId, traceId.length - 8),
+      hexWord(spanId, 0),
+      hexWord(spanId, 8),
+      parentSpanId === null ? 0 : hexWord(parentSpanId, 0),
+      parentSpanId === null ? 0 : hexWord(parentSpanId, 8),
+    );
+  }
+
+  /**
+   * {@link add} for ids that are lower-case hex digits in `bytes`: the trace id's 32 at `traceAt`,
+   * the span id's 16 at `spanAt`, the parent's 16 at `parentAt` (-1 for a root). Read as numbers
+   * where they lie, without a string per id.
+   */
+  addHexBytes(bytes: Buffer, traceAt: number, spanAt: number, parentAt: number): void {
+    this.#push(
+      hexWordAt(bytes, traceAt + 24),
+      hexWordAt(bytes, spanAt),
+      hexWordAt(bytes, spanAt + 8),
+      parentAt < 0 ? 0 : hexWordAt(bytes, parentAt),
+      parentAt < 0 ? 0 : hexWordAt(bytes, parentAt + 8),
+    );
+  }
+
+  #push(trace: number, spanHi: number, spanLo: number, parentHi: number, parentLo: number): void {
     if (this.count === this.#spanHi.length) this.#grow();
     const i = this.count++;
-    this.#spanHi[i] = hexWord(spanId, 0);
-    this.#spanLo[i] = hexWord(spanId, 8);
-    this.#parentHi[i] = parentSpanId === null ? 0 : hexWord(parentSpanId, 0);
-    this.#parentLo[i] = parentSpanId === null ? 0 : hexWord(parentSpanId, 8);
-    this.#trace[i] = hexWord(traceId, traceId.length - 8);
+    this.#spanHi[i] = spanHi;
+    this.#spanLo[i] = spanLo;
+    this.#parentHi[i] = parentHi;
+    this.#parentLo[i] = parentLo;
+    this.#trace[i] = trace;
   }
 
   /**
@@ -163,6 +188,16 @@ export class SpanLinks {
 
 function hexWord(hex: string, at: number): number {
   return parseInt(hex.slice(at, at + 8), 16) >>> 0;
+}
+
+// the value of 8 lower-case hex digits (validated by the caller) at `at`
+function hexWordAt(bytes: Buffer, at: number): number {
+  let v = 0;
+  for (let i = at; i < at + 8; i++) {
+    const c = bytes[i]!;
+    v = (v << 4) | (c <= 57 ? c - 48 : c - 87);
+  }
+  return v >>> 0;
 }
 
 function idHex(hi: number, lo: number): string {
