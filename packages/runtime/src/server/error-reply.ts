@@ -6,6 +6,7 @@
  */
 import { scrubSecrets } from '../config/secret-scrub.js';
 import { GymHttpRequestError, GymHttpStatusError } from '../http/errors.js';
+import { logInRequestScope } from './request-log-scope.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /** Sends `value` as JSON (strings too: fastify would send them as text/plain). */
@@ -50,7 +51,7 @@ export function installErrorHandling(app: FastifyInstance, serverLabel: string, 
     if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) {
       return sendErrorJson(reply.code(statusCode), { detail: (error as Error).message });
     }
-    request.log.error({ err: error }, 'request handler failed');
+    logInRequestScope(request, () => request.log.error({ err: error }, 'request handler failed'));
     return sendErrorJson(reply.code(500), internalErrorBody(error, serverLabel));
   });
 }

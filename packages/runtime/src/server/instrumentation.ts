@@ -27,6 +27,8 @@ export interface ServerInstrumentation {
   onResponse?(request: FastifyRequest, reply: FastifyReply, durationMs: number): void;
   /** Runs around each gym route's body validation and handler, giving it the request's trace scope (and making it current while it runs synchronously). */
   wrapHandler?<T>(request: FastifyRequest, handler: (scope: TraceScope | undefined) => Promise<T>): Promise<T>;
+  /** Runs `fn` with the request's trace context current (synchronously): its log lines carry the request's trace ids. */
+  inRequestScope?<T>(request: FastifyRequest, fn: () => T): T;
   /** Wraps the handler of a gym endpoint once, when its route is added (its endpoint span and metrics). */
   wrapEndpoint?<In extends Record<string, unknown>, Out>(endpoint: GymEndpoint, handler: RouteHandler<In, Out>): RouteHandler<In, Out>;
 }

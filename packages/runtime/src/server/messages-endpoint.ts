@@ -8,6 +8,7 @@
  */
 import { anthropicMessageEvents, GymMessagesInputError, messagesToResponsesRequest, responseToAnthropicMessage } from './anthropic-messages.js';
 import { callerGone } from './streamed-requests.js';
+import { logInRequestScope } from './request-log-scope.js';
 import { takeOverReply, writeSse } from './sse.js';
 import type { z } from 'zod';
 import type { MessagesRequest } from './anthropic-messages.js';
@@ -38,7 +39,7 @@ export function messagesHandler(responses: RouteHandler<unknown, unknown>, respo
       events = anthropicMessageEvents(message);
     } catch (error) {
       if (gone.signal.aborted) return undefined;
-      context.request.log.error({ err: error }, 'the responses handler failed while serving a streaming /v1/messages request');
+      logInRequestScope(context.request, () => context.request.log.error({ err: error }, 'the responses handler failed while serving a streaming /v1/messages request'));
       // Anthropic's streams report a failure after the 200 as an `error` event
       events = [{ type: 'error', error: { type: 'api_error', message: (error as Error)?.message ?? String(error) } }];
     }

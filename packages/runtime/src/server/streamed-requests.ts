@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { failedResponseEvents, responseStreamEvents } from './responses-events.js';
 import { takeOverReply, writeSse } from './sse.js';
 import { chatCompletionChunks } from './chat-chunks.js';
+import { logInRequestScope } from './request-log-scope.js';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
 import type { Response } from 'openai/resources/responses/responses';
 import type { RouteContext, RouteHandler } from './json-route.js';
@@ -81,11 +82,11 @@ export function streamingResponses<In, Out>(handler: RouteHandler<In, Out>): Rou
       events = responseStreamEvents(response as unknown as Response);
     } catch (error) {
       if (gone.signal.aborted) {
-        context.request.log.info('the caller of a streaming /v1/responses went away before the answer');
+        logInRequestScope(context.request, () => context.request.log.info('the caller of a streaming /v1/responses went away before the answer'));
         return undefined;
       }
       // headers are not out yet, but the stream is the answer's contract: a failure is its terminal event
-      context.request.log.error({ err: error }, 'the responses handler failed while serving a streaming /v1/responses request');
+      logInRequestScope(context.request, () => context.request.log.error({ err: error }, 'the responses handler failed while serving a streaming /v1/responses request'));
       const model = (body as Json)['model'];
       events = failedResponseEvents({
         id: `resp_${randomBytes(16).toString('hex')}`,

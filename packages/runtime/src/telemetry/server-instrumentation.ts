@@ -103,6 +103,10 @@ export function createServerInstrumentation(telemetry: GymTelemetry): ServerInst
       // too (with `async_context: implicit`, through every promise of the handler)
       return current === undefined ? handler(undefined) : api.context.with(current.ctx, handler, undefined, current.ctx as unknown as TraceScope);
     },
+    inRequestScope<T>(request: FastifyRequest, fn: () => T): T {
+      const current = (request as WithSpan)[REQUEST_SPAN];
+      return current === undefined ? fn() : api.context.with(current.ctx, fn);
+    },
     wrapEndpoint<In extends Record<string, unknown>, Out>(endpoint: GymEndpoint, handler: RouteHandler<In, Out>): RouteHandler<In, Out> {
       return wrappers[endpoint](handler);
     },

@@ -13,7 +13,7 @@ import { once } from 'node:events';
 import { telemetryEnv } from '../support/rollout-tree.js';
 
 const FIXTURE = new URL('./fixtures/scope-server.ts', import.meta.url).pathname;
-const ROUTES = ['span_with_scope', 'span_without_scope', 'call_with_scope', 'call_without_scope', 'nested', 'verify'];
+const ROUTES = ['span_with_scope', 'span_without_scope', 'call_with_scope', 'call_without_scope', 'nested', 'verify', 'fail_after_await'];
 
 interface Span {
   trace_id: string;
@@ -47,7 +47,7 @@ async function runFixture(mode: 'explicit' | 'implicit'): Promise<{ spans: Span[
     for (const route of ROUTES) {
       const body = route === 'verify' ? { responses_create_params: {}, response: { output: [] } } : {};
       const res = await fetch(`${url}/${route}`, { method: 'POST', headers: { 'content-type': 'application/json', baggage: `nemo.gym.rollout.id=${route}` }, body: JSON.stringify(body) });
-      assert.equal(res.status, 200, await res.text());
+      assert.equal(res.status, route === 'fail_after_await' ? 500 : 200, await res.text());
     }
     child.kill('SIGTERM');
     await once(child, 'exit');
@@ -112,6 +112,15 @@ describe('async_context: explicit (the default)', () => {
     assert.equal(stderr.match(/GYM_W005/g)?.length, 1, stderr);
     assert.match(stderr, /The span 'fixture\.without_scope' started outside any request's trace scope/);
     assert.match(stderr, /NEMO_GYM_OTEL_ASYNC_CONTEXT=implicit/);
+  });
+
+  it("writes the server's error log line of a handler that failed after an await with the request's trace ids", () => {
+    const server = serverOf(spans, 'fail_after_await');
+    const line = stderr.split('\n').find((l) => l.includes('request handler failed'));
+    assert.ok(line, stderr);
+    const record = JSON.parse(line) as Record<string, unknown>;
+    assert.equal(record['trace_id'], server.trace_id);
+    assert.equal(record['span_id'], server.span_id);
   });
 });
 
