@@ -11,21 +11,17 @@
 //   BENCH_SECONDS, BENCH_ROUNDS, BENCH_CONCURRENCY (per copy)
 //   BENCH_WARMUP_SECONDS      an unmeasured first round (default 6): the first seconds of a fresh
 //                             server run unoptimised code and cost twice the CPU of later ones
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { loadConfig, startEnvironment } from '@gym/runtime';
-import { freePort } from '@gym/runtime/testing';
+import { EXAMPLE_ROW as ROW, startExampleEnvironment, telemetryEnv } from './support/example-environment.js';
 import { runLoad } from './support/load.js';
 import { processCpuSeconds } from './support/proc-cpu.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 6);
-const ROW = readFileSync(join(ROOT, 'resources_servers/example_single_tool_call/data/example.jsonl'), 'utf8').split('\n')[0]!;
 
 interface Variant {
   label: string;
@@ -37,9 +33,7 @@ function variant(groups: string, extra: string | undefined): Variant {
     .split(',')
     .filter(Boolean)
     .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)] as const);
-  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('NEMO_') && !k.startsWith('OTEL_')));
-  const telemetry = groups === 'off' ? {} : { NEMO_GYM_OTEL_ENABLED: '1', NEMO_GYM_OTEL_EXPORTER: 'console', NEMO_GYM_OTEL_SPAN_GROUPS: groups };
-  return { label: [groups, ...pairs.map(([k, v]) => `${k}=${v}`)].join(' '), env: { ...base, ...telemetry, ...Object.fromEntries(pairs) } };
+  return { label: [groups, ...pairs.map(([k, v]) => `${k}=${v}`)].join(' '), env: { ...telemetryEnv(groups), ...Object.fromEntries(pairs) } };
 }
 
 const variants = [variant(process.env.BENCH_A ?? 'off', process.env.BENCH_A_ENV), variant(process.env.BENCH_B ?? 'default', process.env.BENCH_B_ENV)];
@@ -49,12 +43,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 try {
   const running = [];
   for (const [i, v] of variants.entries()) {
-    const config = await loadConfig({
-      rootDir: ROOT,
-      selectors: { resourcesServers: ['example_single_tool_call'], modelTypes: ['simulated_model'] },
-      overrides: [`++head_server.port=${await freePort()}`],
-    });
-    running.push(await startEnvironment({ config, roots: [ROOT], logDir: join(scratch, `logs-${i}`), env: v.env }));
+    running.push(await startExampleEnvironment(v.env, join(scratch, `logs-${i}`)));
   }
   if (WARMUP_SECONDS > 0) {
     await Promise.all(

@@ -6,28 +6,22 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { loadConfig, startEnvironment } from '@gym/runtime';
-import { freePort } from '@gym/runtime/testing';
+import { EXAMPLE_ROW as ROW, startExampleEnvironment, telemetryEnv } from './support/example-environment.js';
 import { runLoad } from './support/load.js';
 import { summarizeProfile } from './support/cpu-profile.js';
 import { processCpuSeconds } from './support/proc-cpu.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const GROUPS = process.env.BENCH_PROFILE_GROUPS ?? 'default';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
 const TOP = Number(process.env.BENCH_TOP ?? 25);
-const ROW = readFileSync(join(ROOT, 'resources_servers/example_single_tool_call/data/example.jsonl'), 'utf8').split('\n')[0]!;
 
 const scratch = mkdtempSync(join(tmpdir(), 'gym-profile-'));
 // BENCH_PROFILE_DIR keeps the .cpuprofile files (open them in Chrome DevTools)
 const profiles = process.env.BENCH_PROFILE_DIR ?? join(scratch, 'profiles');
-const baseEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('NEMO_') && !k.startsWith('OTEL_')));
 const env: NodeJS.ProcessEnv = {
-  ...baseEnv,
+  ...telemetryEnv(GROUPS),
   ...(TOP > 0 ? { GYM_SERVER_NODE_FLAGS: `--cpu-prof --cpu-prof-dir=${profiles}` } : {}),
-  ...(GROUPS === 'off' ? {} : { NEMO_GYM_OTEL_ENABLED: '1', NEMO_GYM_OTEL_EXPORTER: 'console', NEMO_GYM_OTEL_SPAN_GROUPS: GROUPS }),
   ...Object.fromEntries(
     (process.env.BENCH_PROFILE_ENV ?? '')
       .split(',')
@@ -36,12 +30,7 @@ const env: NodeJS.ProcessEnv = {
   ),
 };
 try {
-  const config = await loadConfig({
-    rootDir: ROOT,
-    selectors: { resourcesServers: ['example_single_tool_call'], modelTypes: ['simulated_model'] },
-    overrides: [`++head_server.port=${await freePort()}`],
-  });
-  const running = await startEnvironment({ config, roots: [ROOT], logDir: join(scratch, 'logs'), env });
+  const running = await startExampleEnvironment(env, join(scratch, 'logs'));
   const agent = running.servers.find((s) => s.display.server_type === 'responses_api_agents')!;
   const pids = running.servers.map((s) => ({ name: s.display.name, pid: s.child.pid! }));
   const before = new Map(pids.map((p) => [p.name, processCpuSeconds(p.pid)]));

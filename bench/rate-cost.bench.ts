@@ -8,13 +8,9 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { loadConfig, startEnvironment } from '@gym/runtime';
-import { freePort } from '@gym/runtime/testing';
+import { EXAMPLE_ROW as ROW, startExampleEnvironment, telemetryEnv } from './support/example-environment.js';
 import { runLoad } from './support/load.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const ROW = readFileSync(join(ROOT, 'resources_servers/example_single_tool_call/data/example.jsonl'), 'utf8').split('\n')[0]!;
 const GROUPS = process.env.BENCH_GROUPS ?? 'off';
 const CONCURRENCIES = (process.env.BENCH_CONCURRENCIES ?? '32,4,1').split(',').map(Number);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
@@ -41,14 +37,7 @@ function sample(pid: number): Sample {
 
 const scratch = mkdtempSync(join(tmpdir(), 'gym-rate-cost-'));
 try {
-  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('NEMO_') && !k.startsWith('OTEL_')));
-  const env = GROUPS === 'off' ? base : { ...base, NEMO_GYM_OTEL_ENABLED: '1', NEMO_GYM_OTEL_EXPORTER: 'console', NEMO_GYM_OTEL_SPAN_GROUPS: GROUPS };
-  const config = await loadConfig({
-    rootDir: ROOT,
-    selectors: { resourcesServers: ['example_single_tool_call'], modelTypes: ['simulated_model'] },
-    overrides: [`++head_server.port=${await freePort()}`],
-  });
-  const running = await startEnvironment({ config, roots: [ROOT], logDir: join(scratch, 'logs'), env });
+  const running = await startExampleEnvironment(telemetryEnv(GROUPS), join(scratch, 'logs'));
   const agent = running.servers.find((s) => s.display.server_type === 'responses_api_agents')!;
   await runLoad(`${agent.display.url}/run`, ROW, { concurrency: 32, durationMs: 4000 });
   console.log(`\ntelemetry ${GROUPS}, ${SECONDS} s per rate, node ${process.version}\n`);

@@ -3,21 +3,15 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHttpClient } from '../../src/http/index.js';
-import { sendJson, startTestServer } from './test-server.js';
-import type { TestServer } from './test-server.js';
+import { sendJson, testServers } from './test-server.js';
 
 describe('http client, what a request reuses', () => {
-  const servers: TestServer[] = [];
+  const { start, closeAll } = testServers();
   const client = createHttpClient({ retry: { baseDelayMs: 1, maxDelayMs: 2 } });
   after(async () => {
     await client.close();
-    await Promise.all(servers.map((s) => s.close()));
+    await closeAll();
   });
-  const start = async (...args: Parameters<typeof startTestServer>) => {
-    const server = await startTestServer(...args);
-    servers.push(server);
-    return server;
-  };
 
   it('sends the same bytes, multi-byte text included, on every attempt of a retried request', async () => {
     const seen: Array<{ body: string; length: string | undefined }> = [];

@@ -1,24 +1,18 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHttpClient, GymHttpConnectionError, GymHttpStatusError } from '../../src/http/index.js';
-import { sendJson, startTestServer } from './test-server.js';
+import { sendJson, testServers } from './test-server.js';
 import type { RetryEvent } from '../../src/http/index.js';
-import type { TestServer } from './test-server.js';
 
 const FAST = { baseDelayMs: 1, maxDelayMs: 2 };
 
 describe('http client retries', () => {
-  const servers: TestServer[] = [];
+  const { start, closeAll } = testServers();
   const client = createHttpClient({ retry: FAST });
   after(async () => {
     await client.close();
-    await Promise.all(servers.map((s) => s.close()));
+    await closeAll();
   });
-  const start = async (...args: Parameters<typeof startTestServer>) => {
-    const server = await startTestServer(...args);
-    servers.push(server);
-    return server;
-  };
 
   it('retries a dropped connection until the server answers', async () => {
     const server = await start((req, res, _body, n) => {

@@ -1,24 +1,18 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHttpClient, GymHttpAbortedError, GymHttpClientClosedError, GymHttpInvalidJsonError, GymHttpInvalidUrlError, GymHttpStatusError, GymHttpTimeoutError } from '../../src/http/index.js';
-import { sendJson, startTestServer } from './test-server.js';
+import { sendJson, testServers } from './test-server.js';
 import type { ServerResponse } from 'node:http';
-import type { TestServer } from './test-server.js';
 
 describe('http client', () => {
-  const servers: TestServer[] = [];
+  const { start, closeAll } = testServers();
   const held: ServerResponse[] = [];
   const client = createHttpClient();
   after(async () => {
     await client.close();
     for (const res of held) res.destroy();
-    await Promise.all(servers.map((s) => s.close()));
+    await closeAll();
   });
-  const start = async (...args: Parameters<typeof startTestServer>) => {
-    const server = await startTestServer(...args);
-    servers.push(server);
-    return server;
-  };
 
   it('sends JSON and parses the JSON answer', async () => {
     const server = await start((req, res, body) => sendJson(res, 200, { method: req.method, type: req.headers['content-type'], got: JSON.parse(body) }));

@@ -56,3 +56,18 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify(body));
 }
+
+/** Test servers started on demand (`start`), all closed by `closeAll` (call it in `after`). */
+export function testServers(): { start: (handler: TestHandler) => Promise<TestServer>; closeAll: () => Promise<void> } {
+  const servers: TestServer[] = [];
+  return {
+    start: async (handler) => {
+      const server = await startTestServer(handler);
+      servers.push(server);
+      return server;
+    },
+    closeAll: async () => {
+      await Promise.all(servers.map((s) => s.close()));
+    },
+  };
+}
