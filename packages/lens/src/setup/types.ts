@@ -15,9 +15,9 @@ import type { DetectResourceOptions } from './resources/detect.js';
 export interface BatchOptions {
   /** Spans held before export; beyond this they are dropped (and counted). Default 65 536. */
   maxQueueSize?: number;
-  /** Spans per export call. Default 4096. */
+  /** Spans per export call. Default 256. */
   maxExportBatchSize?: number;
-  /** Delay between scheduled exports. Default 1000 ms. */
+  /** Delay between scheduled exports. Default 100 ms. */
   scheduledDelayMillis?: number;
   /** How long one export may take before it is abandoned. Default 30 000 ms. */
   exportTimeoutMillis?: number;
