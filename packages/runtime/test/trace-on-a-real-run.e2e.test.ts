@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, runGym } from './support/gym-process.js';
+import { EXAMPLE_EVAL_RUN, freePort, runGym } from './support/gym-process.js';
 import { telemetryEnv } from './support/rollout-tree.js';
 
 describe('gym trace on a real gym eval run', () => {
@@ -15,12 +15,7 @@ describe('gym trace on a real gym eval run', () => {
   before(async () => {
     run = await runGym(
       [
-        'eval',
-        'run',
-        '--resources-server',
-        'example_single_tool_call',
-        '--model-type',
-        'simulated_model',
+        ...EXAMPLE_EVAL_RUN,
         '--num-repeats',
         '2',
         '-o',

@@ -120,7 +120,7 @@ class PooledHttpClient implements HttpClient {
       timeoutMs: request.timeoutMs ?? this.#timeoutMs,
     };
     const instrument = this.#instrument;
-    if (instrument === undefined) return sendWithRetries(send, undefined);
+    if (instrument === undefined || instrument.enabled === false) return sendWithRetries(send, undefined);
     const info = {
       method: request.method,
       url: target.url,

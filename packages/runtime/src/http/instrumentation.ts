@@ -57,6 +57,11 @@ export interface RetryEvent {
  */
 export interface RequestInstrumentation {
   /**
+   * False while the instrumentation would add nothing (its span group is off): the client then
+   * sends without describing the request or calling `wrap`. Absent: `wrap` is always called.
+   */
+  readonly enabled?: boolean;
+  /**
    * Runs around one logical request (all its attempts). `send` performs it: the headers passed to
    * it (e.g. `traceparent`) are added to every attempt, and `onRetry` is called before the backoff
    * sleep of each retry. Must return (or rethrow) what `send` gives.
@@ -70,5 +75,10 @@ export interface RequestInstrumentation {
  */
 export function withDefaultScope(instrument: RequestInstrumentation, scope: TraceScope | undefined): RequestInstrumentation {
   if (scope === undefined) return instrument;
-  return { wrap: (request, send) => instrument.wrap(request.scope === undefined ? { ...request, scope } : request, send) };
+  return {
+    get enabled() {
+      return instrument.enabled;
+    },
+    wrap: (request, send) => instrument.wrap(request.scope === undefined ? { ...request, scope } : request, send),
+  };
 }

@@ -59,11 +59,6 @@ export interface AggregateMetricsResult {
   [extra: string]: unknown;
 }
 
-/** Empty metrics: what an agent answers when it skips verification, as the original's does. */
-export function emptyAggregateMetrics(): AggregateMetricsResult {
-  return { group_level_metrics: [], agent_metrics: {}, key_metrics: {} };
-}
-
 /**
  * Adds `POST /aggregate_metrics` (shared by resources and agent servers): `spec` when given, else
  * the original's default computation with the server's `hooks`.

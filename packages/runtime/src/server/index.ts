@@ -15,7 +15,7 @@ export { CHAT_COMPLETIONS_REQUEST, RESPONSES_INPUT_ITEM, RESPONSES_REQUEST, RESP
 export { checkJsonShape, MAX_JSON_DEPTH, parseJsonBody } from './json-body.js';
 export type { JsonShapeProblem } from './json-body.js';
 export type { AgentServerDefinition, AgentServerSpec } from './agent-server.js';
-export { AGGREGATE_METRICS_REQUEST, emptyAggregateMetrics } from './endpoint.js';
+export { AGGREGATE_METRICS_REQUEST } from './endpoint.js';
 export type { AggregateMetricsResult, BuildOptions, EndpointSpec, ServerDefinition } from './endpoint.js';
 export { internalErrorBody, sendJson } from './error-reply.js';
 export { DEFAULT_LISTEN_BACKLOG, installShutdownHandlers, listen } from './lifecycle.js';

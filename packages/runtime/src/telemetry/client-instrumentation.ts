@@ -43,11 +43,14 @@ export function createClientInstrumentation(telemetry: GymTelemetry): RequestIns
   };
 
   return {
+    // the gate, read by the client before it describes the request
+    get enabled() {
+      return HTTP_CLIENT.enabled;
+    },
     wrap(request: InstrumentedRequest, send) {
-      if (!HTTP_CLIENT.enabled) return send();
       const active = (request.scope as unknown as Context | undefined) ?? api.context.active();
       const parent = api.trace.getSpanContext(active);
-      if (parent === undefined) warnIfDetached(telemetry, `The call to ${request.method} ${request.url}`);
+      if (parent === undefined) warnIfDetached(telemetry, 'call', request.method, request.url);
       const rolloutId = rolloutIdIn(telemetry, active) ?? request.rolloutId;
       const attributes: Attributes = { [ATTR.HTTP_METHOD]: request.method, [ATTR.URL_FULL]: request.url, [ATTR.SERVER_ADDRESS]: request.host, [ATTR.SERVER_PORT]: request.port };
       if (rolloutId !== undefined) attributes[ATTR.ROLLOUT_ID] = rolloutId;

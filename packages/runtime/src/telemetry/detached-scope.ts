@@ -10,10 +10,15 @@ import type { GymTelemetry } from './state.js';
 
 let warned = false;
 
-/** Warns once if `what` starts with no parent while this server has requests in flight. */
-export function warnIfDetached(telemetry: GymTelemetry, what: string): void {
+/**
+ * Warns once if a span (`name`) or a call (`name` = its method, and `url`) starts with no parent
+ * while this server has requests in flight. Its text is made only when it is given: the collector's
+ * calls all start without a parent.
+ */
+export function warnIfDetached(telemetry: GymTelemetry, kind: 'span' | 'call', name: string, url?: string): void {
   if (warned || telemetry.serverRequests.inFlight === 0 || telemetry.settings.asyncContext !== 'explicit') return;
   warned = true;
+  const what = kind === 'span' ? `The span '${name}'` : `The call to ${name} ${url ?? ''}`;
   gymWarn(
     GYM_TELEMETRY_WARNINGS.DETACHED_SCOPE,
     `${what} started outside any request's trace scope while ${telemetry.serverName} was serving requests, so it begins a trace of its own. ` +

@@ -63,8 +63,9 @@ export function gymSpan<T>(group: GymSpanGroup, name: string, fn: (span: GymSpan
   if (!GATES[group].enabled) return fn(NOOP_SPAN, options?.scope);
   const telemetry = activeTelemetry();
   if (telemetry === undefined) return fn(NOOP_SPAN, options?.scope);
-  if (options?.scope === undefined && telemetry.api.trace.getSpanContext(telemetry.api.context.active()) === undefined) warnIfDetached(telemetry, `The span '${name}'`);
-  return inGymSpan(telemetry, name, (span, scope) => fn(span as unknown as GymSpan, scope), options?.attributes, options?.scope);
+  if (options?.scope === undefined && telemetry.api.trace.getSpanContext(telemetry.api.context.active()) === undefined) warnIfDetached(telemetry, 'span', name);
+  // a lens span is a GymSpan: `fn` takes it as it is
+  return inGymSpan(telemetry, name, fn, options?.attributes, options?.scope);
 }
 
 /**

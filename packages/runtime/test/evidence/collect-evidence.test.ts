@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { createHttpClient, createServerContext, listen } from '../../src/index.js';
 import { collectRollouts } from '../../src/rollouts/collect.js';
 import { CaptureStore } from '../../src/evidence/capture-store.js';
-import { freePort, runGym } from '../support/gym-process.js';
+import { EXAMPLE_EVAL_RUN, freePort, runGym } from '../support/gym-process.js';
 import { readRows } from '../rollouts/test-agent.js';
 import { startCaptureModel } from './fixtures/model-process.js';
 import createExampleSingleToolCall from '../../../../resources_servers/example_single_tool_call/app.js';
@@ -68,12 +68,7 @@ describe('rollout evidence in collection', () => {
     const out = join(dir, 'out.jsonl');
     const port = await freePort();
     const run = await runGym([
-      'eval',
-      'run',
-      '--resources-server',
-      'example_single_tool_call',
-      '--model-type',
-      'simulated_model',
+      ...EXAMPLE_EVAL_RUN,
       '--num-repeats',
       '2',
       '--limit',
@@ -141,22 +136,7 @@ describe('rollout evidence in collection', () => {
     const dir = tempDir();
     const out = join(dir, 'out.jsonl');
     const port = await freePort();
-    const run = await runGym([
-      'eval',
-      'run',
-      '--resources-server',
-      'example_single_tool_call',
-      '--model-type',
-      'simulated_model',
-      '--limit',
-      '1',
-      '-o',
-      out,
-      '--log-dir',
-      join(dir, 'logs'),
-      `++head_server.port=${port}`,
-      `++model_call_capture_dir=${join(dir, 'captures')}`,
-    ]);
+    const run = await runGym([...EXAMPLE_EVAL_RUN, '--limit', '1', '-o', out, '--log-dir', join(dir, 'logs'), `++head_server.port=${port}`, `++model_call_capture_dir=${join(dir, 'captures')}`]);
     assert.equal(run.code, 0, run.stderr);
     assert.equal(existsSync(join(dir, 'captures')), false);
     const [row] = readRows(out) as Row[];

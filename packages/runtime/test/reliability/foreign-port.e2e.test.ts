@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, runGym } from '../support/gym-process.js';
+import { EXAMPLE_EVAL_RUN, freePort, runGym } from '../support/gym-process.js';
 import { startImpostorServer } from '../support/impostor-server.js';
 
 describe('a configured port taken by another program', () => {
@@ -16,12 +16,7 @@ describe('a configured port taken by another program', () => {
     try {
       const run = await runGym(
         [
-          'eval',
-          'run',
-          '--resources-server',
-          'example_single_tool_call',
-          '--model-type',
-          'simulated_model',
+          ...EXAMPLE_EVAL_RUN,
           '--limit',
           '1',
           '-o',

@@ -8,7 +8,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, runGym } from '../support/gym-process.js';
+import { EXAMPLE_EVAL_RUN, freePort, runGym } from '../support/gym-process.js';
 import { telemetryEnv } from '../support/rollout-tree.js';
 
 describe('gym eval run with a silent OTLP collector', () => {
@@ -21,32 +21,15 @@ describe('gym eval run with a silent OTLP collector', () => {
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const dir = mkdtempSync(join(tmpdir(), 'gym-silent-'));
     try {
-      const run = await runGym(
-        [
-          'eval',
-          'run',
-          '--resources-server',
-          'example_single_tool_call',
-          '--model-type',
-          'simulated_model',
-          '--limit',
-          '3',
-          '-o',
-          join(dir, 'out.jsonl'),
-          '--log-dir',
-          join(dir, 'logs'),
-          `++head_server.port=${await freePort()}`,
-        ],
-        {
-          cwd: dir,
-          env: telemetryEnv({
-            NEMO_GYM_OTEL_ENABLED: '1',
-            OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
-            OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
-            NEMO_GYM_OTEL_SPAN_GROUPS: 'per_rollout',
-          }),
-        },
-      );
+      const run = await runGym([...EXAMPLE_EVAL_RUN, '--limit', '3', '-o', join(dir, 'out.jsonl'), '--log-dir', join(dir, 'logs'), `++head_server.port=${await freePort()}`], {
+        cwd: dir,
+        env: telemetryEnv({
+          NEMO_GYM_OTEL_ENABLED: '1',
+          OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
+          OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+          NEMO_GYM_OTEL_SPAN_GROUPS: 'per_rollout',
+        }),
+      });
       assert.equal(run.code, 0, run.stderr);
       assert.equal(readFileSync(join(dir, 'out.jsonl'), 'utf8').trim().split('\n').length, 3);
       // each process gave up because nothing answered, long before any exporter's own timeout

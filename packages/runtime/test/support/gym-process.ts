@@ -66,6 +66,9 @@ export function childPids(pid: number): number[] {
   }
 }
 
+/** The start of `gym eval run` on the example environment with the simulated model: add the run's own flags. */
+export const EXAMPLE_EVAL_RUN = ['eval', 'run', '--resources-server', 'example_single_tool_call', '--model-type', 'simulated_model'] as const;
+
 /** Runs `gym <args>` to completion; resolves with exit code, stdout and stderr. */
 export function runGym(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [GYM_BIN, ...args], { cwd: options.cwd ?? REPO_ROOT, env: options.env ?? process.env });

@@ -5,28 +5,14 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, runGym } from '../support/gym-process.js';
+import { EXAMPLE_EVAL_RUN, freePort, runGym } from '../support/gym-process.js';
 import { telemetryEnv } from '../support/rollout-tree.js';
 
 describe('service.name of the gym command', () => {
   it('gym eval run: its gym.job span and its metrics are nemo-gym/orchestrator, type orchestrator', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gym-cli-service-'));
     try {
-      const args = [
-        'eval',
-        'run',
-        '--resources-server',
-        'example_single_tool_call',
-        '--model-type',
-        'simulated_model',
-        '--limit',
-        '1',
-        '-o',
-        join(dir, 'out.jsonl'),
-        '--log-dir',
-        join(dir, 'logs'),
-        `++head_server.port=${await freePort()}`,
-      ];
+      const args = [...EXAMPLE_EVAL_RUN, '--limit', '1', '-o', join(dir, 'out.jsonl'), '--log-dir', join(dir, 'logs'), `++head_server.port=${await freePort()}`];
       const { code, stderr } = await runGym(args, { env: telemetryEnv({ NEMO_GYM_OTEL_ENABLED: '1', NEMO_GYM_OTEL_EXPORTER: 'console', NEMO_GYM_OTEL_SPAN_GROUPS: 'default' }) });
       assert.equal(code, 0, stderr);
       const records = readFileSync(join(dir, 'logs', 'collector.log'), 'utf8')

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { ATTR, CONSOLE_SPAN_FIELDS, METRIC, SPAN } from '@gym/names';
 import { isTruncated, readSpans, rewardOf, rolloutIdOf } from '@gym/trace';
 import type { MetricPoint, SpanRecord } from '@gym/trace';
-import { freePort, runGym } from '../support/gym-process.js';
+import { EXAMPLE_EVAL_RUN, freePort, runGym } from '../support/gym-process.js';
 import { telemetryEnv } from '../support/rollout-tree.js';
 
 /** Names of the contract one short, clean run does not write, and why. */
@@ -41,12 +41,7 @@ describe('the naming contract on a real run', () => {
   before(async () => {
     const run = await runGym(
       [
-        'eval',
-        'run',
-        '--resources-server',
-        'example_single_tool_call',
-        '--model-type',
-        'simulated_model',
+        ...EXAMPLE_EVAL_RUN,
         '--limit',
         '1',
         '-o',
