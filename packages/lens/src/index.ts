@@ -38,6 +38,8 @@ export { extractContext, injectContext } from './propagation.js';
 export { hrTimeAt, nowHrTime } from './clock.js';
 export { LEAN_ROOT_CONTEXT } from './lean/lean-context.js';
 export { getLeanTracer } from './lean/lean-tracer.js';
+export { getLeanCounter, getLeanHistogram } from './lean/lean-metrics.js';
+export type { BoundCounter, BoundHistogram, LeanCounter, LeanHistogram, LeanHistogramOptions, LeanInstrumentOptions } from './lean/lean-metrics.js';
 export type { LeanTracer } from './lean/lean-tracer.js';
 export { formatTraceparent, parseTraceparent } from './lean/traceparent.js';
 export type { Carrier } from './propagation.js';

@@ -11,11 +11,12 @@ import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } 
 import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchLogRecordProcessor, LoggerProvider } from '@opentelemetry/sdk-logs';
 import type { LogRecordProcessor } from '@opentelemetry/sdk-logs';
-import { MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
+import { InstrumentType, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 import type { IMetricReader } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, BatchSpanProcessor, ParentBasedSampler, SamplingDecision } from '@opentelemetry/sdk-trace-base';
 import type { Sampler, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { Resource } from '@opentelemetry/resources';
+import { setLeanMetrics } from '../lean/lean-metrics.js';
 import { setLeanPipeline } from '../lean/lean-tracer.js';
 import type { LeanPipeline } from '../lean/lean-tracer.js';
 import { DEFAULT_SCOPE } from '../tracer.js';
@@ -27,6 +28,7 @@ import type { Env } from './env.js';
 import { ExportMonitor } from './export-monitor.js';
 import type { TelemetryLosses } from './loss-tally.js';
 import { exporterFactory } from './exporters/select.js';
+import { LeanMetricsProducer } from './lean-metrics-producer.js';
 import { setLogSink } from './log-sink.js';
 import { OpenSpanCloser } from './open-span-closer.js';
 import { reportingLogExporter, reportingMetricExporter, reportingSpanExporter } from './reporting-exporters.js';
@@ -92,14 +94,24 @@ export async function buildProviders(config: NemoLensConfig, env: Env, attribute
 
   let meterProvider: MeterProvider | undefined;
   if (config.metricsEnabled) {
-    const reader: IMetricReader =
-      options.metricReader ??
-      new PeriodicExportingMetricReader({
+    // lens's own pre-bound instruments join what the reader lens builds collects; with a reader of
+    // the caller's, they record on the SDK's instruments instead (lean-metrics.ts)
+    let leanMetrics: LeanMetricsProducer | undefined;
+    let reader: IMetricReader;
+    if (options.metricReader !== undefined) reader = options.metricReader;
+    else {
+      leanMetrics = new LeanMetricsProducer(resource);
+      const periodic = new PeriodicExportingMetricReader({
         exporter: reportingMetricExporter(metricExporter!, monitor),
         exportIntervalMillis: options.metricExportIntervalMs ?? metricInterval(env),
+        metricProducers: [leanMetrics],
       });
+      leanMetrics.useTemporality((kind) => periodic.selectAggregationTemporality(kind === 'histogram' ? InstrumentType.HISTOGRAM : InstrumentType.COUNTER));
+      reader = periodic;
+    }
     meterProvider = new MeterProvider({ resource, readers: [reader] });
     if (!metrics.setGlobalMeterProvider(meterProvider)) degraded('meter provider');
+    else setLeanMetrics(leanMetrics);
   }
 
   let loggerProvider: LoggerProvider | undefined;
@@ -127,6 +139,7 @@ export async function buildProviders(config: NemoLensConfig, env: Env, attribute
     async shutdown(timeoutMs) {
       closer.closeAll();
       setLeanPipeline(undefined);
+      setLeanMetrics(undefined);
       setLogSink(undefined);
       const progress = { answers: () => monitor.answers, stallMs: Math.min(SHUTDOWN_STALL_MS, timeoutMs) };
       await Promise.all([
@@ -191,6 +204,7 @@ function countingLogProcessor(inner: LogRecordProcessor, monitor: ExportMonitor)
 /** Removes every global lens may have registered before (re-initialisation in tests). */
 export function disableGlobals(): void {
   setLeanPipeline(undefined);
+  setLeanMetrics(undefined);
   trace.disable();
   context.disable();
   propagation.disable();

@@ -35,7 +35,7 @@ function usageAttributes(result: unknown): Attributes {
 /** The endpoint wrappers of `telemetry`, by endpoint. */
 export function endpointWrappers(telemetry: GymTelemetry): Record<GymEndpoint, Wrapper> {
   const { api, instruments } = telemetry;
-  const outcomes = { success: { [ATTR.ROLLOUT_OUTCOME]: 'success' }, failure: { [ATTR.ROLLOUT_OUTCOME]: 'failure' } };
+  const completed = { success: instruments.rolloutCompleted.bind({ [ATTR.ROLLOUT_OUTCOME]: 'success' }), failure: instruments.rolloutCompleted.bind({ [ATTR.ROLLOUT_OUTCOME]: 'failure' }) };
 
   /**
    * Runs `handler` inside span `name`, a child of the request's scope, and hands the handler a route
@@ -56,7 +56,7 @@ export function endpointWrappers(telemetry: GymTelemetry): Record<GymEndpoint, W
     }
     if (!ROLLOUT.enabled) return handler(row, scoped);
     const started = performance.now();
-    let outcome = outcomes.failure;
+    let outcome = completed.failure;
     try {
       const result = await inSpan(SPAN.ROLLOUT, scoped, async (span, inner) => {
         const rolled = await handler(row, inner);
@@ -65,11 +65,11 @@ export function endpointWrappers(telemetry: GymTelemetry): Record<GymEndpoint, W
         if (typeof reward === 'number') span.setAttribute(ATTR.VERIFY_REWARD, reward);
         return rolled;
       });
-      outcome = outcomes.success;
+      outcome = completed.success;
       return result;
     } finally {
       instruments.rolloutDuration.record(performance.now() - started);
-      instruments.rolloutCompleted.add(1, outcome);
+      outcome.add(1);
     }
   };
 
@@ -82,7 +82,7 @@ export function endpointWrappers(telemetry: GymTelemetry): Record<GymEndpoint, W
   /** Model `/v1/responses` and `/v1/chat/completions`: `gym.model.<dialect>` with model and token usage, `gym.model.call_duration_ms`. */
   const modelCall = (dialect: 'responses' | 'chat_completions'): Wrapper => {
     const spanName = `gym.model.${dialect}`;
-    const metricAttributes = { [ATTR.MODEL_DIALECT]: dialect, [ATTR.SERVER_NAME]: telemetry.serverName };
+    const callDuration = instruments.modelCallDuration.bind({ [ATTR.MODEL_DIALECT]: dialect, [ATTR.SERVER_NAME]: telemetry.serverName });
     return (handler) => async (body, route) => {
       if (!MODEL_CALL.enabled) return handler(body, route);
       const started = performance.now();
@@ -99,7 +99,7 @@ export function endpointWrappers(telemetry: GymTelemetry): Record<GymEndpoint, W
           return result;
         });
       } finally {
-        instruments.modelCallDuration.record(performance.now() - started, metricAttributes);
+        callDuration.record(performance.now() - started);
       }
     };
   };

@@ -112,7 +112,10 @@ async function setUp(options: InitTelemetryOptions): Promise<GymTelemetry | unde
     tracer: lens.getTracer(GYM_SCOPE, GYM_VERSION),
     lean: lens.getLeanTracer(GYM_SCOPE, GYM_VERSION),
     rolloutKey: api.createContextKey(ATTR.ROLLOUT_ID),
-    instruments: createInstruments(lens.getMeter(GYM_SCOPE, GYM_VERSION)),
+    instruments: createInstruments(lens.getMeter(GYM_SCOPE, GYM_VERSION), {
+      histogram: (name, options) => lens.getLeanHistogram(GYM_SCOPE, GYM_VERSION, name, options),
+      counter: (name, options) => lens.getLeanCounter(GYM_SCOPE, GYM_VERSION, name, options),
+    }),
     serverName: options.serverName,
     serverType: options.serverType,
     runId: config.runId,

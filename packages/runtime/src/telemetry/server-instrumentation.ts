@@ -16,7 +16,7 @@ import type { RouteHandler } from '../server/json-route.js';
 import { ATTR, TRACE_RESPONSE_HEADER } from './attributes.js';
 import { endpointWrappers } from './endpoint-spans.js';
 import { GATES } from './gates.js';
-import { routeMetricAttributes } from './route-metrics.js';
+import { routeDurationSeries } from './route-metrics.js';
 import { rolloutIdFromBaggage, withRolloutId } from './rollout-context.js';
 import type { GymTelemetry } from './state.js';
 
@@ -59,7 +59,7 @@ export function createServerInstrumentation(telemetry: GymTelemetry): ServerInst
     current.span.setStatus({ code: api.SpanStatusCode.ERROR, message: 'client aborted' });
     current.span.end();
   }
-  const metricAttributes = routeMetricAttributes();
+  const durationSeries = routeDurationSeries(instruments.httpServerDuration);
   const wrappers = endpointWrappers(telemetry);
   return {
     onRequest(request: FastifyRequest, reply: FastifyReply) {
@@ -120,7 +120,7 @@ export function createServerInstrumentation(telemetry: GymTelemetry): ServerInst
       if (current?.span === undefined) return;
       const { span, route, sentAt } = current;
       const status = reply.statusCode;
-      instruments.httpServerDuration.record(durationMs / 1000, metricAttributes(request.method, route, status));
+      durationSeries(request.method, route, status).record(durationMs / 1000);
       span.setAttribute(ATTR.HTTP_STATUS, status);
       if (status >= 500) span.setStatus({ code: api.SpanStatusCode.ERROR, message: `HTTP ${status}` });
       // the caller may have read the whole answer before 'finish' fires here: end where it was sent,
