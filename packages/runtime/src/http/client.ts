@@ -133,7 +133,11 @@ class PooledHttpClient implements HttpClient {
       headers,
       scope: request.scope,
     };
-    return instrument.wrap(info, (extraHeaders, onRetry) => sendWithRetries(extraHeaders ? { ...send, headers: { ...headers, ...extraHeaders } } : send, onRetry));
+    return instrument.wrap(info, (extraHeaders, onRetry) => {
+      // `headers` is this request's own object: the trace headers join it, no copies per call
+      if (extraHeaders !== undefined) Object.assign(headers, extraHeaders);
+      return sendWithRetries(send, onRetry);
+    });
   }
 
   close(): Promise<void> {
