@@ -1,0 +1,73 @@
+// Trace sampling over real processes, the way docs/observability/at-scale.md tells a user to keep
+// telemetry cheap at high concurrency: `per_rollout` (one trace per rollout) with
+// `parentbased_traceidratio`. The collector decides once per rollout; every server follows the
+// caller's decision, so a rollout is traced whole or not at all, and the metrics still count every
+// rollout.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { assembleTraces, findRollouts, readSpans } from '@gym/trace';
+import { readRecords } from '../support/console-records.js';
+import { EXAMPLE_EVAL_RUN, freePort, runGym } from '../support/gym-process.js';
+import { telemetryEnv } from '../support/rollout-tree.js';
+
+const ROLLOUTS = 40;
+
+describe('per_rollout with parentbased_traceidratio 0.5', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'gym-sampling-'));
+  const logDir = join(dir, 'logs');
+  before(async () => {
+    const run = await runGym(
+      [
+        ...EXAMPLE_EVAL_RUN,
+        '--limit',
+        '1',
+        '--num-repeats',
+        String(ROLLOUTS),
+        '--concurrency',
+        '8',
+        '-o',
+        join(dir, 'rollouts.jsonl'),
+        '--log-dir',
+        logDir,
+        `++head_server.port=${await freePort()}`,
+        '++telemetry.enabled=true',
+        '++telemetry.exporter=console',
+        '++telemetry.span_groups=per_rollout',
+      ],
+      { env: telemetryEnv({ OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.5' }) },
+    );
+    assert.equal(run.code, 0, run.stderr);
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('traces some rollouts, each whole across every process, and nothing of the others', async () => {
+    const { spans } = await readSpans([logDir]);
+    const set = assembleTraces(spans);
+    const rollouts = findRollouts(set);
+    // 40 independent coin flips: all or none sampled has a chance of 2 in 2^40
+    assert.ok(rollouts.length > 0 && rollouts.length < ROLLOUTS, `${rollouts.length} of ${ROLLOUTS} rollouts traced`);
+    // a server that made a span for a sampled-out rollout would leave it without its parent
+    assert.equal(set.orphanCount, 0);
+    for (const rollout of rollouts) assert.ok(rollout.verify !== null, `rollout ${rollout.rolloutId} traced without its verify`);
+    const services = new Set(spans.map((s) => s.service));
+    for (const service of ['nemo-gym/orchestrator', 'nemo-gym/example_single_tool_call_simple_agent', 'nemo-gym/policy_model', 'nemo-gym/example_single_tool_call'])
+      assert.ok(services.has(service), `no span from ${service}`);
+    // one trace per traced rollout, and no trace without a rollout in it
+    assert.equal(set.traces.size, rollouts.length);
+  });
+
+  it('still counts every rollout in the metrics', () => {
+    const { metrics } = readRecords(logDir);
+    const completed = metrics.filter((m) => m.name === 'gym.rollout.completed_total');
+    assert.ok(completed.length > 0, 'no gym.rollout.completed_total');
+    // cumulative: the last export of the agent holds the run's total
+    const last = completed.at(-1)!['data_points'] as Array<{ value: number }>;
+    assert.equal(
+      last.reduce((n, p) => n + p.value, 0),
+      ROLLOUTS,
+    );
+  });
+});
