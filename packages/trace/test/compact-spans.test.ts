@@ -8,6 +8,7 @@ import { anomalies } from '../src/commands/anomalies.js';
 import { BATCH_ENV } from '../src/commands/load-batches.js';
 import { stats } from '../src/commands/stats.js';
 import { why } from '../src/commands/why.js';
+import { COMPACT_VERSION } from '../src/partition/compact-spans.js';
 import { openIndex } from '../src/partition/partition-index.js';
 import type { PartitionIndex } from '../src/partition/partition-index.js';
 import { COMPACT_SUFFIX, readPartitions } from '../src/partition/read-partitions.js';
@@ -138,7 +139,9 @@ describe('compact spans beside the partitions', () => {
     const expected = await readAll(index);
     const first = join(index.dir, `0${COMPACT_SUFFIX}`);
     const good = readFileSync(first, 'utf8');
-    for (const bad of [good.replace(/^\{"version":1,/, '{"version":0,'), good.slice(0, good.length / 2), '']) {
+    const older = good.replace(/^\{"version":\d+,/, `{"version":${COMPACT_VERSION - 1},`);
+    assert.notEqual(older, good);
+    for (const bad of [older, good.slice(0, good.length / 2), '']) {
       writeFileSync(first, bad);
       assert.deepEqual(await readAll(index), expected);
       assert.equal(readFileSync(first, 'utf8'), good, 'written again');

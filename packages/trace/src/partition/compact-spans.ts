@@ -14,21 +14,27 @@ import { serviceOf } from '../read/normalize.js';
 import type { ResourceCache } from '../read/resource-cache.js';
 
 /** Version of the compact layout: a file of another version is not read (the lines are, and it is rewritten). */
-export const COMPACT_VERSION = 1;
+export const COMPACT_VERSION = 2;
 
 const KINDS: readonly SpanKindName[] = ['INTERNAL', 'SERVER', 'CLIENT', 'PRODUCER', 'CONSUMER'];
 const KIND_INDEX: Record<SpanKindName, number> = { INTERNAL: 0, SERVER: 1, CLIENT: 2, PRODUCER: 3, CONSUMER: 4 };
 const CODES: readonly StatusCodeName[] = ['UNSET', 'OK', 'ERROR'];
 const CODE_INDEX: Record<StatusCodeName, number> = { UNSET: 0, OK: 1, ERROR: 2 };
-// a status without a message is the same for every span: shared (nothing writes to a status)
+// a status without a message, and no events, are the same for every span: shared (nothing
+// writes to them; frozen, so that nothing can)
 const BARE_STATUS = CODES.map((code) => Object.freeze({ code }));
+const NO_EVENTS = Object.freeze([]) as unknown as SpanEvent[];
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 /**
- * One span: trace (index), span id, parent id, name (index), kind (index), start (decimal ns),
- * end − start in ns (−1: never ended; a decimal string past 2^53), status code (index), status
- * message, attributes, events (0: none), resource (index), scope (index, −1: none), file, line.
+ * One span: trace (index), span id, parent (the index of a span of the partition with that id, or
+ * the id), name (index), kind (index), start (ns after the document's `base`, or a decimal string
+ * of unix ns past 2^53), end − start in ns (−1: never ended; a decimal string past 2^53), status
+ * code (index), status message, attributes, events (0: none), resource (index), scope (index,
+ * −1: none), file, line. Parents by index and the shared tables give the decoded spans one string
+ * per id and name: less to allocate, and map lookups by parent id that compare one string with itself.
  */
-type CompactSpan = [number, string, string | null, number, number, string, number | string, number, string | null, Attributes, CompactEvent[] | 0, number, number, number, number];
+type CompactSpan = [number, string, number | string | null, number, number, number | string, number | string, number, string | null, Attributes, CompactEvent[] | 0, number, number, number, number];
 type CompactEvent = [string, string, Attributes];
 
 /** The file's JSON document. */
@@ -38,6 +44,8 @@ interface CompactDocument {
   formats: [number, number, number];
   /** Records of the partition that could not be used, in order: file index, line, reason. */
   malformed: Array<[number, number, string]>;
+  /** Unix ns (decimal) the starts count from: the earliest start. */
+  base: string;
   traces: string[];
   names: string[];
   resources: Attributes[];
@@ -62,19 +70,24 @@ export class CompactSpansWriter {
   readonly #scopes = new Table<string>();
   readonly #scopeList: Array<{ name: string; version?: string }> = [];
   readonly #spans: CompactSpan[] = [];
+  // the first span of each id, and each span's start (both resolved in `text`)
+  readonly #firstOf = new Map<string, number>();
+  readonly #starts: bigint[] = [];
 
   /** Adds a span read from line `line` of input `file`, in the input `format` (0 console, 1 python, 2 otlp). */
   add(s: SpanRecord, file: number, line: number, format: 0 | 1 | 2): void {
     this.#formats[format]++;
     const duration = s.endNs - s.startNs;
-    const end = !s.ended ? -1 : duration <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(duration) : duration.toString();
+    const end = !s.ended ? -1 : duration <= MAX_SAFE ? Number(duration) : duration.toString();
+    if (!this.#firstOf.has(s.spanId)) this.#firstOf.set(s.spanId, this.#spans.length);
+    this.#starts.push(s.startNs);
     this.#spans.push([
       this.#traces.indexOf(s.traceId),
       s.spanId,
       s.parentSpanId,
       this.#names.indexOf(s.name),
       KIND_INDEX[s.kind],
-      s.startNs.toString(),
+      0,
       end,
       CODE_INDEX[s.status.code],
       s.status.message ?? null,
@@ -94,10 +107,19 @@ export class CompactSpansWriter {
 
   /** The compact file's text. */
   text(): string {
+    let base: bigint | null = null;
+    for (const t of this.#starts) if (base === null || t < base) base = t;
+    base ??= 0n;
+    this.#spans.forEach((c, i) => {
+      const after = this.#starts[i]! - base;
+      c[5] = after <= MAX_SAFE ? Number(after) : this.#starts[i]!.toString();
+      if (typeof c[2] === 'string') c[2] = this.#firstOf.get(c[2]) ?? c[2];
+    });
     const doc: CompactDocument = {
       version: COMPACT_VERSION,
       formats: this.#formats,
       malformed: this.#malformed,
+      base: base.toString(),
       traces: this.#traces.values,
       names: this.#names.values,
       resources: this.#resources.values.map((r) => r.attributes),
@@ -140,18 +162,19 @@ export function readCompactSpans(text: string, paths: (file: number) => string, 
   const shared = doc.resources.map((attributes) => resources.intern(attributes));
   const services = shared.map((r) => serviceOf(r.attributes));
   const scopes = doc.scopes.map((s) => (s.version === undefined ? { name: s.name } : { name: s.name, version: s.version }));
-  const { traces, names } = doc;
+  const { traces, names, spans } = doc;
+  const base = BigInt(doc.base);
   let lastFile = -1;
   let path = '';
-  for (const c of doc.spans) {
+  for (const c of spans) {
     if (c[13] !== lastFile) path = paths((lastFile = c[13]));
-    const startNs = BigInt(c[5]);
+    const startNs = typeof c[5] === 'number' ? base + BigInt(c[5]) : BigInt(c[5]);
     const ended = c[6] !== -1;
     const endNs = !ended ? startNs : startNs + BigInt(c[6]);
     onSpan({
       traceId: traces[c[0]]!,
       spanId: c[1],
-      parentSpanId: c[2],
+      parentSpanId: typeof c[2] === 'number' ? spans[c[2]]![1] : c[2],
       name: names[c[3]]!,
       kind: KINDS[c[4]]!,
       startNs,
@@ -160,7 +183,7 @@ export function readCompactSpans(text: string, paths: (file: number) => string, 
       ended,
       status: c[8] === null ? BARE_STATUS[c[7]]! : { code: CODES[c[7]]!, message: c[8] },
       attributes: c[9],
-      events: c[10] === 0 ? [] : c[10].map((e): SpanEvent => ({ name: e[0], timeNs: BigInt(e[1]), attributes: e[2] })),
+      events: c[10] === 0 ? NO_EVENTS : c[10].map((e): SpanEvent => ({ name: e[0], timeNs: BigInt(e[1]), attributes: e[2] })),
       service: services[c[11]]!,
       resource: shared[c[11]]!,
       scope: c[12] === -1 ? null : scopes[c[12]]!,
