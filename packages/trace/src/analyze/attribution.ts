@@ -13,6 +13,7 @@ import { calleeOf } from './callee.js';
 import { categorizeSubtree, TIME_CATEGORIES } from './categorize.js';
 import type { TimeCategory } from './categorize.js';
 import { criticalPath } from './critical-path.js';
+import type { CriticalPath } from './critical-path.js';
 import { hopPhaseDurations, hopTimeline, splitByPhase } from './hop-timeline.js';
 import type { HopPhase, HopTimeline } from './hop-timeline.js';
 
@@ -95,13 +96,52 @@ export function attributeTime(root: SpanNode, rolloutId: string | null = null, o
   const agentService = options.agentService ?? root.span.service;
   const path = criticalPath(root);
   const cats = categorizeSubtree(root, agentService);
+  // per span, its critical time per category (a CLIENT span owns several phases)
+  const detail: SplitDetail = { perSpan: new Map(), critical: new Map() };
+  const timelines = new Map<SpanNode, HopTimeline>();
+  const split = splitPath(root, agentService, path, cats, timelines, detail);
+  const criticalSpans: CriticalSpanShare[] = [];
+  for (const [n, byCat] of detail.perSpan) criticalSpans.push(shareOf(n, byCat));
+  criticalSpans.sort(byMsDesc);
+  return {
+    type: 'attribution',
+    rolloutId,
+    traceId: root.span.traceId,
+    rootSpanId: root.span.spanId,
+    rootName: root.span.name,
+    agentService,
+    startNs: root.span.startNs,
+    endNs: root.span.endNs,
+    wallMs: split.wallMs,
+    categories: split.categories,
+    network: split.network,
+    hops: collectHops(root, agentService, cats, path.spanIds, detail.critical, timelines),
+    criticalSpans,
+  };
+}
+
+/** The part of an {@link Attribution} that sums over rollouts (`stats` keeps only these). */
+export type TimeSplit = Pick<Attribution, 'wallMs' | 'categories' | 'network'>;
+
+/** {@link attributeRollout} without the spans and hops behind the split: what `stats` sums, for less work. */
+export function splitRolloutTime(r: Rollout): TimeSplit {
+  const root = outermostOf(r);
+  const agentService = r.node.span.service;
+  return splitPath(root, agentService, criticalPath(root), categorizeSubtree(root, agentService), new Map(), null);
+}
+
+// What the spans of the critical path owned: kept for `why`, not for the sums alone.
+interface SplitDetail {
+  perSpan: Map<SpanNode, Map<TimeCategory, bigint>>;
+  critical: Map<SpanNode, Partial<Record<HopPhase, bigint>>>;
+}
+
+// The critical path's time by category; with `detail`, also by span and by hop phase.
+function splitPath(root: SpanNode, agentService: string, path: CriticalPath, cats: Map<SpanNode, TimeCategory>, timelines: Map<SpanNode, HopTimeline>, detail: SplitDetail | null): TimeSplit {
   const ns = zeroNs();
   let beforeNs = 0n;
   let afterNs = 0n;
-  // per span, its critical time per category (a CLIENT span owns several phases)
-  const perSpan = new Map<SpanNode, Map<TimeCategory, bigint>>();
-  const timelines = new Map<SpanNode, HopTimeline>();
-  const critical = new Map<SpanNode, Partial<Record<HopPhase, bigint>>>();
+  const perSpan = detail?.perSpan ?? null;
   for (const seg of path.segments) {
     const len = seg.endNs - seg.startNs;
     const node = seg.node;
@@ -113,10 +153,13 @@ export function attributeTime(root: SpanNode, rolloutId: string | null = null, o
     let tl = timelines.get(node);
     if (tl === undefined) timelines.set(node, (tl = hopTimeline(node)));
     const collector = node === root && node.span.service !== agentService;
-    let acc = critical.get(node);
-    if (acc === undefined) critical.set(node, (acc = {}));
+    let acc: Partial<Record<HopPhase, bigint>> | undefined;
+    if (detail !== null) {
+      acc = detail.critical.get(node);
+      if (acc === undefined) detail.critical.set(node, (acc = {}));
+    }
     for (const [phase, n] of splitByPhase(tl, seg.startNs, seg.endNs)) {
-      acc[phase] = (acc[phase] ?? 0n) + n;
+      if (acc !== undefined) acc[phase] = (acc[phase] ?? 0n) + n;
       if (phase === 'network_before') beforeNs += n;
       if (phase === 'network_after') afterNs += n;
       own(ns, perSpan, node, hopCategory(phase, collector, inherited), n);
@@ -124,24 +167,7 @@ export function attributeTime(root: SpanNode, rolloutId: string | null = null, o
   }
   const categories = {} as Record<TimeCategory, number>;
   for (const c of TIME_CATEGORIES) categories[c] = nsToMs(ns[c]);
-  const criticalSpans: CriticalSpanShare[] = [];
-  for (const [n, byCat] of perSpan) criticalSpans.push(shareOf(n, byCat));
-  criticalSpans.sort(byMsDesc);
-  return {
-    type: 'attribution',
-    rolloutId,
-    traceId: root.span.traceId,
-    rootSpanId: root.span.spanId,
-    rootName: root.span.name,
-    agentService,
-    startNs: root.span.startNs,
-    endNs: root.span.endNs,
-    wallMs: path.wallMs,
-    categories,
-    network: { beforeMs: nsToMs(beforeNs), afterMs: nsToMs(afterNs) },
-    hops: collectHops(root, agentService, cats, path.spanIds, critical, timelines),
-    criticalSpans,
-  };
+  return { wallMs: path.wallMs, categories, network: { beforeMs: nsToMs(beforeNs), afterMs: nsToMs(afterNs) } };
 }
 
 function zeroNs(): Record<TimeCategory, bigint> {
@@ -152,8 +178,9 @@ function zeroNs(): Record<TimeCategory, bigint> {
 
 // `len` of critical time owned by `node` in category `cat` (a function, not a closure per rollout:
 // under tsx every closure made is also named, at a cost that showed in the profile)
-function own(ns: Record<TimeCategory, bigint>, perSpan: Map<SpanNode, Map<TimeCategory, bigint>>, node: SpanNode, cat: TimeCategory, len: bigint): void {
+function own(ns: Record<TimeCategory, bigint>, perSpan: Map<SpanNode, Map<TimeCategory, bigint>> | null, node: SpanNode, cat: TimeCategory, len: bigint): void {
   ns[cat] += len;
+  if (perSpan === null) return;
   let byCat = perSpan.get(node);
   if (byCat === undefined) perSpan.set(node, (byCat = new Map<TimeCategory, bigint>()));
   byCat.set(cat, (byCat.get(cat) ?? 0n) + len);
