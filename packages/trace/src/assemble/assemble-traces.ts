@@ -8,6 +8,10 @@ import type { DuplicateSpan, SpanNode, Trace, TraceSet } from './trace-model.js'
 
 const MAX_DUPLICATE_EXAMPLES = 20;
 
+// Most spans are leaves: they share one empty list (frozen, so that nothing adds to it) and get
+// their own on their first child.
+const NO_CHILDREN = Object.freeze([]) as unknown as SpanNode[];
+
 /** Options of {@link assembleTraces}. */
 export interface AssembleOptions {
   /** Span ids known to exist outside these spans (a run read in partitions). */
@@ -40,7 +44,7 @@ export function assembleTraces(spans: Iterable<SpanRecord>, options: AssembleOpt
       continue;
     }
     spanCount++;
-    nodes.set(span.spanId, { span, parent: null, children: [], orphan: false });
+    nodes.set(span.spanId, { span, parent: null, children: NO_CHILDREN, orphan: false });
   }
   const traces = new Map<string, Trace>();
   let orphanCount = 0;
@@ -71,7 +75,8 @@ function link(traceId: string, nodes: Map<string, SpanNode>, external: ReadonlyS
     const parent = pid === null || pid === s.spanId ? undefined : nodes.get(pid);
     if (parent !== undefined) {
       node.parent = parent;
-      parent.children.push(node);
+      if (parent.children === NO_CHILDREN) parent.children = [node];
+      else parent.children.push(node);
     } else {
       node.orphan = pid !== null && (external === null || !external.has(pid));
       if (node.orphan) orphans.push(node);
@@ -129,7 +134,7 @@ function countFrom(roots: readonly SpanNode[]): number {
 
 /** Orders nodes by start time, then by span id for a stable order. */
 export function byStart(a: SpanNode, b: SpanNode): number {
-  const d = a.span.startNs - b.span.startNs;
-  if (d !== 0n) return d < 0n ? -1 : 1;
+  // compared, not subtracted: a bigint difference is an allocation per comparison
+  if (a.span.startNs !== b.span.startNs) return a.span.startNs < b.span.startNs ? -1 : 1;
   return a.span.spanId < b.span.spanId ? -1 : a.span.spanId > b.span.spanId ? 1 : 0;
 }
