@@ -43,10 +43,10 @@ function unusualLines(): string[] {
       start_time_unix_nano: ns(0),
       end_time_unix_nano: ns(500),
       status: { code: 'UNSET' },
-      attributes: { 'text.unicode': 'naïve — 日本語 🎲 \u2028 line sep', 'big.int': 9007199254740993, 'big.exp': 1.5e300, 'neg.zero.ish': -0.0001, nested: { a: [1, 'two', null, true] }, empty: '' },
-      events: [{ name: 'retry', time_unix_nano: ns(10), attributes: { 'attempt': 2, 'why': 'timeout\nagain' } }],
+      attributes: { 'text.unicode': 'naïve — 日本語 🎲 \u2028 line sep', 'big.int': 'BIG_NUMBER', 'big.exp': 1.5e300, 'neg.zero.ish': -0.0001, nested: { a: [1, 'two', null, true] }, empty: '' },
+      events: [{ name: 'retry', time_unix_nano: ns(10), attributes: { attempt: 2, why: 'timeout\nagain' } }],
       scope: { name: 'nemo.gym', version: '0.1.0' },
-    }),
+    }).replace('"BIG_NUMBER"', '9007199254740993'), // past 2^53, written as digits
     line({ span_id: '1000000000000002', parent_span_id: '1000000000000001', name: 'never ended', start_time_unix_nano: ns(5), attributes: {} }),
     line({ span_id: '1000000000000003', parent_span_id: '1000000000000001', name: 'ends before it starts', start_time_unix_nano: ns(50), end_time_unix_nano: ns(10) }),
     line({
@@ -62,7 +62,14 @@ function unusualLines(): string[] {
       scope: undefined,
     }),
     line({ span_id: '1000000000000005', parent_span_id: null, name: 'a very long span', start_time_unix_nano: '1', end_time_unix_nano: '9007199254740999999', start_time: undefined }),
-    line({ span_id: '1000000000000006', parent_span_id: 'ffffffffffffffff', name: 'orphan with ISO times', start_time: '2026-01-01T00:00:00.123456789Z', end_time: '2026-01-01T00:00:01Z', resource: {} }),
+    line({
+      span_id: '1000000000000006',
+      parent_span_id: 'ffffffffffffffff',
+      name: 'orphan with ISO times',
+      start_time: '2026-01-01T00:00:00.123456789Z',
+      end_time: '2026-01-01T00:00:01Z',
+      resource: {},
+    }),
     '{"type":"span","trace_id":"abababababababababababababababab","span_id":"1000000000000007"}',
   ];
 }
@@ -77,7 +84,13 @@ function unusualRun() {
 async function readAll(index: PartitionIndex): Promise<{ spans: SpanRecord[]; stats: ReturnType<typeof emptyReadStats> }> {
   const spans: SpanRecord[] = [];
   const stats = emptyReadStats();
-  await readPartitions(index, index.partitionBytes.map((_, i) => i), stats, (s) => void spans.push(s), new ResourceCache());
+  await readPartitions(
+    index,
+    index.partitionBytes.map((_, i) => i),
+    stats,
+    (s) => void spans.push(s),
+    new ResourceCache(),
+  );
   return { spans, stats };
 }
 
@@ -99,7 +112,7 @@ describe('compact spans beside the partitions', () => {
     // the unusual values themselves
     const root = fromCompact.spans.find((s) => s.spanId === '1000000000000001')!;
     assert.equal(root.attributes['text.unicode'], 'naïve — 日本語 🎲 \u2028 line sep');
-    assert.equal(root.attributes['big.int'], 9007199254740993);
+    assert.equal(root.attributes['big.int'], Number('9007199254740993'));
     assert.equal(root.events[0]!.timeNs, BASE_NS + 10_000_000n);
     const long = fromCompact.spans.find((s) => s.spanId === '1000000000000005')!;
     assert.equal(long.endNs - long.startNs, 9007199254740999998n);

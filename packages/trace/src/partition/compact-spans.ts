@@ -9,7 +9,6 @@
  * @module
  */
 import type { Attributes, SpanEvent, SpanKindName, SpanRecord, SpanResource, StatusCodeName } from '../span-record.js';
-import type { MalformedExample } from '../read/read-stats.js';
 import { serviceOf } from '../read/normalize.js';
 import type { ResourceCache } from '../read/resource-cache.js';
 
@@ -195,11 +194,6 @@ export function readCompactSpans(text: string, paths: (file: number) => string, 
     malformed: doc.malformed.map(([file, line, reason]) => ({ file, line, reason })),
     spans: doc.spans.length,
   };
-}
-
-/** A malformed record as a {@link MalformedExample}. */
-export function malformedExample(m: MalformedAt, paths: (file: number) => string): MalformedExample {
-  return { file: paths(m.file), line: m.line, reason: m.reason };
 }
 
 // Values numbered in the order they are first seen.
