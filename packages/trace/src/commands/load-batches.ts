@@ -26,7 +26,7 @@ import { describeRead, loadTelemetry } from './load.js';
 import type { InputOptions } from './load.js';
 import type { CommandOutput } from './output.js';
 
-/** Environment variable: inputs above this many MiB are read through the index, in batches of about this size. */
+/** Environment variable: inputs above this many MiB are read through the index, in batches of a quarter of this size ({@link READ_BATCH_FRACTION}). */
 export const BATCH_ENV = 'GYM_TRACE_BATCH_MIB';
 
 /** Default of {@link BATCH_ENV}: a batch of span lines this size assembles in about 2× its size of memory. */
