@@ -104,4 +104,11 @@ describe('terminal settings', () => {
     assert.equal(useColor({ isTTY: true }, { NO_COLOR: '1' }), false);
     assert.equal(useColor({ isTTY: false }, {}), false);
   });
+
+  it('lays out a table of hundreds of thousands of rows (stats by a rollout id attribute)', () => {
+    const rows = Array.from({ length: 300_000 }, (_, i) => [`${i}-0`, String(i % 7)]);
+    const lines = textTable(['rollout', 'n'], rows, ['l', 'r']).split('\n');
+    assert.equal(lines[0], 'rollout   n');
+    assert.ok(lines.includes('299999-0  0'));
+  });
 });

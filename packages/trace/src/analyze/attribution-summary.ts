@@ -4,7 +4,7 @@
  */
 import { TIME_CATEGORIES } from './categorize.js';
 import type { TimeCategory } from './categorize.js';
-import type { Attribution } from './attribution.js';
+import type { Attribution, TimeSplit } from './attribution.js';
 
 /** Totals and mean shares per category over many rollouts. */
 export interface AttributionSummary {
@@ -41,7 +41,7 @@ export class AttributionTotals {
   #items = 0;
   #network = { beforeMs: 0, afterMs: 0 };
 
-  add(a: Attribution): void {
+  add(a: TimeSplit): void {
     this.#items++;
     this.#totalWallMs += a.wallMs;
     this.#network.beforeMs += a.network.beforeMs;

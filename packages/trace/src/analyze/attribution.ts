@@ -13,6 +13,7 @@ import { calleeOf } from './callee.js';
 import { categorizeSubtree, TIME_CATEGORIES } from './categorize.js';
 import type { TimeCategory } from './categorize.js';
 import { criticalPath } from './critical-path.js';
+import type { CriticalPath } from './critical-path.js';
 import { hopPhaseDurations, hopTimeline, splitByPhase } from './hop-timeline.js';
 import type { HopPhase, HopTimeline } from './hop-timeline.js';
 
@@ -95,41 +96,13 @@ export function attributeTime(root: SpanNode, rolloutId: string | null = null, o
   const agentService = options.agentService ?? root.span.service;
   const path = criticalPath(root);
   const cats = categorizeSubtree(root, agentService);
-  const ns = Object.fromEntries(TIME_CATEGORIES.map((c) => [c, 0n])) as Record<TimeCategory, bigint>;
-  let beforeNs = 0n;
-  let afterNs = 0n;
   // per span, its critical time per category (a CLIENT span owns several phases)
-  const perSpan = new Map<SpanNode, Map<TimeCategory, bigint>>();
+  const detail: SplitDetail = { perSpan: new Map(), critical: new Map() };
   const timelines = new Map<SpanNode, HopTimeline>();
-  const critical = new Map<SpanNode, Partial<Record<HopPhase, bigint>>>();
-  const own = (node: SpanNode, cat: TimeCategory, len: bigint): void => {
-    ns[cat] += len;
-    let byCat = perSpan.get(node);
-    if (byCat === undefined) perSpan.set(node, (byCat = new Map<TimeCategory, bigint>()));
-    byCat.set(cat, (byCat.get(cat) ?? 0n) + len);
-  };
-  for (const seg of path.segments) {
-    const len = seg.endNs - seg.startNs;
-    const node = seg.node;
-    const inherited = cats.get(node) ?? 'unaccounted';
-    if (node.span.kind !== 'CLIENT') {
-      own(node, inherited, len);
-      continue;
-    }
-    let tl = timelines.get(node);
-    if (tl === undefined) timelines.set(node, (tl = hopTimeline(node)));
-    const collector = node === root && node.span.service !== agentService;
-    let acc = critical.get(node);
-    if (acc === undefined) critical.set(node, (acc = {}));
-    for (const [phase, n] of splitByPhase(tl, seg.startNs, seg.endNs)) {
-      acc[phase] = (acc[phase] ?? 0n) + n;
-      if (phase === 'network_before') beforeNs += n;
-      if (phase === 'network_after') afterNs += n;
-      own(node, hopCategory(phase, collector, inherited), n);
-    }
-  }
-  const categories = Object.fromEntries(TIME_CATEGORIES.map((c) => [c, nsToMs(ns[c])])) as Record<TimeCategory, number>;
-  const criticalSpans = [...perSpan].map(([n, byCat]) => shareOf(n, byCat)).sort((a, b) => b.ms - a.ms);
+  const split = splitPath(root, agentService, path, cats, timelines, detail);
+  const criticalSpans: CriticalSpanShare[] = [];
+  for (const [n, byCat] of detail.perSpan) criticalSpans.push(shareOf(n, byCat));
+  criticalSpans.sort(byMsDesc);
   return {
     type: 'attribution',
     rolloutId,
@@ -139,12 +112,82 @@ export function attributeTime(root: SpanNode, rolloutId: string | null = null, o
     agentService,
     startNs: root.span.startNs,
     endNs: root.span.endNs,
-    wallMs: path.wallMs,
-    categories,
-    network: { beforeMs: nsToMs(beforeNs), afterMs: nsToMs(afterNs) },
-    hops: collectHops(root, agentService, cats, path.spanIds, critical),
+    wallMs: split.wallMs,
+    categories: split.categories,
+    network: split.network,
+    hops: collectHops(root, agentService, cats, path.spanIds, detail.critical, timelines),
     criticalSpans,
   };
+}
+
+/** The part of an {@link Attribution} that sums over rollouts (`stats` keeps only these). */
+export type TimeSplit = Pick<Attribution, 'wallMs' | 'categories' | 'network'>;
+
+/** {@link attributeRollout} without the spans and hops behind the split: what `stats` sums, for less work. */
+export function splitRolloutTime(r: Rollout): TimeSplit {
+  const root = outermostOf(r);
+  const agentService = r.node.span.service;
+  return splitPath(root, agentService, criticalPath(root), categorizeSubtree(root, agentService), new Map(), null);
+}
+
+// What the spans of the critical path owned: kept for `why`, not for the sums alone.
+interface SplitDetail {
+  perSpan: Map<SpanNode, Map<TimeCategory, bigint>>;
+  critical: Map<SpanNode, Partial<Record<HopPhase, bigint>>>;
+}
+
+// The critical path's time by category; with `detail`, also by span and by hop phase.
+function splitPath(root: SpanNode, agentService: string, path: CriticalPath, cats: Map<SpanNode, TimeCategory>, timelines: Map<SpanNode, HopTimeline>, detail: SplitDetail | null): TimeSplit {
+  const ns = zeroNs();
+  let beforeNs = 0n;
+  let afterNs = 0n;
+  const perSpan = detail?.perSpan ?? null;
+  for (const seg of path.segments) {
+    const len = seg.endNs - seg.startNs;
+    const node = seg.node;
+    const inherited = cats.get(node) ?? 'unaccounted';
+    if (node.span.kind !== 'CLIENT') {
+      own(ns, perSpan, node, inherited, len);
+      continue;
+    }
+    let tl = timelines.get(node);
+    if (tl === undefined) timelines.set(node, (tl = hopTimeline(node)));
+    const collector = node === root && node.span.service !== agentService;
+    let acc: Partial<Record<HopPhase, bigint>> | undefined;
+    if (detail !== null) {
+      acc = detail.critical.get(node);
+      if (acc === undefined) detail.critical.set(node, (acc = {}));
+    }
+    for (const [phase, n] of splitByPhase(tl, seg.startNs, seg.endNs)) {
+      if (acc !== undefined) acc[phase] = (acc[phase] ?? 0n) + n;
+      if (phase === 'network_before') beforeNs += n;
+      if (phase === 'network_after') afterNs += n;
+      own(ns, perSpan, node, hopCategory(phase, collector, inherited), n);
+    }
+  }
+  const categories = {} as Record<TimeCategory, number>;
+  for (const c of TIME_CATEGORIES) categories[c] = nsToMs(ns[c]);
+  return { wallMs: path.wallMs, categories, network: { beforeMs: nsToMs(beforeNs), afterMs: nsToMs(afterNs) } };
+}
+
+function zeroNs(): Record<TimeCategory, bigint> {
+  const ns = {} as Record<TimeCategory, bigint>;
+  for (const c of TIME_CATEGORIES) ns[c] = 0n;
+  return ns;
+}
+
+// `len` of critical time owned by `node` in category `cat` (a function, not a closure per rollout:
+// under tsx every closure made is also named, at a cost that showed in the profile)
+function own(ns: Record<TimeCategory, bigint>, perSpan: Map<SpanNode, Map<TimeCategory, bigint>> | null, node: SpanNode, cat: TimeCategory, len: bigint): void {
+  ns[cat] += len;
+  if (perSpan === null) return;
+  let byCat = perSpan.get(node);
+  if (byCat === undefined) perSpan.set(node, (byCat = new Map<TimeCategory, bigint>()));
+  byCat.set(cat, (byCat.get(cat) ?? 0n) + len);
+}
+
+function byMsDesc(a: CriticalSpanShare, b: CriticalSpanShare): number {
+  return b.ms - a.ms;
 }
 
 // A span is listed under the category it owns most critical time in.
@@ -173,21 +216,29 @@ function hopCategory(phase: HopPhase, collector: boolean, inherited: TimeCategor
   }
 }
 
-function collectHops(root: SpanNode, agentService: string, cats: Map<SpanNode, TimeCategory>, onPath: Set<string>, critical: Map<SpanNode, Partial<Record<HopPhase, bigint>>>): NetworkHop[] {
+function collectHops(
+  root: SpanNode,
+  agentService: string,
+  cats: Map<SpanNode, TimeCategory>,
+  onPath: Set<string>,
+  critical: Map<SpanNode, Partial<Record<HopPhase, bigint>>>,
+  timelines: Map<SpanNode, HopTimeline>,
+): NetworkHop[] {
   const hops: NetworkHop[] = [];
   const stack = [root];
   while (stack.length > 0) {
     const n = stack.pop()!;
     for (const c of n.children) stack.push(c);
     if (n.span.kind !== 'CLIENT') continue;
-    const tl = hopTimeline(n);
+    const tl = timelines.get(n) ?? hopTimeline(n);
     // Calls to uninstrumented upstreams from inside a model or tool are that server's business.
     if (tl.server === null && cats.get(n) !== 'agent') continue;
     const c = n.span;
     const s = tl.server?.span ?? null;
     const whole = hopPhaseDurations(tl);
     const crit: Partial<Record<HopPhase, number>> = {};
-    for (const [p, v] of Object.entries(critical.get(n) ?? {})) crit[p as HopPhase] = nsToMs(v);
+    const onCritical = critical.get(n);
+    if (onCritical !== undefined) for (const p in onCritical) crit[p as HopPhase] = nsToMs(onCritical[p as HopPhase]!);
     hops.push({
       clientSpanId: c.spanId,
       serverSpanId: s?.spanId ?? null,
@@ -208,7 +259,11 @@ function collectHops(root: SpanNode, agentService: string, cats: Map<SpanNode, T
       onCriticalPath: onPath.has(c.spanId),
     });
   }
-  return hops.sort((a, b) => outside(b) - outside(a));
+  return hops.sort(byOutsideDesc);
+}
+
+function byOutsideDesc(a: NetworkHop, b: NetworkHop): number {
+  return outside(b) - outside(a);
 }
 
 function outside(h: NetworkHop): number {

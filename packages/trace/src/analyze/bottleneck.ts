@@ -8,7 +8,7 @@
  * whose callback has not run, an answer not yet read).
  * @module
  */
-import type { Attribution } from './attribution.js';
+import type { Attribution, CriticalSpanShare } from './attribution.js';
 import type { TimeCategory } from './categorize.js';
 import type { HopPhase } from './hop-timeline.js';
 import type { SaturationData } from './saturation.js';
@@ -98,11 +98,14 @@ export class BottleneckAccumulator {
     if (this.#start === null || a.startNs < this.#start) this.#start = a.startNs;
     if (this.#end === null || a.endNs > this.#end) this.#end = a.endNs;
     for (const cat of CATEGORY_CAUSES) {
-      const top = a.criticalSpans.find((s) => s.category === cat);
+      if (a.categories[cat] <= 0) continue; // what #cause would drop: no search for its span
+      const top = firstOfCategory(a.criticalSpans, cat);
       this.#cause({ kind: cat as CauseKind, from: top?.service ?? (cat === 'agent' ? a.agentService : null), to: null, spanName: top?.name ?? null, collector: false }, a.categories[cat]);
     }
     for (const h of a.hops) {
-      for (const [phase, ms] of Object.entries(h.critical) as Array<[HopPhase, number]>) {
+      for (const p in h.critical) {
+        const phase = p as HopPhase;
+        const ms = h.critical[phase]!;
         const kind = phaseCause(phase);
         if (kind === null) continue;
         this.#cause({ kind, from: h.fromService, to: h.toService, spanName: h.name, collector: h.collector }, ms);
@@ -149,6 +152,11 @@ export class BottleneckAccumulator {
     }
     return { type: 'bottleneck', rollouts: this.#items, wallMs: this.#wallMs, cause, causes: sorted.slice(0, 10), loads, saturationRecorded: saturation.recorded, window };
   }
+}
+
+function firstOfCategory(spans: readonly CriticalSpanShare[], category: string): CriticalSpanShare | undefined {
+  for (const s of spans) if (s.category === category) return s;
+  return undefined;
 }
 
 function phaseCause(p: HopPhase): CauseKind | null {

@@ -59,8 +59,7 @@ function walk(node: SpanNode, lo: bigint, hi: bigint, out: CriticalSegment[], id
 }
 
 function byEndDesc(a: SpanNode, b: SpanNode): number {
-  const d = b.span.endNs - a.span.endNs;
-  if (d !== 0n) return d < 0n ? -1 : 1;
+  if (a.span.endNs !== b.span.endNs) return a.span.endNs > b.span.endNs ? -1 : 1;
   // Same end: the one that started first covers more of the window.
   return a.span.startNs < b.span.startNs ? -1 : a.span.startNs > b.span.startNs ? 1 : 0;
 }

@@ -53,7 +53,6 @@ export function hopTimeline(client: SpanNode): HopTimeline {
   const ce = client.span.endNs;
   const server = lastServerChildOf(client);
   const phases = clientPhasesOf(client.span);
-  const clamp = (t: bigint, lo: bigint, hi: bigint): bigint => (t < lo ? lo : t > hi ? hi : t);
   let attemptNs = cs;
   let queuedEndNs = cs;
   let connectedNs = cs;
@@ -72,7 +71,10 @@ export function hopTimeline(client: SpanNode): HopTimeline {
     const se = server.span.endNs;
     serverStartNs = clamp(ss, connectedNs, ce);
     serverEndNs = clamp(se, serverStartNs, ce);
-    for (const d of [connectedNs - ss, se - ce]) if (d > skewNs) skewNs = d;
+    const early = connectedNs - ss;
+    const late = se - ce;
+    if (early > skewNs) skewNs = early;
+    if (late > skewNs) skewNs = late;
   }
   return { client, server, phases, attemptNs, queuedEndNs, connectedNs, serverStartNs, serverEndNs, clockSkewMs: nsToMs(skewNs) };
 }
@@ -92,11 +94,13 @@ export function phaseAt(tl: HopTimeline, t: bigint): HopPhase {
 
 /** Splits the CLIENT-owned stretch [a, b) at the hop's instants: [phase, ns] pieces in time order. */
 export function splitByPhase(tl: HopTimeline, a: bigint, b: bigint): Array<[HopPhase, bigint]> {
-  const cuts = [tl.attemptNs, tl.queuedEndNs, tl.connectedNs, tl.serverStartNs, tl.serverEndNs].filter((t) => t > a && t < b);
-  cuts.sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+  // the phase boundaries inside (a, b), in order (no closures: this runs for every CLIENT span)
+  const cuts: bigint[] = [];
+  for (const t of [tl.attemptNs, tl.queuedEndNs, tl.connectedNs, tl.serverStartNs, tl.serverEndNs]) if (t > a && t < b) insertSorted(cuts, t);
+  cuts.push(b);
   const out: Array<[HopPhase, bigint]> = [];
   let from = a;
-  for (const to of [...cuts, b]) {
+  for (const to of cuts) {
     if (to <= from) continue;
     const phase = phaseAt(tl, from);
     const last = out[out.length - 1];
@@ -107,6 +111,12 @@ export function splitByPhase(tl: HopTimeline, a: bigint, b: bigint): Array<[HopP
   return out;
 }
 
+function insertSorted(list: bigint[], t: bigint): void {
+  let i = list.length;
+  while (i > 0 && list[i - 1]! > t) i--;
+  list.splice(i, 0, t);
+}
+
 /**
  * The whole hop in phases, in ms (not only its critical part): what the caller saw from its own
  * start to its end, the SERVER span's time as `serverMs`.
@@ -114,15 +124,20 @@ export function splitByPhase(tl: HopTimeline, a: bigint, b: bigint): Array<[HopP
 export function hopPhaseDurations(tl: HopTimeline): { phases: Partial<Record<HopPhase, number>>; serverMs: number } {
   const { startNs, endNs } = tl.client.span;
   const phases: Partial<Record<HopPhase, number>> = {};
-  const add = (pieces: Array<[HopPhase, bigint]>) => {
-    for (const [p, ns] of pieces) phases[p] = (phases[p] ?? 0) + nsToMs(ns);
-  };
-  if (tl.server === null) add(splitByPhase(tl, startNs, endNs));
+  if (tl.server === null) addPieces(phases, splitByPhase(tl, startNs, endNs));
   else {
-    add(splitByPhase(tl, startNs, tl.serverStartNs));
-    add(splitByPhase(tl, tl.serverEndNs, endNs));
+    addPieces(phases, splitByPhase(tl, startNs, tl.serverStartNs));
+    addPieces(phases, splitByPhase(tl, tl.serverEndNs, endNs));
   }
   return { phases, serverMs: tl.server === null ? 0 : nsToMs(tl.serverEndNs - tl.serverStartNs) };
+}
+
+function addPieces(phases: Partial<Record<HopPhase, number>>, pieces: Array<[HopPhase, bigint]>): void {
+  for (const [p, ns] of pieces) phases[p] = (phases[p] ?? 0) + nsToMs(ns);
+}
+
+function clamp(t: bigint, lo: bigint, hi: bigint): bigint {
+  return t < lo ? lo : t > hi ? hi : t;
 }
 
 function msToNs(ms: number): bigint {

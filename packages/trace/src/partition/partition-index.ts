@@ -34,7 +34,8 @@ export interface IndexOptions {
 }
 
 const MANIFEST = 'manifest.txt';
-const VERSION = 4;
+// 5: partitions may have a compact spans file beside them (`<i>.spans`, see `compact-spans.ts`)
+const VERSION = 5;
 const BUILD_ATTEMPTS = 3;
 
 /** One input as the index recorded it. */

@@ -4,8 +4,9 @@
  * @module
  */
 import { createReadStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { threadId } from 'node:worker_threads';
 import { fromConsoleSpan } from '../read/console-span.js';
 import { forEachLine } from '../read/lines.js';
 import { fromConsoleMetric } from '../read/metric-points.js';
@@ -16,26 +17,69 @@ import type { SpanFormat } from '../read/records.js';
 import { ResourceCache } from '../read/resource-cache.js';
 import type { SpanRecord } from '../span-record.js';
 import { rolloutShardOf, SOURCE_KEY } from './build-partitions.js';
+import { CompactSpansWriter, readCompactSpans } from './compact-spans.js';
 import type { PartitionIndex } from './partition-index.js';
 
 const FORMAT_OF_TAG: Record<string, SpanFormat> = { c: 'console', p: 'python', o: 'otlp' };
+const FORMAT_INDEX = { console: 0, python: 1, otlp: 2 } as const;
 
-/** Reads partitions `which` of `index`; spans and malformed records are counted into `stats`. */
+/** Suffix of a partition's compact spans file (`<i>.spans`). */
+export const COMPACT_SUFFIX = '.spans';
+
+/**
+ * Reads partitions `which` of `index`; spans and malformed records are counted into `stats`. A
+ * partition read before comes from its compact form (`compact-spans.ts`); one read for the first
+ * time is read from its lines, and its compact form is written for the next command.
+ */
 export async function readPartitions(index: PartitionIndex, which: readonly number[], stats: ReadStats, onSpan: (s: SpanRecord) => void, resources = new ResourceCache()): Promise<void> {
+  const pathOf = (file: number): string => index.givenPaths[file] ?? index.inputs[file]?.path ?? '?';
+  const malformed = (file: number, line: number, reason: string): void => {
+    stats.malformedLines++;
+    if (stats.malformedExamples.length < MAX_MALFORMED_EXAMPLES) stats.malformedExamples.push({ file: pathOf(file), line, reason });
+  };
   for (const p of which) {
+    const compactPath = join(index.dir, `${p}${COMPACT_SUFFIX}`);
+    const compact = await readFile(compactPath, 'utf8').then(
+      (text) => readCompactSpans(text, pathOf, resources, onSpan),
+      () => null,
+    );
+    if (compact !== null) {
+      stats.spans += compact.spans;
+      stats.formats.console += compact.formats.console;
+      stats.formats.python += compact.formats.python;
+      stats.formats.otlp += compact.formats.otlp;
+      for (const m of compact.malformed) malformed(m.file, m.line, m.reason);
+      continue;
+    }
+    // a temporary index is removed after this command: no one would read the compact form
+    const writer = index.temporary ? null : new CompactSpansWriter();
     await forEachRecord(join(index.dir, `${p}.part`), (obj, file, line, tag) => {
       const format = FORMAT_OF_TAG[tag];
-      const path = index.givenPaths[file] ?? index.inputs[file]?.path ?? '?';
-      const s = format === undefined ? 'invalid JSON' : fromConsoleSpan(obj, { file: path, line }, resources);
+      const s = format === undefined ? 'invalid JSON' : fromConsoleSpan(obj, { file: pathOf(file), line }, resources);
       if (typeof s === 'string') {
-        stats.malformedLines++;
-        if (stats.malformedExamples.length < MAX_MALFORMED_EXAMPLES) stats.malformedExamples.push({ file: path, line, reason: s });
+        malformed(file, line, s);
+        writer?.malformed(file, line, s);
         return;
       }
       stats.spans++;
       stats.formats[format!]++;
+      writer?.add(s, file, line, FORMAT_INDEX[format!]);
       onSpan(s);
     });
+    if (writer !== null) await writeAtomically(compactPath, writer.text());
+  }
+}
+
+// Written under a name of its own and renamed into place: a command reading the same index at the
+// same time sees the whole file or none. A failed write (a full disk, a read-only index) only
+// means the next command reads the lines again.
+async function writeAtomically(path: string, text: string): Promise<void> {
+  const temp = `${path}.${process.pid}-${threadId}.tmp`;
+  try {
+    await writeFile(temp, text);
+    await rename(temp, path);
+  } catch {
+    await rm(temp, { force: true }).catch(() => undefined);
   }
 }
 

@@ -114,7 +114,9 @@ const MIN_TEXT_COLUMN = 10;
  * columns are left out, until the table fits; a note under the table names what was left out.
  */
 export function textTable(headers: readonly string[], rows: readonly string[][], align: readonly ('l' | 'r')[] = [], fit: TableFit = {}): string {
-  const natural = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  // a loop, not Math.max(...rows): a table of 100,000s of rows (`stats --by attribute:<id>`) would overflow the stack
+  const natural = headers.map((h) => h.length);
+  for (const r of rows) for (let i = 0; i < natural.length; i++) natural[i] = Math.max(natural[i]!, (r[i] ?? '').length);
   let columns = headers.map((_, i) => i);
   let widths = [...natural];
   const total = () => columns.reduce((sum, i) => sum + widths[i]!, 0) + 2 * (columns.length - 1);
