@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EXAMPLE_EVAL_RUN, freePort, runGym } from './support/gym-process.js';
+import { consoleTelemetryRun, EXAMPLE_EVAL_RUN, runGym } from './support/gym-process.js';
 import { telemetryEnv } from './support/rollout-tree.js';
 
 describe('gym trace on a real gym eval run', () => {
@@ -13,22 +13,7 @@ describe('gym trace on a real gym eval run', () => {
   const output = join(dir, 'rollouts.jsonl');
   let run: { code: number | null; stdout: string; stderr: string };
   before(async () => {
-    run = await runGym(
-      [
-        ...EXAMPLE_EVAL_RUN,
-        '--num-repeats',
-        '2',
-        '-o',
-        output,
-        '--log-dir',
-        logDir,
-        `++head_server.port=${await freePort()}`,
-        '++telemetry.enabled=true',
-        '++telemetry.exporter=console',
-        '++telemetry.span_groups=per_rollout',
-      ],
-      { env: telemetryEnv({}) },
-    );
+    run = await runGym([...EXAMPLE_EVAL_RUN, '--num-repeats', '2', ...(await consoleTelemetryRun(output, logDir, 'per_rollout'))], { env: telemetryEnv({}) });
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 

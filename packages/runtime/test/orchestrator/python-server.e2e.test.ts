@@ -8,7 +8,7 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writ
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readRecords } from '../support/console-records.js';
-import { REPO_ROOT, childPids, freePort, isRunning, runGym, startGymEnv, waitUntilEnded } from '../support/gym-process.js';
+import { REPO_ROOT, childPids, consoleTelemetryRun, freePort, isRunning, runGym, startGymEnv, waitUntilEnded } from '../support/gym-process.js';
 import { telemetryEnv } from '../support/rollout-tree.js';
 import { startImpostorServer } from '../support/impostor-server.js';
 
@@ -39,22 +39,7 @@ describe('gym eval run with a Python resources server', () => {
   const output = join(dir, 'rollouts.jsonl');
   let run: { code: number | null; stdout: string; stderr: string };
   before(async () => {
-    run = await runGym(
-      [
-        'eval',
-        'run',
-        ...ENV,
-        '-o',
-        output,
-        '--log-dir',
-        logDir,
-        `++head_server.port=${await freePort()}`,
-        '++telemetry.enabled=true',
-        '++telemetry.exporter=console',
-        '++telemetry.span_groups=per_rollout',
-      ],
-      { env: telemetryEnv(PYTHON_ENV), cwd: dir },
-    );
+    run = await runGym(['eval', 'run', ...ENV, ...(await consoleTelemetryRun(output, logDir, 'per_rollout'))], { env: telemetryEnv(PYTHON_ENV), cwd: dir });
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -69,6 +69,11 @@ export function childPids(pid: number): number[] {
 /** The start of `gym eval run` on the example environment with the simulated model: add the run's own flags. */
 export const EXAMPLE_EVAL_RUN = ['eval', 'run', '--resources-server', 'example_single_tool_call', '--model-type', 'simulated_model'] as const;
 
+/** The arguments of a `gym eval run` writing rollouts to `output` and logs to `logDir`, on a free head port, with console telemetry of `spanGroups`. */
+export async function consoleTelemetryRun(output: string, logDir: string, spanGroups: string): Promise<string[]> {
+  return ['-o', output, '--log-dir', logDir, `++head_server.port=${await freePort()}`, '++telemetry.enabled=true', '++telemetry.exporter=console', `++telemetry.span_groups=${spanGroups}`];
+}
+
 /** Runs `gym <args>` to completion; resolves with exit code, stdout and stderr. */
 export function runGym(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [GYM_BIN, ...args], { cwd: options.cwd ?? REPO_ROOT, env: options.env ?? process.env });

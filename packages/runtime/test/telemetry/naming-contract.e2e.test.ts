@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { ATTR, CONSOLE_SPAN_FIELDS, METRIC, SPAN } from '@gym/names';
 import { isTruncated, readSpans, rewardOf, rolloutIdOf } from '@gym/trace';
 import type { MetricPoint, SpanRecord } from '@gym/trace';
-import { EXAMPLE_EVAL_RUN, freePort, runGym } from '../support/gym-process.js';
+import { consoleTelemetryRun, EXAMPLE_EVAL_RUN, runGym } from '../support/gym-process.js';
 import { telemetryEnv } from '../support/rollout-tree.js';
 
 /** Names of the contract one short, clean run does not write, and why. */
@@ -39,23 +39,9 @@ describe('the naming contract on a real run', () => {
   let metrics: MetricPoint[] = [];
 
   before(async () => {
-    const run = await runGym(
-      [
-        ...EXAMPLE_EVAL_RUN,
-        '--limit',
-        '1',
-        '-o',
-        join(dir, 'rollouts.jsonl'),
-        '--log-dir',
-        logDir,
-        `++head_server.port=${await freePort()}`,
-        '++telemetry.enabled=true',
-        '++telemetry.exporter=console',
-        '++telemetry.span_groups=all',
-        '++telemetry.memory_profiling.enabled=true',
-      ],
-      { env: telemetryEnv({}) },
-    );
+    const run = await runGym([...EXAMPLE_EVAL_RUN, '--limit', '1', ...(await consoleTelemetryRun(join(dir, 'rollouts.jsonl'), logDir, 'all')), '++telemetry.memory_profiling.enabled=true'], {
+      env: telemetryEnv({}),
+    });
     assert.equal(run.code, 0, run.stderr);
     for (const file of readdirSync(logDir).filter((f) => f.endsWith('.log'))) {
       for (const line of readFileSync(join(logDir, file), 'utf8').split('\n')) {
