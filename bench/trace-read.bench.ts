@@ -71,6 +71,7 @@ try {
     ['stats', undefined, 'stats, one thread'],
     ['anomalies', undefined, 'anomalies'],
     ['why-all', undefined, 'why --all'],
+    ['report', join(dir, 'trace-report.html'), 'report'],
     ['show', generated ? `${Math.floor(SPANS / PER_ROLLOUT / 2)}-0` : (process.env['TRACE_BENCH_ROLLOUT'] ?? '0-0'), 'show --rollout'],
     ['sql', 'SELECT name, count(*), quantile_disc(duration_ms, 0.5), quantile_disc(duration_ms, 0.99) FROM spans GROUP BY name', 'sql (per-name p50/p99)'],
   ] as const) {
