@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { anomalies } from '../src/commands/anomalies.js';
 import { BATCH_ENV } from '../src/commands/load-batches.js';
 import { stats } from '../src/commands/stats.js';
+import { buildPartitionsInWorker } from '../src/partition/build-in-worker.js';
 import { setBuildChunkBytes } from '../src/partition/build-partitions.js';
 import { openIndex } from '../src/partition/partition-index.js';
 import { expandPaths } from '../src/read/expand-paths.js';
@@ -108,6 +109,25 @@ describe('building the index from bytes', () => {
     assert.ok(parts.includes('"crlf span"') && !parts.includes('\r'));
     assert.ok(parts.includes('"no newline at the end"'));
     assert.ok(parts.includes('"reordered"') && parts.includes('"upper-case id"'));
+  });
+
+  it('writes the same index in a thread of its own, and hands back what failed there', async () => {
+    const d = oddRun();
+    const built: Array<Record<string, string>> = [];
+    for (const buildInThread of [false, true]) {
+      rmSync(join(d.dir, '.gym-trace-index'), { recursive: true, force: true });
+      setBuildChunkBytes(61); // reaches the thread too
+      const index = await openIndex(await expandPaths([d.dir]), d.dir, { partitionTargetBytes: 2048, largeTraceSpans: 4, buildInThread });
+      assert.equal(index.built, true);
+      built.push(indexFiles(d.dir));
+    }
+    assert.deepEqual(built[1], built[0]);
+    const gone = join(d.dir, 'gone.log');
+    await assert.rejects(buildPartitionsInWorker([{ path: gone, bytes: 100 }], join(d.dir, 'scratch'), { partitions: 1, largeTraceSpans: 4 }), (err: Error & { code?: string }) => {
+      assert.equal(err.code, 'ENOENT');
+      assert.match(err.message, /gone\.log/);
+      return true;
+    });
   });
 
   it('gives the answers of one read (stats, anomalies, the read counters)', async () => {

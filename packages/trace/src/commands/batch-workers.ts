@@ -9,6 +9,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { PartitionIndex } from '../partition/partition-index.js';
 import type { ReadStats } from '../read/read-stats.js';
+import { startWorker } from '../worker-start.js';
 import type { BatchTaskSpec } from './batch-tasks.js';
 
 /** Environment variable: worker threads reading a large run (default: one per core; 1 reads in the main thread). */
@@ -76,7 +77,7 @@ export async function runInWorkers(index: PartitionIndex, shares: readonly numbe
     return await Promise.all(
       shares.map((batches) => {
         const input: WorkerInput = { index, batches, spec };
-        const worker = startWorker(input);
+        const worker = startReader(input);
         workers.push(worker);
         return new Promise<WorkerOutput>((resolve, reject) => {
           worker.once('message', (m: WorkerOutput) => resolve(m));
@@ -91,14 +92,7 @@ export async function runInWorkers(index: PartitionIndex, shares: readonly numbe
   }
 }
 
-// From the TypeScript sources (the `gym` CLI, tests) the worker needs tsx's loader registered in
-// its own thread first; from built JavaScript it starts directly.
-function startWorker(workerData: WorkerInput): Worker {
-  const here = import.meta.url;
-  const options = { workerData };
-  if (failure !== undefined) return new Worker(`throw new Error(${JSON.stringify(failure)})`, { eval: true, ...options });
-  if (!here.endsWith('.ts')) return new Worker(new URL('./batch-worker.js', here), options);
-  const entry = new URL('./batch-worker.ts', here).href;
-  const boot = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })`;
-  return new Worker(boot, { eval: true, ...options });
+function startReader(workerData: WorkerInput): Worker {
+  if (failure !== undefined) return new Worker(`throw new Error(${JSON.stringify(failure)})`, { eval: true, workerData });
+  return startWorker(import.meta.url, 'batch-worker', workerData);
 }

@@ -154,6 +154,9 @@ export async function openLogged(files: Parameters<typeof openIndex>[0], anchor:
   const index = await openIndex(files, anchor, {
     partitionTargetBytes: Math.min(PARTITION_TARGET_BYTES, Math.max(1, Math.floor(batch / 4))),
     largeTraceSpans: Math.min(LARGE_TRACE_SPANS, Math.floor(batch / 8 / 1024)),
+    // the build's memory (every span's ids) goes with its thread, before the batches are read;
+    // `GYM_TRACE_WORKERS=1` keeps everything in this thread
+    buildInThread: workerCount() > 1,
   });
   if (index.built && out.errorIsTTY === true)
     out.error(`indexed ${mib} MiB of telemetry in ${((Date.now() - started) / 1000).toFixed(1)}s (kept in ${index.temporary ? 'a temporary directory' : index.dir}; rebuilt when the logs change)\n`);

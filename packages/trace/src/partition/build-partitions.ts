@@ -222,6 +222,11 @@ export function setBuildChunkBytes(bytes = RAW_CHUNK_BYTES): void {
   chunkBytes = bytes;
 }
 
+/** The size of the build's reads (handed to a build thread, so that tests reach it there too). */
+export function buildChunkBytes(): number {
+  return chunkBytes;
+}
+
 /** A partition line holding the bytes of a console record (`bytes` from `at` to `end`), copied as they are. */
 function partitionLineOf(file: number, line: number, tag: string, bytes: Buffer, at: number, end: number): Buffer {
   const head = `{"${SOURCE_KEY}":[${file},${line},"${tag}"],`;

@@ -15,6 +15,7 @@ import { INDEX_DIR_NAME } from '../read/expand-paths.js';
 import type { InputFile } from '../read/expand-paths.js';
 import type { ReadStats } from '../read/read-stats.js';
 import { buildPartitions, InputChangedError } from './build-partitions.js';
+import { buildPartitionsInWorker } from './build-in-worker.js';
 
 /** Target size of one partition file: small enough that one rollout's partition reads in well under a second. */
 export const PARTITION_TARGET_BYTES = 16 * 1024 * 1024;
@@ -31,6 +32,8 @@ export interface IndexOptions {
   partitionTargetBytes?: number;
   /** Default {@link LARGE_TRACE_SPANS}. */
   largeTraceSpans?: number;
+  /** Build in a worker thread, whose memory goes when it ends (`build-in-worker.ts`). Default false. */
+  buildInThread?: boolean;
 }
 
 const MANIFEST = 'manifest.txt';
@@ -106,7 +109,8 @@ export async function openIndex(files: readonly InputFile[], anchor: string, opt
   const sized = files.map((f, i) => ({ path: f.path, bytes: inputs[i]!.bytes }));
   for (let attempt = 1; ; attempt++) {
     try {
-      const built = await buildPartitions(sized, target, { partitions, largeTraceSpans: options.largeTraceSpans ?? LARGE_TRACE_SPANS });
+      const build = options.buildInThread === true ? buildPartitionsInWorker : buildPartitions;
+      const built = await build(sized, target, { partitions, largeTraceSpans: options.largeTraceSpans ?? LARGE_TRACE_SPANS });
       const manifest: Manifest = { version: VERSION, inputs, ...built };
       // the manifest is written last: a build cut short leaves no manifest and is redone
       await writeFile(join(target, MANIFEST), JSON.stringify(manifest));
