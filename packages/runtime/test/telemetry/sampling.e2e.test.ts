@@ -46,6 +46,21 @@ describe('per_rollout with parentbased_traceidratio 0.5', () => {
     for (const trace of others) assert.match(String(trace.roots[0]?.span.attributes['url.full']), /\/aggregate_metrics$/, `a trace without a rollout: ${trace.traceId}`);
   });
 
+  it('tells a user who asks for a rollout that was not traced why it may be missing', async () => {
+    const { spans } = await readSpans([logDir]);
+    const traced = new Set(findRollouts(assembleTraces(spans)).map((r) => r.rolloutId));
+    const index = (id: string) => Number(id.split('-')[1]);
+    // an id in a gap: not traced, with a traced rollout after it
+    const missing = Array.from({ length: ROLLOUTS }, (_, i) => `0-${i}`).find((id) => !traced.has(id) && [...traced].some((t) => index(t) > index(id)))!;
+    const show = await runGym(['trace', 'show', '--rollout', missing, logDir]);
+    assert.equal(show.code, 2, show.stderr);
+    assert.match(show.stderr, new RegExp(`GYM_TRACE_ROLLOUT_NOT_FOUND.*'${missing}'.*sampled its traces \\(OTEL_TRACES_SAMPLER\\)`));
+    // an id past every rollout of the run is a mistake, not sampling
+    const beyond = await runGym(['trace', 'show', '--rollout', '0-999', logDir]);
+    assert.equal(beyond.code, 2, beyond.stderr);
+    assert.doesNotMatch(beyond.stderr, /OTEL_TRACES_SAMPLER/);
+  });
+
   it('still counts every rollout in the metrics', () => {
     const { metrics } = readRecords(logDir);
     const completed = metrics.filter((m) => m.name === 'gym.rollout.completed_total');

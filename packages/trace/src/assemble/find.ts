@@ -6,6 +6,22 @@ import { TRACE_ERROR_CODES, TraceUserError } from '../errors.js';
 import type { Rollout } from './rollouts.js';
 import type { Trace, TraceSet } from './trace-model.js';
 
+/** A rollout id as the collector makes them: `<task index>-<rollout index>`. */
+const ROLLOUT_ID = /^(\d+)-(\d+)$/;
+
+/**
+ * True when `id` falls in a gap of the rollouts read (a later rollout of the same task has spans):
+ * what a run that sampled its traces looks like (docs/observability/at-scale.md), not a typo.
+ */
+function skippedBySampling(id: string, rollouts: readonly Rollout[]): boolean {
+  const wanted = ROLLOUT_ID.exec(id);
+  if (wanted === null) return false;
+  return rollouts.some((r) => {
+    const seen = ROLLOUT_ID.exec(r.rolloutId ?? '');
+    return seen !== null && seen[1] === wanted[1] && Number(seen[2]) > Number(wanted[2]);
+  });
+}
+
 /** What `id` resolved to: one rollout, or a trace with no (or several) rollouts. */
 export type LookupResult = { type: 'rollout'; rollout: Rollout } | { type: 'trace'; trace: Trace; rollouts: Rollout[] };
 
@@ -28,7 +44,8 @@ export function lookupId(set: TraceSet, rollouts: readonly Rollout[], id: string
     return { type: 'trace', trace, rollouts: inTrace };
   }
   const candidates = [...rollouts.map((r) => r.rolloutId), ...set.traces.keys()];
-  throw new TraceUserError(TRACE_ERROR_CODES.rolloutNotFound, `No rollout or trace with id '${id}' in the input.${suggestion(id, candidates)}`);
+  const sampled = skippedBySampling(id, rollouts) ? ' A rollout of a run that sampled its traces (OTEL_TRACES_SAMPLER) may have left no spans.' : '';
+  throw new TraceUserError(TRACE_ERROR_CODES.rolloutNotFound, `No rollout or trace with id '${id}' in the input.${sampled}${suggestion(id, candidates)}`);
 }
 
 /**
