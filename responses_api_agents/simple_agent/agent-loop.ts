@@ -64,8 +64,7 @@ async function callTool(options: AgentLoopOptions, call: ResponseFunctionToolCal
 
 async function callModel(options: AgentLoopOptions, body: ResponsesCreateParams, cookies: CookieMap) {
   const url = `${options.modelUrl}${options.modelPath ?? '/v1/responses'}`;
-  const { observer } = options;
-  const { scope } = options;
+  const { observer, scope } = options;
   if (observer === undefined) return options.http.post<unknown>(url, body, { cookies, scope });
   let reply;
   try {

@@ -14,7 +14,7 @@ import { CaptureStore, isCaptureRolloutId } from './capture-store.js';
 import { scrubCaptureSecrets } from './scrub.js';
 import type { RouteHandler } from '../server/json-route.js';
 import type { TraceScope } from '../http/instrumentation.js';
-import type { Context } from '@opentelemetry/api';
+import { contextOf } from '../telemetry/trace-scope.js';
 
 /** The response header that names the captured call. */
 export const MODEL_CALL_ID_HEADER = 'x-ng-model-call-id';
@@ -99,7 +99,7 @@ export function createModelCallCapture(options: ModelCallCaptureOptions): ModelC
 function traceIds(scope: TraceScope | undefined): { trace_id?: string; span_id?: string } {
   const telemetry = activeTelemetry();
   if (telemetry === undefined) return {};
-  const span = telemetry.api.trace.getSpan((scope as unknown as Context | undefined) ?? telemetry.api.context.active());
+  const span = telemetry.api.trace.getSpan(contextOf(telemetry, scope));
   if (span === undefined) return {};
   const { traceId, spanId } = span.spanContext();
   return { trace_id: traceId, span_id: spanId };

@@ -5,7 +5,7 @@
  * Plugged into the one HTTP client; with `http_client` off it adds one field read per request.
  * @module
  */
-import type { Attributes, Context, Span } from '@opentelemetry/api';
+import type { Attributes, Span } from '@opentelemetry/api';
 import type { HttpResponse } from '../http/types.js';
 import type { InstrumentedRequest, RequestInstrumentation, RetryEvent } from '../http/instrumentation.js';
 import { ATTR } from './attributes.js';
@@ -14,6 +14,7 @@ import type { AnswerTimes } from './client-phases.js';
 import { warnIfDetached } from './detached-scope.js';
 import { GATES } from './gates.js';
 import { rolloutBaggage, rolloutIdIn } from './rollout-context.js';
+import { contextOf } from './trace-scope.js';
 import type { GymTelemetry } from './state.js';
 
 const HTTP_CLIENT = GATES.http_client;
@@ -48,7 +49,7 @@ export function createClientInstrumentation(telemetry: GymTelemetry): RequestIns
       return HTTP_CLIENT.enabled;
     },
     wrap(request: InstrumentedRequest, send) {
-      const active = (request.scope as unknown as Context | undefined) ?? api.context.active();
+      const active = contextOf(telemetry, request.scope);
       const parent = api.trace.getSpanContext(active);
       if (parent === undefined) warnIfDetached(telemetry, 'call', request.method, request.url);
       const rolloutId = rolloutIdIn(telemetry, active) ?? request.rolloutId;

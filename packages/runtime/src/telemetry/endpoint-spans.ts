@@ -6,14 +6,14 @@
  * code. Each wrapper reads its gate per call, so a span-group change after start-up takes effect.
  * @module
  */
-import type { Attributes, Context, Span } from '@opentelemetry/api';
-import type { TraceScope } from '../http/instrumentation.js';
+import type { Attributes, Span } from '@opentelemetry/api';
 import type { GymEndpoint } from '../server/instrumentation.js';
 import type { RouteContext, RouteHandler } from '../server/json-route.js';
 import { ATTR, SPAN } from './attributes.js';
 import { GATES } from './gates.js';
 import { inGymSpan } from './gym-span.js';
 import { rolloutIdIn, rolloutIdOfRow, withRolloutId } from './rollout-context.js';
+import { contextOf, scopeOf } from './trace-scope.js';
 import type { GymTelemetry } from './state.js';
 
 type Row = Record<string, unknown>;
@@ -46,13 +46,13 @@ export function endpointWrappers(telemetry: GymTelemetry): Record<GymEndpoint, W
 
   /** `/run`: the rollout id onto the request's scope, then `gym.rollout`, `gym.rollout.duration_ms` (failures too) and `gym.rollout.completed_total`. */
   const rollout: Wrapper = (handler) => async (row, route) => {
-    const given = (route.scope as unknown as Context | undefined) ?? api.context.active();
+    const given = contextOf(telemetry, route.scope);
     let scoped = route;
     if (rolloutIdIn(telemetry, given) === undefined) {
       // a caller that sent no rollout id (not the collector): the SERVER span of /run learns it only now
       const rolloutId = rolloutIdOfRow(row);
       api.trace.getSpan(given)?.setAttribute(ATTR.ROLLOUT_ID, rolloutId);
-      scoped = { ...route, scope: withRolloutId(telemetry, given, rolloutId) as unknown as TraceScope };
+      scoped = { ...route, scope: scopeOf(withRolloutId(telemetry, given, rolloutId)) };
     }
     if (!ROLLOUT.enabled) return handler(row, scoped);
     const started = performance.now();

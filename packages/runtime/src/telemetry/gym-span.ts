@@ -4,13 +4,14 @@
  * and a disabled gate runs the function with a no-op span and nothing else.
  * @module
  */
-import type { AttributeValue, Context, Span } from '@opentelemetry/api';
+import type { AttributeValue, Span } from '@opentelemetry/api';
 import type { TraceScope } from '../http/instrumentation.js';
 import { ATTR, GYM_SCOPE } from './attributes.js';
 import { warnIfDetached } from './detached-scope.js';
 import { GATES } from './gates.js';
 import type { GymSpanGroup } from './gates.js';
 import { rolloutIdIn } from './rollout-context.js';
+import { contextOf, scopeOf } from './trace-scope.js';
 import { activeTelemetry } from './state.js';
 import type { GymTelemetry } from './state.js';
 
@@ -75,10 +76,10 @@ export function gymSpan<T>(group: GymSpanGroup, name: string, fn: (span: GymSpan
  */
 export function inGymSpan<T>(telemetry: GymTelemetry, name: string, fn: (span: Span, scope: TraceScope) => T, attributes?: Readonly<Record<string, unknown>>, scope?: TraceScope): T {
   const { api } = telemetry;
-  const parent = scope === undefined ? api.context.active() : (scope as unknown as Context);
+  const parent = contextOf(telemetry, scope);
   const all: Record<string, unknown> = { ...attributes, [ATTR.SERVER_NAME]: telemetry.serverName };
   const rolloutId = rolloutIdIn(telemetry, parent);
   if (rolloutId !== undefined) all[ATTR.ROLLOUT_ID] = rolloutId;
   // the span is current while `fn` runs synchronously: its context is the span's scope
-  return telemetry.lens.spanCm(name, (span) => fn(span, api.context.active() as unknown as TraceScope), all, scope === undefined ? SCOPE : { scope: GYM_SCOPE, parent });
+  return telemetry.lens.spanCm(name, (span) => fn(span, scopeOf(api.context.active())), all, scope === undefined ? SCOPE : { scope: GYM_SCOPE, parent });
 }

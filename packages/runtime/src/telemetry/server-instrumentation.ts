@@ -18,6 +18,7 @@ import { endpointWrappers } from './endpoint-spans.js';
 import { GATES } from './gates.js';
 import { routeDurationSeries } from './route-metrics.js';
 import { rolloutIdFromBaggage, withRolloutId } from './rollout-context.js';
+import { scopeOf } from './trace-scope.js';
 import type { GymTelemetry } from './state.js';
 
 const SERVER = GATES.server;
@@ -101,7 +102,7 @@ export function createServerInstrumentation(telemetry: GymTelemetry): ServerInst
       const current = (request as WithSpan)[REQUEST_SPAN];
       // the scope goes to the handler as data; `with` makes it current for the synchronous part
       // too (with `async_context: implicit`, through every promise of the handler)
-      return current === undefined ? handler(undefined) : api.context.with(current.ctx, handler, undefined, current.ctx as unknown as TraceScope);
+      return current === undefined ? handler(undefined) : api.context.with(current.ctx, handler, undefined, scopeOf(current.ctx));
     },
     inRequestScope<T>(request: FastifyRequest, fn: () => T): T {
       const current = (request as WithSpan)[REQUEST_SPAN];
