@@ -6,7 +6,7 @@
  */
 import { decodeAnyValue, decodeKeyValues } from '../otlp-values.js';
 import { normalizeId } from '../read/ids.js';
-import { nanosOf, scopeItems, timePair } from './otlp-shape.js';
+import { scopeItems, unixTimeOf } from './otlp-shape.js';
 import type { Obj, ServiceRecord } from './otlp-shape.js';
 
 /** Converts every log record of a decoded `ExportLogsServiceRequest`. Never throws. */
@@ -14,10 +14,10 @@ export function logRecordsOf(request: Obj): ServiceRecord[] {
   const out: ServiceRecord[] = [];
   for (const group of scopeItems(request, 'resourceLogs', 'scopeLogs', 'instrumentationLibraryLogs', 'logRecords')) {
     for (const l of group.items) {
-      const observed = nanosOf(l['observedTimeUnixNano']);
-      const t = nanosOf(l['timeUnixNano']);
+      const observed = unixTimeOf(l['observedTimeUnixNano']);
+      const t = unixTimeOf(l['timeUnixNano']);
       // OTLP: "use time_unix_nano if it is present, otherwise use observed_time_unix_nano".
-      const time = timePair(t > 0n ? t : observed);
+      const time = t.nanos !== '0' ? t : observed;
       const traceId = normalizeId(l['traceId'], 16);
       const spanId = normalizeId(l['spanId'], 8);
       const severity = Number(l['severityNumber']);
@@ -26,7 +26,7 @@ export function logRecordsOf(request: Obj): ServiceRecord[] {
         type: 'log',
         time: time.iso,
         time_unix_nano: time.nanos,
-        observed_time: timePair(observed).iso,
+        observed_time: observed.iso,
         severity_text: typeof l['severityText'] === 'string' && l['severityText'] !== '' ? l['severityText'] : null,
         severity_number: Number.isInteger(severity) && severity > 0 ? severity : null,
         body: l['body'] === undefined ? null : decodeAnyValue(l['body']),
@@ -36,7 +36,7 @@ export function logRecordsOf(request: Obj): ServiceRecord[] {
         resource: group.resource,
         scope: group.scope,
       };
-      out.push({ service: group.service, record });
+      out.push({ service: group.service, line: JSON.stringify(record) });
     }
   }
   return out;

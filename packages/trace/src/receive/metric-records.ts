@@ -6,7 +6,7 @@
  * @module
  */
 import { decodeKeyValues } from '../otlp-values.js';
-import { asObjects, nanosOf, scopeItems, timePair } from './otlp-shape.js';
+import { asObjects, scopeItems, unixTimeOf } from './otlp-shape.js';
 import type { Obj, ServiceRecord } from './otlp-shape.js';
 
 const TEMPORALITY: Record<number, string> = { 1: 'DELTA', 2: 'CUMULATIVE' };
@@ -29,7 +29,7 @@ export function metricRecordsOf(request: Obj): ServiceRecord[] {
         resource: group.resource,
         scope: group.scope,
       };
-      out.push({ service: group.service, record });
+      out.push({ service: group.service, line: JSON.stringify(record) });
     }
   }
   return out;
@@ -50,8 +50,8 @@ function dataOf(m: Obj): [string, Obj] {
 }
 
 function point(kind: string, p: Obj): Obj {
-  const start = timePair(nanosOf(p['startTimeUnixNano']));
-  const end = timePair(nanosOf(p['timeUnixNano']));
+  const start = unixTimeOf(p['startTimeUnixNano']);
+  const end = unixTimeOf(p['timeUnixNano']);
   const base: Obj = { attributes: decodeKeyValues(p['attributes']), start_time: start.iso, end_time: end.iso, start_time_unix_nano: start.nanos, end_time_unix_nano: end.nanos };
   switch (kind) {
     case 'SUM':

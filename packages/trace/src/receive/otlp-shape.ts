@@ -10,10 +10,10 @@ import { nanosToNs, nsToIso } from '../read/time.js';
 /** A decoded message as a plain object. */
 export type Obj = Record<string, unknown>;
 
-/** One console record and the service whose file it goes to. */
+/** One console record, as its JSON line (no newline), and the service whose file it goes to. */
 export interface ServiceRecord {
   service: string;
-  record: Obj;
+  line: string;
 }
 
 /** One scope's items with their resource and scope, in console-record shape. */
@@ -54,12 +54,48 @@ export function scopeItems(request: Obj, resourceKey: string, scopeKey: string, 
   return out;
 }
 
-/** Unix nanos (decimal string or number) → exact bigint; 0 when absent. */
-export function nanosOf(v: unknown): bigint {
-  return nanosToNs(v) ?? 0n;
+/** A time of a console record: ISO-8601 with nine fraction digits, and the decimal Unix nanos. */
+export interface UnixTime {
+  iso: string;
+  nanos: string;
+  /** Whole seconds and the nanoseconds past them, for exact differences without a bigint. */
+  seconds: number;
+  fraction: number;
 }
 
-/** `{ <prefix>time, <prefix>time_unix_nano }` pair of a console record. */
-export function timePair(ns: bigint): { iso: string; nanos: string } {
-  return { iso: nsToIso(ns), nanos: ns.toString() };
+const ZERO_TIME: UnixTime = { iso: nsToIso(0n), nanos: '0', seconds: 0, fraction: 0 };
+// what protobufjs hands out for a fixed64 time since 2001: digits without a leading zero
+const CANONICAL_NANOS = /^[1-9]\d{9,18}$/;
+// the spans of one export mostly share their second: its ISO text is made once
+let cachedSecond = -1;
+let cachedIsoSecond = '';
+
+function isoSecond(seconds: number): string {
+  if (seconds !== cachedSecond) {
+    cachedIsoSecond = new Date(seconds * 1000).toISOString().slice(0, 19);
+    cachedSecond = seconds;
+  }
+  return cachedIsoSecond;
+}
+
+/**
+ * Unix nanos (a decimal string, a number or a bigint) as a console record's time; absent or
+ * malformed is the epoch. The usual case, a decimal string of a recent time, is cut into seconds
+ * and fraction as text: a receiver converts two of these per span.
+ */
+export function unixTimeOf(v: unknown): UnixTime {
+  if (typeof v === 'string' && CANONICAL_NANOS.test(v)) {
+    const seconds = Number(v.slice(0, -9));
+    const fraction = v.slice(-9);
+    return { iso: `${isoSecond(seconds)}.${fraction}Z`, nanos: v, seconds, fraction: Number(fraction) };
+  }
+  const ns = nanosToNs(v);
+  if (ns === null || ns === 0n) return ZERO_TIME;
+  return { iso: nsToIso(ns), nanos: ns.toString(), seconds: Number(ns / 1_000_000_000n), fraction: Number(ns % 1_000_000_000n) };
+}
+
+/** `end - start` in milliseconds rounded to the microsecond (as the lens writer), 0 if not after. */
+export function durationMsBetween(start: UnixTime, end: UnixTime): number {
+  const ns = (end.seconds - start.seconds) * 1e9 + (end.fraction - start.fraction);
+  return ns > 0 ? Math.round(ns / 1000) / 1000 : 0;
 }

@@ -30,6 +30,8 @@ export function serviceFileName(service: string): string {
 export class ServiceFiles {
   readonly #dir: string;
   readonly #streams = new Map<string, WriteStream>();
+  /** File name by service name: every record asks. */
+  readonly #fileNames = new Map<string, string>();
   #error: Error | null = null;
   #closing: Promise<void> | null = null;
   #ready: Promise<void>;
@@ -45,15 +47,15 @@ export class ServiceFiles {
     return [...this.#streams.keys()];
   }
 
-  /** Appends the records, one compact JSON line each. Rejects after a write error or `close()`. */
+  /** Appends the records' lines. Rejects after a write error or `close()`. */
   async write(records: readonly ServiceRecord[]): Promise<void> {
     await this.#ready;
     if (this.#error !== null) throw this.#error;
     if (this.#closing !== null) throw new Error('the receiver is shutting down');
     const byFile = new Map<string, string>();
     for (const r of records) {
-      const file = serviceFileName(r.service);
-      byFile.set(file, (byFile.get(file) ?? '') + JSON.stringify(r.record) + '\n');
+      const file = this.#fileName(r.service);
+      byFile.set(file, `${byFile.get(file) ?? ''}${r.line}\n`);
     }
     const waits: Array<Promise<void>> = [];
     for (const [file, text] of byFile) {
@@ -69,6 +71,17 @@ export class ServiceFiles {
       Promise.all([...this.#streams.values()].map((s) => (s.closed ? Promise.resolve() : new Promise<void>((resolve) => s.end(() => resolve()))))).then(() => undefined),
     );
     return this.#closing;
+  }
+
+  #fileName(service: string): string {
+    let name = this.#fileNames.get(service);
+    if (name === undefined) {
+      name = serviceFileName(service);
+      // services come from the senders: a hostile stream of names must not grow this without bound
+      if (this.#fileNames.size >= 1024) this.#fileNames.clear();
+      this.#fileNames.set(service, name);
+    }
+    return name;
   }
 
   #stream(file: string): WriteStream {
