@@ -36,7 +36,8 @@ describe('gym trace on a real gym eval run', () => {
     const result = JSON.parse(why.stdout) as { wallMs: number; categories: Record<string, number> };
     const sum = Object.values(result.categories).reduce((a, b) => a + b, 0);
     assert.ok(Math.abs(sum - result.wallMs) < 0.01, `${sum} vs ${result.wallMs}`);
-    assert.ok(result.categories['model']! > 0 && result.categories['verify']! > 0 && result.categories['tools']! > 0);
+    // the whole answer in the message: a category at 0 on a loaded machine must say which, and what took its time
+    for (const category of ['model', 'verify', 'tools']) assert.ok(result.categories[category]! > 0, `${category} is 0 in ${why.stdout}`);
   });
 
   it('stats: counts every span name of the run', async () => {
