@@ -34,6 +34,12 @@ import type { EvalRunFlags } from './eval-run-settings.js';
 
 export type { EvalRunFlags } from './eval-run-settings.js';
 
+/**
+ * Put before a message written while the progress line is drawn on a terminal: the message
+ * replaces the line (which is redrawn below it) instead of continuing it.
+ */
+const OVER_PROGRESS = process.stderr.isTTY === true ? '\r\x1b[2K' : '';
+
 /** Runs `gym eval run`. Exits 1 when rollouts remain incomplete, 128 + n when stopped by a signal (130 for Ctrl-C). */
 export async function evalRun(flags: EvalRunFlags, overrides: string[], io: CliIo): Promise<void> {
   const cwd = process.cwd();
@@ -42,7 +48,7 @@ export async function evalRun(flags: EvalRunFlags, overrides: string[], io: CliI
   let collecting = false;
   const requests = watchStopRequests((signal, first) => {
     // during start-up the start says what it stops
-    if (first && collecting) io.err(`gym: ${signal === 'SIGINT' ? 'interrupted' : `${signal} received`}: no new rollouts start; waiting up to 10 s for those in flight (Ctrl-C again to abandon them)`);
+    if (first && collecting) io.err(`${OVER_PROGRESS}gym: ${signal === 'SIGINT' ? 'interrupted' : `${signal} received`}: no new rollouts start; waiting up to 10 s for those in flight (Ctrl-C again to abandon them)`);
   });
   const stop = new AbortController();
   requests.stop.addEventListener('abort', () => stop.abort(), { once: true });
@@ -155,8 +161,8 @@ async function collect(
         color: process.stderr.isTTY === true && (process.env['NO_COLOR'] ?? '') === '',
         ...(process.stderr.isTTY === true ? { columns: process.stderr.columns } : {}),
       },
-      onInfo: (line) => io.err(`gym: ${line}`),
-      onWarning: (line) => io.err(`gym: warning: ${line}`),
+      onInfo: (line) => io.err(`${OVER_PROGRESS}gym: ${line}`),
+      onWarning: (line) => io.err(`${OVER_PROGRESS}gym: warning: ${line}`),
       // every /run call of the run descends from gym.job (under `default`)
       ...(instrument === undefined ? {} : { instrument: withDefaultScope(instrument, scope) }),
     }),
