@@ -30,15 +30,10 @@ import { defaultOutputPath, evalRunSettings } from './eval-run-settings.js';
 import { checkIds, printHealthCheck } from './eval-health-check.js';
 import type { CollectionEnvironment } from '../../rollouts/environment.js';
 import type { CliIo } from '../io.js';
+import { startStatusLine } from '../status-line.js';
 import type { EvalRunFlags } from './eval-run-settings.js';
 
 export type { EvalRunFlags } from './eval-run-settings.js';
-
-/**
- * Put before a message written while the progress line is drawn on a terminal: the message
- * replaces the line (which is redrawn below it) instead of continuing it.
- */
-const OVER_PROGRESS = process.stderr.isTTY === true ? '\r\x1b[2K' : '';
 
 /** Runs `gym eval run`. Exits 1 when rollouts remain incomplete, 128 + n when stopped by a signal (130 for Ctrl-C). */
 export async function evalRun(flags: EvalRunFlags, overrides: string[], io: CliIo): Promise<void> {
@@ -48,7 +43,7 @@ export async function evalRun(flags: EvalRunFlags, overrides: string[], io: CliI
   let collecting = false;
   const requests = watchStopRequests((signal, first) => {
     // during start-up the start says what it stops
-    if (first && collecting) io.err(`${OVER_PROGRESS}gym: ${signal === 'SIGINT' ? 'interrupted' : `${signal} received`}: no new rollouts start; waiting up to 10 s for those in flight (Ctrl-C again to abandon them)`);
+    if (first && collecting) io.err(`gym: ${signal === 'SIGINT' ? 'interrupted' : `${signal} received`}: no new rollouts start; waiting up to 10 s for those in flight (Ctrl-C again to abandon them)`);
   });
   const stop = new AbortController();
   requests.stop.addEventListener('abort', () => stop.abort(), { once: true });
@@ -146,6 +141,8 @@ async function collect(
   const settings = evalRunSettings(flags, environment.config);
   const output = resolve(settings.output ?? defaultOutputPath(chooseAgent(agentUrls(environment.instances), settings.agent, false), run.startedAt));
   const instrument = processTelemetry(telemetry).client;
+  // the progress bar: other output (server logs, warnings) erases it rather than running into it
+  const status = startStatusLine();
   const result = await withJobSpan(telemetry, (scope) =>
     collectRollouts({
       ...settings,
@@ -156,17 +153,17 @@ async function collect(
       stopSignal: signals.stop.signal,
       abandonSignal: signals.abandon,
       progress: {
-        write: (text) => void process.stderr.write(text),
-        isTty: process.stderr.isTTY === true,
+        write: (text) => status.write(text),
+        isTty: status.isTty,
         color: process.stderr.isTTY === true && (process.env['NO_COLOR'] ?? '') === '',
         ...(process.stderr.isTTY === true ? { columns: process.stderr.columns } : {}),
       },
-      onInfo: (line) => io.err(`${OVER_PROGRESS}gym: ${line}`),
-      onWarning: (line) => io.err(`${OVER_PROGRESS}gym: warning: ${line}`),
+      onInfo: (line) => io.err(`gym: ${line}`),
+      onWarning: (line) => io.err(`gym: warning: ${line}`),
       // every /run call of the run descends from gym.job (under `default`)
       ...(instrument === undefined ? {} : { instrument: withDefaultScope(instrument, scope) }),
     }),
-  );
+  ).finally(() => status.release());
   // the summary goes to whatever still works: stdout, or stderr once the reader of stdout went away
   // (`| head -1`, a `tee` ended by the same Ctrl-C); a write to a closed pipe fails a tick later
   const summary = formatSummary(result, { cwd: run.cwd, ...(run.logDir === undefined ? {} : { logDir: run.logDir }) });
