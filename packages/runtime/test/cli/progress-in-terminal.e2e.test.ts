@@ -39,7 +39,7 @@ describe('gym eval run in a terminal', () => {
     const instances = (await (await fetch(`http://127.0.0.1:${headPort}/server_instances`)).json()) as ServerInstance[];
     pids.push(...instances.map((i) => i.pid));
     // the resources server dies: every rollout in flight fails, and gym stops dispatching
-    const resources = instances.find((i) => i.name === 'example_single_tool_call')!;
+    const resources = instances.find((i) => i.process_name === 'example_single_tool_call')!;
     process.kill(resources.pid, 'SIGKILL');
     for (let i = 0; i < 1200 && !existsSync(status); i++) await sleep(50);
     assert.equal(readFileSync(status, 'utf8').trim(), '1');
