@@ -10,7 +10,7 @@ const ERASE_LINE = '\r\x1b[2K';
 
 /** A status line on the process's stderr. */
 export interface StatusLine {
-  /** Whether stderr is a terminal (otherwise `draw` writes a whole line each time). */
+  /** Whether stderr is a terminal (otherwise the caller writes whole lines, and nothing is erased). */
   readonly isTty: boolean;
   /** Writes `text` for the status line (the caller's own `\r\x1b[2K…` redraw or plain lines). */
   write(text: string): void;

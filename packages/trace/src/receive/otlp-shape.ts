@@ -64,7 +64,7 @@ export interface UnixTime {
 }
 
 const ZERO_TIME: UnixTime = { iso: nsToIso(0n), nanos: '0', seconds: 0, fraction: 0 };
-// what protobufjs hands out for a fixed64 time since 2001: digits without a leading zero
+// what protobufjs hands out for a fixed64 time: decimal digits without a leading zero (a second or more past the epoch)
 const CANONICAL_NANOS = /^[1-9]\d{9,18}$/;
 // the spans of one export mostly share their second: its ISO text is made once
 let cachedSecond = -1;
