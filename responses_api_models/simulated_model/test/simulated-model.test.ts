@@ -1,5 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { newId } from '../ids.js';
 import { latencyMs, LATENCY_CONFIG } from '../latency.js';
 import { simulateChatCompletion } from '../chat.js';
 import { simulateResponse } from '../responses.js';
@@ -8,6 +9,12 @@ import { argumentsFor, salientWord } from '../schema-arguments.js';
 const WEATHER = { type: 'function', name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } };
 
 describe('simulated_model', () => {
+  it('gives every response, message and call an id of its own, across refills of the random pool', () => {
+    const ids = Array.from({ length: 2000 }, () => newId('resp_'));
+    for (const id of ids) assert.match(id, /^resp_[0-9a-f]{24}$/);
+    assert.equal(new Set(ids).size, ids.length);
+  });
+
   it('calls the first offered tool with arguments valid for its schema', () => {
     const { response } = simulateResponse({ input: "what's it like in sf?", tools: [WEATHER] }, 'sim');
     const [call] = response['output'] as Array<Record<string, unknown>>;
