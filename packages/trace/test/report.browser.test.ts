@@ -4,7 +4,7 @@
 // file. With GYM_WRITE_DOC_SCREENSHOTS=1 it writes the screenshot docs/trace.md shows.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
@@ -197,5 +197,39 @@ describe('the run-level view of a saturated run in Chromium', { skip }, () => {
       [],
     );
     assert.deepEqual(opened.dialogs, []);
+  });
+});
+
+describe('the saturation strips of processes with long names in Chromium', { skip }, () => {
+  const cleanups: Array<() => void | Promise<void>> = [];
+  const LONG = 'nemo-gym/example_single_tool_call_resources_server';
+  let page: Page;
+
+  before(async () => {
+    const run = busyAgentRun();
+    cleanups.push(run.cleanup);
+    // the same run, its resources server named as the example environment's are
+    for (const file of readdirSync(run.dir)) writeFileSync(run.path(file), readFileSync(run.path(file), 'utf8').replaceAll(RESOURCES, LONG));
+    const c = capture();
+    assert.equal(await report({ paths: [run.dir], out: run.path('report.html') }, c), 0, c.err);
+    const opened = await openReport(run.path('report.html'));
+    cleanups.unshift(() => opened.close());
+    page = opened.page;
+    await page.locator('#run-saturation').waitFor();
+  });
+
+  after(async () => {
+    for (const c of cleanups) await c();
+  });
+
+  it('keeps every process name inside the chart, shortened in the middle, the full name on hover', async () => {
+    const labels = await page
+      .locator('#run-saturation .sat-row > text')
+      .evaluateAll((ts) => ts.map((t) => ({ x: (t as SVGTextElement).getBBox().x, text: (t as SVGTextElement).childNodes[0]?.textContent ?? '', title: t.querySelector('title')?.textContent ?? '' })));
+    assert.equal(labels.length, 4);
+    for (const l of labels) assert.ok(l.x >= 0, `${l.title} starts at x=${l.x}, outside the chart`);
+    const long = labels.find((l) => l.title === 'example_single_tool_call_resources_server');
+    assert.ok(long !== undefined, JSON.stringify(labels));
+    assert.match(long.text, /^example_s.*\u2026.*_server$/);
   });
 });

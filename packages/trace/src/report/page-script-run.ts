@@ -40,11 +40,14 @@ function histogramChart(d) {
 // One strip per process: utilization 0 (pale) to 1 (deep red) along the run's time axis.
 function eluColor(u) { var x = Math.max(0, Math.min(1, u)); var r = Math.round(235 - 40 * x), g = Math.round(240 - 190 * x), b = Math.round(235 - 190 * x); return 'rgb(' + r + ',' + g + ',' + b + ')'; }
 var SL = 130; // room for process names left of the strips
+var LABEL_CHARS = 19; // what SL holds at the axis font: longer names keep their two ends
+function fitLabel(name, n) { if (name.length <= n) return name; var head = Math.ceil((n - 1) / 2); return name.slice(0, head) + '\u2026' + name.slice(name.length - (n - 1 - head)); }
 function saturationStrips(list, endMs) {
   var rowH = 18, h = list.length * rowH + PB + 4, s = sv('svg', { viewBox: '0 0 ' + CW + ' ' + h, role: 'img', 'aria-label': 'event-loop utilization per process over the run', id: 'run-saturation', 'class': 'chart' });
   list.forEach(function (p, i) {
     var y = 2 + i * rowH, g = sv('g', { 'class': 'sat-row', 'data-process': p.process });
-    var label = svgText(SL - 6, y + 12, svc(p.process), 'end'); g.appendChild(label);
+    var label = svgText(SL - 6, y + 12, fitLabel(svc(p.process), LABEL_CHARS), 'end'); g.appendChild(label);
+    var full = sv('title'); full.textContent = svc(p.process); label.appendChild(full);
     g.appendChild(sv('rect', { x: SL, y: y, width: CW - SL - PR, height: rowH - 4, 'class': 'sat-bg' }));
     p.samples.forEach(function (smp) {
       var x0 = xOf(endMs > 0 ? smp[0] / endMs : 0, SL), x1 = xOf(endMs > 0 ? smp[1] / endMs : 1, SL);
