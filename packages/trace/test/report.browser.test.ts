@@ -223,9 +223,14 @@ describe('the saturation strips of processes with long names in Chromium', { ski
   });
 
   it('keeps every process name inside the chart, shortened in the middle, the full name on hover', async () => {
-    const labels = await page
-      .locator('#run-saturation .sat-row > text')
-      .evaluateAll((ts) => ts.map((t) => ({ x: (t as SVGTextElement).getBBox().x, text: (t as SVGTextElement).childNodes[0]?.textContent ?? '', title: t.querySelector('title')?.textContent ?? '' })));
+    // (no DOM types in the tests' compile: the element is described by what is read of it)
+    type SvgText = { getBBox(): { x: number }; childNodes: ArrayLike<{ textContent: string | null }>; querySelector(s: string): { textContent: string | null } | null };
+    const labels = await page.locator('#run-saturation .sat-row > text').evaluateAll((ts) =>
+      ts.map((node) => {
+        const t = node as unknown as SvgText;
+        return { x: t.getBBox().x, text: t.childNodes[0]?.textContent ?? '', title: t.querySelector('title')?.textContent ?? '' };
+      }),
+    );
     assert.equal(labels.length, 4);
     for (const l of labels) assert.ok(l.x >= 0, `${l.title} starts at x=${l.x}, outside the chart`);
     const long = labels.find((l) => l.title === 'example_single_tool_call_resources_server');
