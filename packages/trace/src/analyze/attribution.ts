@@ -16,6 +16,7 @@ import { criticalPath } from './critical-path.js';
 import type { CriticalPath } from './critical-path.js';
 import { hopPhaseDurations, hopTimeline, splitByPhase } from './hop-timeline.js';
 import type { HopPhase, HopTimeline } from './hop-timeline.js';
+import { hopCategory, sumTimeSplit } from './time-split.js';
 
 /** One CLIENT→SERVER hop: the time the caller spent outside the callee's span, in phases. */
 export interface NetworkHop {
@@ -127,7 +128,7 @@ export type TimeSplit = Pick<Attribution, 'wallMs' | 'categories' | 'network'>;
 export function splitRolloutTime(r: Rollout): TimeSplit {
   const root = outermostOf(r);
   const agentService = r.node.span.service;
-  return splitPath(root, agentService, criticalPath(root), categorizeSubtree(root, agentService), new Map(), null);
+  return sumTimeSplit(root, agentService) ?? splitPath(root, agentService, criticalPath(root), categorizeSubtree(root, agentService), new Map(), null);
 }
 
 // What the spans of the critical path owned: kept for `why`, not for the sums alone.
@@ -200,20 +201,6 @@ function shareOf(n: SpanNode, byCat: Map<TimeCategory, bigint>): CriticalSpanSha
     if (v > most) [most, category] = [v, c];
   }
   return { spanId: n.span.spanId, name: n.span.name, service: n.span.service, category, ms: nsToMs(total) };
-}
-
-// The category of a piece of CLIENT time: its phase, or for the collector's hop which side of /run.
-function hopCategory(phase: HopPhase, collector: boolean, inherited: TimeCategory): TimeCategory {
-  if (phase === 'no_server') return inherited === 'agent' ? 'unaccounted' : inherited;
-  // A call out of a model, tool or verifier to something uninstrumented is that category's time.
-  if (collector) return phase === 'return' || phase === 'network_after' ? 'collector_return' : 'collector_send';
-  switch (phase) {
-    case 'network_before':
-    case 'network_after':
-      return 'network';
-    default:
-      return phase;
-  }
 }
 
 function collectHops(
