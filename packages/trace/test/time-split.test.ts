@@ -2,7 +2,8 @@
 // gives exactly what `why`'s attribution gives for the same rollout, on every shape of hop.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { attributeRollout, splitRolloutTime } from '../src/analyze/attribution.js';
+import { attributeInBigints, attributeRollout, splitRolloutTime } from '../src/analyze/attribution.js';
+import { outermostOf } from '../src/assemble/rollouts.js';
 import { sumTimeSplit } from '../src/analyze/time-split.js';
 import { assembleTraces } from '../src/assemble/assemble-traces.js';
 import { findRollouts } from '../src/assemble/rollouts.js';
@@ -68,12 +69,17 @@ const split = (r: Rollout) => {
   return { wallMs: a.wallMs, categories: a.categories, network: a.network };
 };
 
-describe('the time split stats sums', () => {
+describe('the time split stats sums, and why\'s attribution, in numbers', () => {
   for (const [name, spans] of Object.entries(shapes)) {
     it(`equals why's attribution: ${name}`, () => {
       const [r] = rolloutsOf(spans);
       assert.ok(sumTimeSplit(r!.node, r!.node.span.service) !== null, 'summed in numbers');
       assert.deepEqual(splitRolloutTime(r!), split(r!));
+    });
+
+    it(`gives why's whole attribution (hops, critical spans) as the bigint path does: ${name}`, () => {
+      const [r] = rolloutsOf(spans);
+      assert.deepEqual(attributeRollout(r!), attributeInBigints(outermostOf(r!), r!.rolloutId, r!.node.span.service));
     });
   }
 
@@ -87,7 +93,10 @@ describe('the time split stats sums', () => {
     ];
     const rollouts = rolloutsOf(spans);
     assert.equal(rollouts.length, 7);
-    for (const r of rollouts) assert.deepEqual(splitRolloutTime(r), split(r), r.rolloutId);
+    for (const r of rollouts) {
+      assert.deepEqual(splitRolloutTime(r), split(r), r.rolloutId);
+      assert.deepEqual(attributeRollout(r), attributeInBigints(outermostOf(r), r.rolloutId, r.node.span.service), r.rolloutId);
+    }
     assert.ok(rollouts.some((r) => r.envelope !== null && splitRolloutTime(r).categories.collector_send > 0));
   });
 

@@ -36,38 +36,74 @@ export function hopCategory(phase: HopPhase, collector: boolean, inherited: Time
 }
 
 /**
- * The time split of the subtree under `root`, whose agent runs in `agentService`; null when the
- * root lasts more than 2^53 ns (the caller computes it in bigints instead).
+ * What `why` keeps of the walk besides the sums, in ns: per span of the critical path its time by
+ * category, per CLIENT span its critical time by hop phase (both in the order first owned), the
+ * hop timelines built, and every span the path walks through.
  */
-export function sumTimeSplit(root: SpanNode, agentService: string): TimeSplit | null {
+export interface CriticalDetail {
+  perSpan: Map<SpanNode, Map<TimeCategory, number>>;
+  critical: Map<SpanNode, Partial<Record<HopPhase, number>>>;
+  timelines: Map<SpanNode, HopTimeline>;
+  walked: Set<SpanNode>;
+}
+
+/** An empty {@link CriticalDetail}. */
+export function criticalDetail(): CriticalDetail {
+  return { perSpan: new Map(), critical: new Map(), timelines: new Map(), walked: new Set() };
+}
+
+/**
+ * The time split of the subtree under `root`, whose agent runs in `agentService`; with `detail`,
+ * also what each span of the critical path owned. Null when the root lasts more than 2^53 ns
+ * (the sums would not be exact in numbers).
+ */
+export function sumTimeSplit(root: SpanNode, agentService: string, detail: CriticalDetail | null = null): TimeSplit | null {
   const { startNs, endNs } = root.span;
   const wall = endNs > startNs ? endNs - startNs : 0n;
   if (wall > EXACT) return null;
   const sums = new Float64Array(AFTER + 1);
-  if (wall > 0n) new Walk(root, agentService, sums).node(root, ownCategory(root.span, agentService) ?? 'agent', startNs, endNs);
+  if (wall > 0n) new Walk(root, agentService, sums, detail).run(ownCategory(root.span, agentService) ?? 'agent', startNs, endNs);
+  else detail?.walked.add(root);
   const categories = {} as Record<TimeCategory, number>;
   for (let i = 0; i < TIME_CATEGORIES.length; i++) categories[TIME_CATEGORIES[i]!] = sums[i]! / 1e6;
   return { wallMs: nsToMs(wall), categories, network: { beforeMs: sums[BEFORE]! / 1e6, afterMs: sums[AFTER]! / 1e6 } };
 }
 
-// The "last finishing child" walk of `critical-path.ts`, adding each stretch a span owns to the
-// sums as it is found.
+// The "last finishing child" walk of `critical-path.ts`: from a span's end, step back to the child
+// that ends last before the cursor, walk into it, move the cursor to its start, repeat; time no
+// child covers is the span's own. Each stretch a span owns is added to the sums as it is found;
+// with detail, the stretches are kept and taken in time order (the order spans are listed in).
 class Walk {
   readonly #root: SpanNode;
   readonly #agentService: string;
   readonly #sums: Float64Array;
+  readonly #detail: CriticalDetail | null;
   // the phase boundaries inside one stretch of CLIENT time (at most five), reused
   readonly #cuts: bigint[] = [];
+  // the stretches, newest first (with detail only)
+  readonly #nodes: SpanNode[] = [];
+  readonly #cats: TimeCategory[] = [];
+  readonly #from: bigint[] = [];
+  readonly #to: bigint[] = [];
+  // the last CLIENT span's timeline (without detail, where no map keeps them)
+  #lastClient: SpanNode | null = null;
+  #lastTimeline: HopTimeline | null = null;
 
-  constructor(root: SpanNode, agentService: string, sums: Float64Array) {
+  constructor(root: SpanNode, agentService: string, sums: Float64Array, detail: CriticalDetail | null) {
     this.#root = root;
     this.#agentService = agentService;
     this.#sums = sums;
+    this.#detail = detail;
+  }
+
+  run(cat: TimeCategory, lo: bigint, hi: bigint): void {
+    this.#node(this.#root, cat, lo, hi);
+    for (let i = this.#nodes.length - 1; i >= 0; i--) this.#take(this.#nodes[i]!, this.#cats[i]!, this.#from[i]!, this.#to[i]!);
   }
 
   // the window [lo, hi] of `node`, whose category is `cat`
-  node(node: SpanNode, cat: TimeCategory, lo: bigint, hi: bigint): void {
-    const tl = node.span.kind === 'CLIENT' ? hopTimeline(node) : null;
+  #node(node: SpanNode, cat: TimeCategory, lo: bigint, hi: bigint): void {
+    this.#detail?.walked.add(node);
     const n = node.children.length;
     // sorted by end (desc) once: the cursor only moves back
     const kids = n < 2 ? node.children : [...node.children].sort(byEndDesc);
@@ -78,21 +114,37 @@ class Walk {
       const ks = kid.span.startNs > lo ? kid.span.startNs : lo;
       const ke = kid.span.endNs < cursor ? kid.span.endNs : cursor;
       if (ke <= ks) continue;
-      if (ke < cursor) this.#own(node, tl, cat, ke, cursor);
-      this.node(kid, ownCategory(kid.span, this.#agentService) ?? cat, ks, ke);
+      if (ke < cursor) this.#stretch(node, cat, ke, cursor);
+      this.#node(kid, ownCategory(kid.span, this.#agentService) ?? cat, ks, ke);
       cursor = ks;
     }
-    if (cursor > lo) this.#own(node, tl, cat, lo, cursor);
+    if (cursor > lo) this.#stretch(node, cat, lo, cursor);
+  }
+
+  #stretch(node: SpanNode, cat: TimeCategory, a: bigint, b: bigint): void {
+    if (this.#detail === null) return this.#take(node, cat, a, b);
+    this.#nodes.push(node);
+    this.#cats.push(cat);
+    this.#from.push(a);
+    this.#to.push(b);
   }
 
   // [a, b) of `node`'s own time; a CLIENT span's is split at its hop's instants
-  #own(node: SpanNode, tl: HopTimeline | null, cat: TimeCategory, a: bigint, b: bigint): void {
+  #take(node: SpanNode, cat: TimeCategory, a: bigint, b: bigint): void {
     const sums = this.#sums;
-    if (tl === null) {
-      sums[CATEGORY_INDEX.get(cat)!]! += Number(b - a);
+    if (node.span.kind !== 'CLIENT') {
+      const len = Number(b - a);
+      sums[CATEGORY_INDEX.get(cat)!]! += len;
+      if (this.#detail !== null) ownInDetail(this.#detail, node, cat, len);
       return;
     }
+    const tl = this.#timeline(node);
     const collector = node === this.#root && node.span.service !== this.#agentService;
+    let critical: Partial<Record<HopPhase, number>> | undefined;
+    if (this.#detail !== null) {
+      critical = this.#detail.critical.get(node);
+      if (critical === undefined) this.#detail.critical.set(node, (critical = {}));
+    }
     const cuts = this.#cuts;
     cuts.length = 0;
     insertCut(cuts, tl.attemptNs, a, b);
@@ -106,12 +158,37 @@ class Walk {
       if (to <= from) continue;
       const phase = phaseAt(tl, from);
       const len = Number(to - from);
-      sums[CATEGORY_INDEX.get(hopCategory(phase, collector, cat))!]! += len;
+      const category = hopCategory(phase, collector, cat);
+      sums[CATEGORY_INDEX.get(category)!]! += len;
       if (phase === 'network_before') sums[BEFORE]! += len;
       else if (phase === 'network_after') sums[AFTER]! += len;
+      if (critical !== undefined) {
+        critical[phase] = (critical[phase] ?? 0) + len;
+        ownInDetail(this.#detail!, node, category, len);
+      }
       from = to;
     }
   }
+
+  #timeline(node: SpanNode): HopTimeline {
+    const timelines = this.#detail?.timelines;
+    if (timelines !== undefined) {
+      let tl = timelines.get(node);
+      if (tl === undefined) timelines.set(node, (tl = hopTimeline(node)));
+      return tl;
+    }
+    if (this.#lastClient !== node) {
+      this.#lastClient = node;
+      this.#lastTimeline = hopTimeline(node);
+    }
+    return this.#lastTimeline!;
+  }
+}
+
+function ownInDetail(detail: CriticalDetail, node: SpanNode, cat: TimeCategory, len: number): void {
+  let byCat = detail.perSpan.get(node);
+  if (byCat === undefined) detail.perSpan.set(node, (byCat = new Map<TimeCategory, number>()));
+  byCat.set(cat, (byCat.get(cat) ?? 0) + len);
 }
 
 // `t` into the sorted `cuts` when it falls strictly inside (a, b)
