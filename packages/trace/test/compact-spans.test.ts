@@ -63,6 +63,8 @@ function unusualLines(): string[] {
       scope: undefined,
     }),
     line({ span_id: '1000000000000005', parent_span_id: null, name: 'a very long span', start_time_unix_nano: '1', end_time_unix_nano: '9007199254740999999', start_time: undefined }),
+    // past what an int64 holds (the year 5138)
+    line({ span_id: '1000000000000008', parent_span_id: null, name: 'past int64', start_time_unix_nano: '99999999999999999999', end_time_unix_nano: '99999999999999999999', start_time: undefined }),
     line({
       span_id: '1000000000000006',
       parent_span_id: 'ffffffffffffffff',
@@ -120,6 +122,7 @@ describe('compact spans beside the partitions', () => {
     const long = fromCompact.spans.find((s) => s.spanId === '1000000000000005')!;
     assert.equal(long.endNs - long.startNs, 9007199254740999998n);
     assert.equal(fromCompact.spans.find((s) => s.spanId === '1000000000000002')!.ended, false);
+    assert.equal(fromCompact.spans.find((s) => s.spanId === '1000000000000008')!.startNs, 99999999999999999999n);
   });
 
   for (const [name, command] of [

@@ -13,19 +13,18 @@
  * | 8 | magic `GYMSPANS` |
  * | 4 × u32 | byte-order mark `0x01020304`, {@link COMPACT_VERSION}, span count `n`, attribute pairs `p` |
  * | 4 × u32 | meta section bytes, reserved (0) ×3 |
- * | n × f64 | start: ns after the partition's earliest start (NaN: see the meta's extras) |
- * | n × f64 | end − start in ns (−1: never ended; NaN: see the extras) |
+ * | n × i64 each | start, end (unix ns; the end equals the start when the span never ended) |
+ * | n × f64 | end − start in ns, as a double (−1: never ended) |
  * | n × i32 | parent: index of a span of this partition, −1 none, −2 − k the k-th external parent id |
  * | n × i32 each | trace, name, resource, scope (−1 none), input file, line |
  * | (n + 1) × u32 | first attribute pair of each span (the last entry ends the last span's) |
  * | 2p × u32 | attribute pairs: key index, value index |
  * | n × u8 each | kind, status code |
  * | 8n | span ids, as bytes |
- * | meta bytes | JSON: read counters, tables (traces, names, resources, scopes, external parents, keys, values) and per-span extras |
+ * | meta bytes | JSON: read counters, tables (traces, names, resources, scopes, external parents, keys, values) and per-span extras (status messages, events) |
  *
- * Times are counted from the partition's earliest start so they fit a double exactly (for 104 days);
- * attribute keys and values repeated across spans (rollout ids, routes, urls) are stored, and
- * decoded, once per partition.
+ * Times are read as they are (a bigint each, no arithmetic); attribute keys and values repeated
+ * across spans (rollout ids, routes, urls) are stored, and decoded, once per partition.
  * @module
  */
 import type { Attributes, AttributeValue, SpanEvent, SpanKindName, SpanRecord, SpanResource, StatusCodeName } from '../span-record.js';
@@ -46,7 +45,8 @@ const CODE_INDEX: Record<StatusCodeName, number> = { UNSET: 0, OK: 1, ERROR: 2 }
 // writes to them; frozen, so that nothing can)
 const BARE_STATUS = CODES.map((code) => Object.freeze({ code }));
 const NO_EVENTS = Object.freeze([]) as unknown as SpanEvent[];
-const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
 
 /** What a span has that the columns do not hold: rare, kept in the meta section by span index. */
 interface SpanExtras {
@@ -54,10 +54,9 @@ interface SpanExtras {
   m?: string;
   /** Events: name, unix ns (decimal), attributes. */
   e?: Array<[string, string, Attributes]>;
-  /** Start, unix ns (decimal), when it is past 2^53 ns after the earliest. */
+  /** Start and end, unix ns (decimal), when one does not fit an int64 (garbage input). */
   s?: string;
-  /** End − start in ns (decimal), past 2^53. */
-  d?: string;
+  t?: string;
 }
 
 /** The meta section's JSON document. */
@@ -66,8 +65,6 @@ interface CompactMeta {
   formats: [number, number, number];
   /** Records of the partition that could not be used, in order: file index, line, reason. */
   malformed: Array<[number, number, string]>;
-  /** Unix ns (decimal) the starts count from: the earliest start. */
-  base: string;
   traces: string[];
   names: string[];
   resources: Attributes[];
@@ -134,36 +131,16 @@ export class CompactSpansWriter {
   bytes(): Buffer {
     const spans = this.#spans;
     const n = spans.length;
-    let base: bigint | null = null;
-    for (const s of spans) if (base === null || s.startNs < base) base = s.startNs;
-    base ??= 0n;
     const pairs = this.#attributePairs.length / 2;
     const layout = layoutOf(n, pairs);
-    const meta: CompactMeta = {
-      formats: this.#formats,
-      malformed: this.#malformed,
-      base: base.toString(),
-      traces: this.#traces.values,
-      names: this.#names.values,
-      resources: this.#resources.values.map((r) => r.attributes),
-      scopes: this.#scopeList,
-      externals: [],
-      keys: this.#keys.values,
-      values: this.#valueList,
-      extras: this.#extras,
-    };
-    const out = Buffer.alloc(layout.end);
+    const out = Buffer.alloc(layout.meta);
     const c = columnsOf(out, layout);
     for (let i = 0; i < n; i++) {
       const s = spans[i]!;
-      const extras: SpanExtras = {};
-      const after = s.startNs - base;
-      if (after <= MAX_SAFE) c.start[i] = Number(after);
-      else ((c.start[i] = NaN), (extras.s = s.startNs.toString()));
-      const duration = s.endNs - s.startNs;
-      if (!s.ended) c.duration[i] = -1;
-      else if (duration <= MAX_SAFE) c.duration[i] = Number(duration);
-      else ((c.duration[i] = NaN), (extras.d = duration.toString()));
+      const wide = s.startNs < INT64_MIN || s.startNs > INT64_MAX || s.endNs < INT64_MIN || s.endNs > INT64_MAX;
+      c.start[i] = wide ? 0n : s.startNs;
+      c.end[i] = wide ? 0n : s.endNs;
+      c.duration[i] = s.ended ? Number(s.endNs - s.startNs) : -1;
       const pid = s.parentSpanId;
       c.parent[i] = pid === null ? -1 : (this.#firstOf.get(pid) ?? -2 - this.#externals.indexOf(pid));
       c.trace[i] = this.#trace[i]!;
@@ -175,13 +152,28 @@ export class CompactSpansWriter {
       c.kind[i] = KIND_INDEX[s.kind];
       c.code[i] = CODE_INDEX[s.status.code];
       out.write(s.spanId, layout.ids + 8 * i, 8, 'hex');
-      if (s.status.message !== undefined) extras.m = s.status.message;
-      if (s.events.length > 0) extras.e = s.events.map((e) => [e.name, e.timeNs.toString(), e.attributes]);
-      if (extras.m !== undefined || extras.e !== undefined || extras.s !== undefined || extras.d !== undefined) this.#extras.push([i, extras]);
+      if (s.status.message !== undefined || s.events.length > 0 || wide) {
+        const extras: SpanExtras = {};
+        if (wide) [extras.s, extras.t] = [s.startNs.toString(), s.endNs.toString()];
+        if (s.status.message !== undefined) extras.m = s.status.message;
+        if (s.events.length > 0) extras.e = s.events.map((e) => [e.name, e.timeNs.toString(), e.attributes]);
+        this.#extras.push([i, extras]);
+      }
     }
     c.attributeStarts.set(this.#attributeStarts);
     c.attributePairs.set(this.#attributePairs);
-    meta.externals = this.#externals.values;
+    const meta: CompactMeta = {
+      formats: this.#formats,
+      malformed: this.#malformed,
+      traces: this.#traces.values,
+      names: this.#names.values,
+      resources: this.#resources.values.map((r) => r.attributes),
+      scopes: this.#scopeList,
+      externals: this.#externals.values,
+      keys: this.#keys.values,
+      values: this.#valueList,
+      extras: this.#extras,
+    };
     const metaBytes = Buffer.from(JSON.stringify(meta), 'utf8');
     MAGIC.copy(out, 0);
     const header = new Uint32Array(out.buffer, out.byteOffset + 8, 8);
@@ -230,10 +222,10 @@ export function readCompactSpans(bytes: Buffer, paths: (file: number) => string,
   if (header[0] !== BYTE_ORDER_MARK || header[1] !== COMPACT_VERSION) return null;
   const n = header[2]!;
   const layout = layoutOf(n, header[3]!);
-  if (buf.length !== layout.end + header[4]!) return null;
+  if (buf.length !== layout.meta + header[4]!) return null;
   let meta: CompactMeta;
   try {
-    meta = JSON.parse(buf.toString('utf8', layout.end)) as CompactMeta;
+    meta = JSON.parse(buf.toString('utf8', layout.meta)) as CompactMeta;
   } catch {
     return null;
   }
@@ -243,7 +235,6 @@ export function readCompactSpans(bytes: Buffer, paths: (file: number) => string,
   const scopes = meta.scopes.map((s) => (s.version === undefined ? { name: s.name } : { name: s.name, version: s.version }));
   const { traces, names, externals, keys, values } = meta;
   const extras = new Map(meta.extras);
-  const base = BigInt(meta.base);
   const ids: string[] = new Array<string>(n);
   for (let i = 0; i < n; i++) ids[i] = buf.toString('hex', layout.ids + 8 * i, layout.ids + 8 * i + 8);
   let lastFile = -1;
@@ -252,11 +243,11 @@ export function readCompactSpans(bytes: Buffer, paths: (file: number) => string,
     const file = c.file[i]!;
     if (file !== lastFile) path = paths((lastFile = file));
     const x = extras.get(i);
-    const start = c.start[i]!;
-    const startNs = start === start ? base + BigInt(start) : BigInt(x!.s!);
     const duration = c.duration[i]!;
     const ended = duration !== -1;
-    const endNs = !ended ? startNs : duration === duration ? startNs + BigInt(duration) : startNs + BigInt(x!.d!);
+    const startNs = x?.s === undefined ? c.start[i]! : BigInt(x.s);
+    // a span that never ended has its start as its end, as the lines give
+    const endNs = !ended ? startNs : x?.t === undefined ? c.end[i]! : BigInt(x.t);
     const parent = c.parent[i]!;
     const code = c.code[i]!;
     const attributes: Attributes = {};
@@ -277,7 +268,7 @@ export function readCompactSpans(bytes: Buffer, paths: (file: number) => string,
       kind: KINDS[c.kind[i]!]!,
       startNs,
       endNs,
-      durationMs: !ended ? 0 : duration === duration ? duration / 1e6 : Number(endNs - startNs) / 1e6,
+      durationMs: ended ? duration / 1e6 : 0,
       ended,
       status: x?.m === undefined ? BARE_STATUS[code]! : { code: CODES[code]!, message: x.m },
       attributes,
@@ -295,24 +286,26 @@ export function readCompactSpans(bytes: Buffer, paths: (file: number) => string,
   };
 }
 
-/** Byte offsets of the columns of a file of `n` spans and `pairs` attribute pairs; `end` is where the meta section starts. */
+/** Byte offsets of the columns of a file of `n` spans and `pairs` attribute pairs; `meta` is where the meta section starts. */
 function layoutOf(n: number, pairs: number) {
   const start = HEADER_BYTES;
-  const duration = start + 8 * n;
+  const end = start + 8 * n;
+  const duration = end + 8 * n;
   const ints = duration + 8 * n;
   const attributeStarts = ints + 7 * 4 * n;
   const attributePairs = attributeStarts + 4 * (n + 1);
   const kind = attributePairs + 8 * pairs;
   const code = kind + n;
   const ids = code + n;
-  return { n, pairs, start, duration, ints, attributeStarts, attributePairs, kind, code, ids, end: ids + 8 * n };
+  return { n, pairs, start, end, duration, ints, attributeStarts, attributePairs, kind, code, ids, meta: ids + 8 * n };
 }
 
 function columnsOf(buf: Buffer, l: ReturnType<typeof layoutOf>) {
   const { buffer, byteOffset: o } = buf;
   const int = (k: number) => new Int32Array(buffer, o + l.ints + 4 * l.n * k, l.n);
   return {
-    start: new Float64Array(buffer, o + l.start, l.n),
+    start: new BigInt64Array(buffer, o + l.start, l.n),
+    end: new BigInt64Array(buffer, o + l.end, l.n),
     duration: new Float64Array(buffer, o + l.duration, l.n),
     parent: int(0),
     trace: int(1),
