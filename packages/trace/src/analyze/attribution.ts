@@ -136,14 +136,15 @@ export function splitRolloutTime(r: Rollout): TimeSplit {
   return sumTimeSplit(root, agentService) ?? splitPath(root, agentService, criticalPath(root), categorizeSubtree(root, agentService), new Map(), null);
 }
 
-// A span is listed under the category it owns most critical time in.
-function shareOf(n: SpanNode, byCat: Map<TimeCategory, number>): CriticalSpanShare {
+// A span is listed under the category it owns most critical time in (`byCat`: category, ns, …).
+function shareOf(n: SpanNode, byCat: ReadonlyArray<TimeCategory | number>): CriticalSpanShare {
   let total = 0;
   let category: TimeCategory = 'unaccounted';
   let most = -1;
-  for (const [c, v] of byCat) {
+  for (let i = 0; i < byCat.length; i += 2) {
+    const v = byCat[i + 1] as number;
     total += v;
-    if (v > most) [most, category] = [v, c];
+    if (v > most) [most, category] = [v, byCat[i] as TimeCategory];
   }
   return { spanId: n.span.spanId, name: n.span.name, service: n.span.service, category, ms: total / 1e6 };
 }

@@ -20,6 +20,7 @@ const CATEGORY_INDEX = new Map<TimeCategory, number>(TIME_CATEGORIES.map((c, i) 
 // slots after the categories: the `network` time before and after the SERVER span
 const BEFORE = TIME_CATEGORIES.length;
 const AFTER = BEFORE + 1;
+const SUMS = new Float64Array(AFTER + 1);
 
 /** The category of a piece of CLIENT time: its phase, or for the collector's hop which side of /run. */
 export function hopCategory(phase: HopPhase, collector: boolean, inherited: TimeCategory): TimeCategory {
@@ -41,7 +42,8 @@ export function hopCategory(phase: HopPhase, collector: boolean, inherited: Time
  * hop timelines built, and every span the path walks through.
  */
 export interface CriticalDetail {
-  perSpan: Map<SpanNode, Map<TimeCategory, number>>;
+  /** Per span: category, ns, category, ns… (each category once, in the order first owned). */
+  perSpan: Map<SpanNode, Array<TimeCategory | number>>;
   critical: Map<SpanNode, Partial<Record<HopPhase, number>>>;
   timelines: Map<SpanNode, HopTimeline>;
   walked: Set<SpanNode>;
@@ -61,8 +63,8 @@ export function sumTimeSplit(root: SpanNode, agentService: string, detail: Criti
   const { startNs, endNs } = root.span;
   const wall = endNs > startNs ? endNs - startNs : 0n;
   if (wall > EXACT) return null;
-  const sums = new Float64Array(AFTER + 1);
-  if (wall > 0n) new Walk(root, agentService, sums, detail).run(ownCategory(root.span, agentService) ?? 'agent', startNs, endNs);
+  const sums = SUMS.fill(0);
+  if (wall > 0n) WALK.run(root, agentService, detail, ownCategory(root.span, agentService) ?? 'agent', startNs, endNs);
   else detail?.walked.add(root);
   const categories = {} as Record<TimeCategory, number>;
   for (let i = 0; i < TIME_CATEGORIES.length; i++) categories[TIME_CATEGORIES[i]!] = sums[i]! / 1e6;
@@ -73,11 +75,13 @@ export function sumTimeSplit(root: SpanNode, agentService: string, detail: Criti
 // that ends last before the cursor, walk into it, move the cursor to its start, repeat; time no
 // child covers is the span's own. Each stretch a span owns is added to the sums as it is found;
 // with detail, the stretches are kept and taken in time order (the order spans are listed in).
+// One walk at a time (it does not call itself again), so its sums and lists are reused: no
+// allocation per rollout for them.
 class Walk {
-  readonly #root: SpanNode;
-  readonly #agentService: string;
+  #root: SpanNode | null = null;
+  #agentService = '';
   readonly #sums: Float64Array;
-  readonly #detail: CriticalDetail | null;
+  #detail: CriticalDetail | null = null;
   // the phase boundaries inside one stretch of CLIENT time (at most five), reused
   readonly #cuts: bigint[] = [];
   // the stretches, newest first (with detail only)
@@ -89,16 +93,24 @@ class Walk {
   #lastClient: SpanNode | null = null;
   #lastTimeline: HopTimeline | null = null;
 
-  constructor(root: SpanNode, agentService: string, sums: Float64Array, detail: CriticalDetail | null) {
-    this.#root = root;
-    this.#agentService = agentService;
+  constructor(sums: Float64Array) {
     this.#sums = sums;
-    this.#detail = detail;
   }
 
-  run(cat: TimeCategory, lo: bigint, hi: bigint): void {
-    this.#node(this.#root, cat, lo, hi);
-    for (let i = this.#nodes.length - 1; i >= 0; i--) this.#take(this.#nodes[i]!, this.#cats[i]!, this.#from[i]!, this.#to[i]!);
+  run(root: SpanNode, agentService: string, detail: CriticalDetail | null, cat: TimeCategory, lo: bigint, hi: bigint): void {
+    this.#root = root;
+    this.#agentService = agentService;
+    this.#detail = detail;
+    this.#lastClient = null;
+    this.#nodes.length = this.#cats.length = this.#from.length = this.#to.length = 0;
+    try {
+      this.#node(root, cat, lo, hi);
+      for (let i = this.#nodes.length - 1; i >= 0; i--) this.#take(this.#nodes[i]!, this.#cats[i]!, this.#from[i]!, this.#to[i]!);
+    } finally {
+      // nothing of this rollout is kept alive by the reused walk
+      this.#root = this.#detail = this.#lastClient = this.#lastTimeline = null;
+      this.#nodes.length = this.#cats.length = this.#from.length = this.#to.length = 0;
+    }
   }
 
   // the window [lo, hi] of `node`, whose category is `cat`
@@ -186,9 +198,17 @@ class Walk {
 }
 
 function ownInDetail(detail: CriticalDetail, node: SpanNode, cat: TimeCategory, len: number): void {
-  let byCat = detail.perSpan.get(node);
-  if (byCat === undefined) detail.perSpan.set(node, (byCat = new Map<TimeCategory, number>()));
-  byCat.set(cat, (byCat.get(cat) ?? 0) + len);
+  const byCat = detail.perSpan.get(node);
+  if (byCat === undefined) {
+    detail.perSpan.set(node, [cat, len]);
+    return;
+  }
+  for (let i = 0; i < byCat.length; i += 2)
+    if (byCat[i] === cat) {
+      (byCat[i + 1] as number) += len;
+      return;
+    }
+  byCat.push(cat, len);
 }
 
 // `t` into the sorted `cuts` when it falls strictly inside (a, b)
@@ -207,3 +227,5 @@ function byEndDesc(a: SpanNode, b: SpanNode): number {
   if (a.span.endNs !== b.span.endNs) return a.span.endNs > b.span.endNs ? -1 : 1;
   return a.span.startNs < b.span.startNs ? -1 : a.span.startNs > b.span.startNs ? 1 : 0;
 }
+
+const WALK = new Walk(SUMS);
