@@ -4,7 +4,10 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { attributeInBigints, attributeRollout, splitRolloutTime } from '../src/analyze/attribution.js';
 import { outermostOf } from '../src/assemble/rollouts.js';
+import { hopPhaseDurations, hopTimeline, splitByPhase } from '../src/analyze/hop-timeline.js';
+import type { HopPhase, HopTimeline } from '../src/analyze/hop-timeline.js';
 import { sumTimeSplit } from '../src/analyze/time-split.js';
+import { nsToMs } from '../src/span-record.js';
 import { assembleTraces } from '../src/assemble/assemble-traces.js';
 import { findRollouts } from '../src/assemble/rollouts.js';
 import type { Rollout } from '../src/assemble/rollouts.js';
@@ -82,6 +85,32 @@ describe('the time split stats sums, and why\'s attribution, in numbers', () => 
       assert.deepEqual(attributeRollout(r!), attributeInBigints(outermostOf(r!), r!.rolloutId, r!.node.span.service));
     });
   }
+
+  it('splits each whole hop into the phases splitByPhase gives, merged and summed as before', () => {
+    // the whole hop from its pieces, as `why` summed them before the sums were taken in numbers
+    const reference = (tl: HopTimeline) => {
+      const phases: Partial<Record<HopPhase, number>> = {};
+      const add = (a: bigint, b: bigint) => {
+        for (const [p, ns] of splitByPhase(tl, a, b)) phases[p] = (phases[p] ?? 0) + nsToMs(ns);
+      };
+      if (tl.server === null) add(tl.client.span.startNs, tl.client.span.endNs);
+      else {
+        add(tl.client.span.startNs, tl.serverStartNs);
+        add(tl.serverEndNs, tl.client.span.endNs);
+      }
+      return phases;
+    };
+    let hops = 0;
+    const runs = [...Object.values(shapes), phasedRolloutSpans({ rolloutId: 'q', atMs: 0, model: { serverMs: 40, queuedMs: 7.3, connectMs: 2.1, transitMs: 3.7, returnMs: 1.9 } })];
+    for (const run of runs)
+      for (const node of assembleTraces(toRecords(run)).traces.values().next().value!.nodes.values())
+        if (node.span.kind === 'CLIENT') {
+          const tl = hopTimeline(node);
+          assert.deepEqual(hopPhaseDurations(tl).phases, reference(tl), node.span.spanId);
+          hops++;
+        }
+    assert.ok(hops >= 10, String(hops));
+  });
 
   it("equals why's attribution on phased rollouts with the collector's hop, and on a default-preset run", () => {
     const spans = [

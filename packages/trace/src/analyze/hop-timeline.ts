@@ -124,16 +124,60 @@ function insertSorted(list: bigint[], t: bigint): void {
 export function hopPhaseDurations(tl: HopTimeline): { phases: Partial<Record<HopPhase, number>>; serverMs: number } {
   const { startNs, endNs } = tl.client.span;
   const phases: Partial<Record<HopPhase, number>> = {};
-  if (tl.server === null) addPieces(phases, splitByPhase(tl, startNs, endNs));
+  if (tl.server === null) addPhases(phases, tl, startNs, endNs);
   else {
-    addPieces(phases, splitByPhase(tl, startNs, tl.serverStartNs));
-    addPieces(phases, splitByPhase(tl, tl.serverEndNs, endNs));
+    addPhases(phases, tl, startNs, tl.serverStartNs);
+    addPhases(phases, tl, tl.serverEndNs, endNs);
   }
   return { phases, serverMs: tl.server === null ? 0 : nsToMs(tl.serverEndNs - tl.serverStartNs) };
 }
 
-function addPieces(phases: Partial<Record<HopPhase, number>>, pieces: Array<[HopPhase, bigint]>): void {
-  for (const [p, ns] of pieces) phases[p] = (phases[p] ?? 0) + nsToMs(ns);
+const EXACT = BigInt(Number.MAX_SAFE_INTEGER);
+// the phase boundaries inside one stretch (at most five), reused: this runs for every hop
+const CUTS: bigint[] = [];
+
+// Adds the pieces of [a, b) to `phases` in ms, as `splitByPhase` cuts and merges them; in numbers
+// of ns (exact while the stretch lasts at most 2^53 ns), not an array of pieces per call.
+function addPhases(phases: Partial<Record<HopPhase, number>>, tl: HopTimeline, a: bigint, b: bigint): void {
+  if (b > a && b - a > EXACT) {
+    for (const [p, ns] of splitByPhase(tl, a, b)) phases[p] = (phases[p] ?? 0) + nsToMs(ns);
+    return;
+  }
+  const cuts = CUTS;
+  cuts.length = 0;
+  insertCut(cuts, tl.attemptNs, a, b);
+  insertCut(cuts, tl.queuedEndNs, a, b);
+  insertCut(cuts, tl.connectedNs, a, b);
+  insertCut(cuts, tl.serverStartNs, a, b);
+  insertCut(cuts, tl.serverEndNs, a, b);
+  cuts.push(b);
+  let from = a;
+  let phase: HopPhase | null = null;
+  let run = 0;
+  for (const to of cuts) {
+    if (to <= from) continue;
+    const p = phaseAt(tl, from);
+    if (p !== phase) {
+      if (phase !== null) phases[phase] = (phases[phase] ?? 0) + run / 1e6;
+      phase = p;
+      run = 0;
+    }
+    run += Number(to - from);
+    from = to;
+  }
+  if (phase !== null) phases[phase] = (phases[phase] ?? 0) + run / 1e6;
+}
+
+/** Inserts `t` into the sorted `cuts` when it falls strictly inside (a, b) (no allocation). */
+export function insertCut(cuts: bigint[], t: bigint, a: bigint, b: bigint): void {
+  if (t <= a || t >= b) return;
+  let i = cuts.length;
+  cuts.push(t);
+  while (i > 0 && cuts[i - 1]! > t) {
+    cuts[i] = cuts[i - 1]!;
+    i--;
+  }
+  cuts[i] = t;
 }
 
 function clamp(t: bigint, lo: bigint, hi: bigint): bigint {

@@ -12,7 +12,7 @@ import type { TimeSplit } from './attribution.js';
 import { nsToMs } from '../span-record.js';
 import { ownCategory, TIME_CATEGORIES } from './categorize.js';
 import type { TimeCategory } from './categorize.js';
-import { hopTimeline, phaseAt } from './hop-timeline.js';
+import { hopTimeline, insertCut, phaseAt } from './hop-timeline.js';
 import type { HopPhase, HopTimeline } from './hop-timeline.js';
 
 const EXACT = BigInt(Number.MAX_SAFE_INTEGER);
@@ -209,18 +209,6 @@ function ownInDetail(detail: CriticalDetail, node: SpanNode, cat: TimeCategory, 
       return;
     }
   byCat.push(cat, len);
-}
-
-// `t` into the sorted `cuts` when it falls strictly inside (a, b)
-function insertCut(cuts: bigint[], t: bigint, a: bigint, b: bigint): void {
-  if (t <= a || t >= b) return;
-  let i = cuts.length;
-  cuts.push(t);
-  while (i > 0 && cuts[i - 1]! > t) {
-    cuts[i] = cuts[i - 1]!;
-    i--;
-  }
-  cuts[i] = t;
 }
 
 function byEndDesc(a: SpanNode, b: SpanNode): number {
