@@ -133,8 +133,6 @@ export function hopPhaseDurations(tl: HopTimeline): { phases: Partial<Record<Hop
 }
 
 const EXACT = BigInt(Number.MAX_SAFE_INTEGER);
-// the phase boundaries inside one stretch (at most five), reused: this runs for every hop
-const CUTS: bigint[] = [];
 
 // Adds the pieces of [a, b) to `phases` in ms, as `splitByPhase` cuts and merges them; in numbers
 // of ns (exact while the stretch lasts at most 2^53 ns), not an array of pieces per call.
@@ -143,18 +141,12 @@ function addPhases(phases: Partial<Record<HopPhase, number>>, tl: HopTimeline, a
     for (const [p, ns] of splitByPhase(tl, a, b)) phases[p] = (phases[p] ?? 0) + nsToMs(ns);
     return;
   }
-  const cuts = CUTS;
-  cuts.length = 0;
-  insertCut(cuts, tl.attemptNs, a, b);
-  insertCut(cuts, tl.queuedEndNs, a, b);
-  insertCut(cuts, tl.connectedNs, a, b);
-  insertCut(cuts, tl.serverStartNs, a, b);
-  insertCut(cuts, tl.serverEndNs, a, b);
-  cuts.push(b);
+  CUTS.fill(tl, a, b);
   let from = a;
   let phase: HopPhase | null = null;
   let run = 0;
-  for (const to of cuts) {
+  for (let k = 0; k < CUTS.count; k++) {
+    const to = CUTS.at[k]!;
     if (to <= from) continue;
     const p = phaseAt(tl, from);
     if (p !== phase) {
@@ -168,17 +160,40 @@ function addPhases(phases: Partial<Record<HopPhase, number>>, tl: HopTimeline, a
   if (phase !== null) phases[phase] = (phases[phase] ?? 0) + run / 1e6;
 }
 
-/** Inserts `t` into the sorted `cuts` when it falls strictly inside (a, b) (no allocation). */
-export function insertCut(cuts: bigint[], t: bigint, a: bigint, b: bigint): void {
-  if (t <= a || t >= b) return;
-  let i = cuts.length;
-  cuts.push(t);
-  while (i > 0 && cuts[i - 1]! > t) {
-    cuts[i] = cuts[i - 1]!;
-    i--;
+/**
+ * The instants of a hop that fall inside a stretch [a, b), sorted, followed by `b`: where the
+ * stretch is cut into phases. One instance is reused for every stretch (no allocation per call).
+ */
+export class HopCuts {
+  /** The cuts, `count` of them. */
+  readonly at: bigint[] = [0n, 0n, 0n, 0n, 0n, 0n];
+  count = 0;
+
+  /** Sets the cuts of [a, b) of the hop `tl`. */
+  fill(tl: HopTimeline, a: bigint, b: bigint): void {
+    this.count = 0;
+    this.#insert(tl.attemptNs, a, b);
+    this.#insert(tl.queuedEndNs, a, b);
+    this.#insert(tl.connectedNs, a, b);
+    this.#insert(tl.serverStartNs, a, b);
+    this.#insert(tl.serverEndNs, a, b);
+    this.at[this.count++] = b;
   }
-  cuts[i] = t;
+
+  #insert(t: bigint, a: bigint, b: bigint): void {
+    if (t <= a || t >= b) return;
+    const at = this.at;
+    let i = this.count++;
+    while (i > 0 && at[i - 1]! > t) {
+      at[i] = at[i - 1]!;
+      i--;
+    }
+    at[i] = t;
+  }
 }
+
+// reused by `addPhases`: it runs for every hop
+const CUTS = new HopCuts();
 
 function clamp(t: bigint, lo: bigint, hi: bigint): bigint {
   return t < lo ? lo : t > hi ? hi : t;

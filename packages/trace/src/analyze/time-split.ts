@@ -12,7 +12,7 @@ import type { TimeSplit } from './attribution.js';
 import { nsToMs } from '../span-record.js';
 import { ownCategory, TIME_CATEGORIES } from './categorize.js';
 import type { TimeCategory } from './categorize.js';
-import { hopTimeline, insertCut, phaseAt } from './hop-timeline.js';
+import { HopCuts, hopTimeline, phaseAt } from './hop-timeline.js';
 import type { HopPhase, HopTimeline } from './hop-timeline.js';
 
 const EXACT = BigInt(Number.MAX_SAFE_INTEGER);
@@ -82,13 +82,13 @@ class Walk {
   #agentService = '';
   readonly #sums: Float64Array;
   #detail: CriticalDetail | null = null;
-  // the phase boundaries inside one stretch of CLIENT time (at most five), reused
-  readonly #cuts: bigint[] = [];
-  // the stretches, newest first (with detail only)
-  readonly #nodes: SpanNode[] = [];
+  readonly #cuts = new HopCuts();
+  // the stretches, newest first (with detail only): `#count` of them
+  readonly #nodes: Array<SpanNode | null> = [];
   readonly #cats: TimeCategory[] = [];
   readonly #from: bigint[] = [];
   readonly #to: bigint[] = [];
+  #count = 0;
   // the last CLIENT span's timeline (without detail, where no map keeps them)
   #lastClient: SpanNode | null = null;
   #lastTimeline: HopTimeline | null = null;
@@ -102,14 +102,15 @@ class Walk {
     this.#agentService = agentService;
     this.#detail = detail;
     this.#lastClient = null;
-    this.#nodes.length = this.#cats.length = this.#from.length = this.#to.length = 0;
+    this.#count = 0;
     try {
       this.#node(root, cat, lo, hi);
-      for (let i = this.#nodes.length - 1; i >= 0; i--) this.#take(this.#nodes[i]!, this.#cats[i]!, this.#from[i]!, this.#to[i]!);
+      for (let i = this.#count - 1; i >= 0; i--) this.#take(this.#nodes[i]!, this.#cats[i]!, this.#from[i]!, this.#to[i]!);
     } finally {
       // nothing of this rollout is kept alive by the reused walk
       this.#root = this.#detail = this.#lastClient = this.#lastTimeline = null;
-      this.#nodes.length = this.#cats.length = this.#from.length = this.#to.length = 0;
+      for (let i = 0; i < this.#count; i++) this.#nodes[i] = null;
+      this.#count = 0;
     }
   }
 
@@ -135,10 +136,11 @@ class Walk {
 
   #stretch(node: SpanNode, cat: TimeCategory, a: bigint, b: bigint): void {
     if (this.#detail === null) return this.#take(node, cat, a, b);
-    this.#nodes.push(node);
-    this.#cats.push(cat);
-    this.#from.push(a);
-    this.#to.push(b);
+    const i = this.#count++;
+    this.#nodes[i] = node;
+    this.#cats[i] = cat;
+    this.#from[i] = a;
+    this.#to[i] = b;
   }
 
   // [a, b) of `node`'s own time; a CLIENT span's is split at its hop's instants
@@ -158,15 +160,10 @@ class Walk {
       if (critical === undefined) this.#detail.critical.set(node, (critical = {}));
     }
     const cuts = this.#cuts;
-    cuts.length = 0;
-    insertCut(cuts, tl.attemptNs, a, b);
-    insertCut(cuts, tl.queuedEndNs, a, b);
-    insertCut(cuts, tl.connectedNs, a, b);
-    insertCut(cuts, tl.serverStartNs, a, b);
-    insertCut(cuts, tl.serverEndNs, a, b);
-    cuts.push(b);
+    cuts.fill(tl, a, b);
     let from = a;
-    for (const to of cuts) {
+    for (let k = 0; k < cuts.count; k++) {
+      const to = cuts.at[k]!;
       if (to <= from) continue;
       const phase = phaseAt(tl, from);
       const len = Number(to - from);
