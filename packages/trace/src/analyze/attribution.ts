@@ -16,7 +16,7 @@ import { criticalPath } from './critical-path.js';
 import type { CriticalPath } from './critical-path.js';
 import { hopPhaseDurations, hopTimeline, splitByPhase } from './hop-timeline.js';
 import type { HopPhase, HopTimeline } from './hop-timeline.js';
-import { criticalDetail, hopCategory, sumTimeSplit } from './time-split.js';
+import { CriticalDetail, hopCategory, sumTimeSplit } from './time-split.js';
 
 /** One CLIENT→SERVER hop: the time the caller spent outside the callee's span, in phases. */
 export interface NetworkHop {
@@ -87,6 +87,9 @@ export interface AttributionOptions {
   agentService?: string;
 }
 
+// one rollout at a time: reused
+const DETAIL = new CriticalDetail();
+
 /** Attributes a rollout from its outermost span (the collector's CLIENT span when present). */
 export function attributeRollout(r: Rollout): Attribution {
   return attributeTime(outermostOf(r), r.rolloutId, { agentService: r.node.span.service });
@@ -99,13 +102,16 @@ export function attributeRollout(r: Rollout): Attribution {
  */
 export function attributeTime(root: SpanNode, rolloutId: string | null = null, options: AttributionOptions = {}): Attribution {
   const agentService = options.agentService ?? root.span.service;
-  const detail = criticalDetail();
+  const detail = DETAIL;
+  detail.reset();
   const split = sumTimeSplit(root, agentService, detail);
   if (split === null) return attributeInBigints(root, rolloutId, agentService);
   const criticalSpans: CriticalSpanShare[] = [];
-  for (const [n, byCat] of detail.perSpan) criticalSpans.push(shareOf(n, byCat));
+  for (let i = 0; i < detail.spanCount; i++) criticalSpans.push(shareOf(detail.spans[i]!, detail.shares[i]!));
   criticalSpans.sort(byMsDesc);
-  return attribution(root, rolloutId, agentService, split, collectHops(root, agentService, detail.walked, detail.critical, detail.timelines), criticalSpans);
+  const hops = collectHops(root, agentService, detail);
+  detail.reset();
+  return attribution(root, rolloutId, agentService, split, hops, criticalSpans);
 }
 
 function attribution(root: SpanNode, rolloutId: string | null, agentService: string, split: TimeSplit, hops: NetworkHop[], criticalSpans: CriticalSpanShare[]): Attribution {
@@ -153,9 +159,8 @@ function byMsDesc(a: CriticalSpanShare, b: CriticalSpanShare): number {
   return b.ms - a.ms;
 }
 
-// Every CLIENT span under `root` as a hop: `walked` are the spans the critical path walks through,
-// `critical` the ns of each phase on it.
-function collectHops(root: SpanNode, agentService: string, walked: ReadonlySet<SpanNode>, critical: ReadonlyMap<SpanNode, Partial<Record<HopPhase, number>>>, timelines: Map<SpanNode, HopTimeline>): NetworkHop[] {
+// Every CLIENT span under `root` as a hop, with what the critical path owned of it (`detail`).
+function collectHops(root: SpanNode, agentService: string, detail: CriticalDetail): NetworkHop[] {
   const hops: NetworkHop[] = [];
   // each node with its category (its own, else its parent's; the root's defaults to agent)
   const stack: SpanNode[] = [root];
@@ -168,14 +173,14 @@ function collectHops(root: SpanNode, agentService: string, walked: ReadonlySet<S
       cats.push(ownCategory(c.span, agentService) ?? cat);
     }
     if (n.span.kind !== 'CLIENT') continue;
-    const tl = timelines.get(n) ?? hopTimeline(n);
+    const tl = detail.timelineOf(n) ?? hopTimeline(n);
     // Calls to uninstrumented upstreams from inside a model or tool are that server's business.
     if (tl.server === null && cat !== 'agent') continue;
     const c = n.span;
     const s = tl.server?.span ?? null;
     const whole = hopPhaseDurations(tl);
     const crit: Partial<Record<HopPhase, number>> = {};
-    const onCritical = critical.get(n);
+    const onCritical = detail.criticalOf(n);
     if (onCritical !== undefined) for (const p in onCritical) crit[p as HopPhase] = onCritical[p as HopPhase]! / 1e6;
     hops.push({
       clientSpanId: c.spanId,
@@ -194,7 +199,7 @@ function collectHops(root: SpanNode, agentService: string, walked: ReadonlySet<S
       connectMs: tl.phases?.connectMs ?? 0,
       clockSkewMs: tl.clockSkewMs,
       collector: n === root && c.service !== agentService,
-      onCriticalPath: walked.has(n),
+      onCriticalPath: detail.walked(n),
     });
   }
   return hops.sort(byOutsideDesc);
@@ -221,16 +226,14 @@ export function attributeInBigints(root: SpanNode, rolloutId: string | null, age
   const criticalSpans: CriticalSpanShare[] = [];
   for (const [n, byCat] of detail.perSpan) criticalSpans.push(shareOfBigints(n, byCat));
   criticalSpans.sort(byMsDesc);
-  const walked = new Set<SpanNode>();
-  for (const n of cats.keys()) if (path.spanIds.has(n.span.spanId)) walked.add(n);
   // collectHops takes ns as numbers and divides them by 1e6: what nsToMs does with a bigint
-  const critical = new Map<SpanNode, Partial<Record<HopPhase, number>>>();
+  const hopsDetail = new CriticalDetail();
+  for (const n of cats.keys()) if (path.spanIds.has(n.span.spanId)) hopsDetail.walk(n);
   for (const [n, phases] of detail.critical) {
-    const inNumbers: Partial<Record<HopPhase, number>> = {};
-    for (const p in phases) inNumbers[p as HopPhase] = Number(phases[p as HopPhase]!);
-    critical.set(n, inNumbers);
+    const critical = hopsDetail.criticalAt(hopsDetail.client(n, timelines.get(n)));
+    for (const p in phases) critical[p as HopPhase] = Number(phases[p as HopPhase]!);
   }
-  return attribution(root, rolloutId, agentService, split, collectHops(root, agentService, walked, critical, timelines), criticalSpans);
+  return attribution(root, rolloutId, agentService, split, collectHops(root, agentService, hopsDetail), criticalSpans);
 }
 
 // What the spans of the critical path owned: kept for `why`, not for the sums alone.

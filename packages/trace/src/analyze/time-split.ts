@@ -21,6 +21,11 @@ const CATEGORY_INDEX = new Map<TimeCategory, number>(TIME_CATEGORIES.map((c, i) 
 const BEFORE = TIME_CATEGORIES.length;
 const AFTER = BEFORE + 1;
 const SUMS = new Float64Array(AFTER + 1);
+// what the reused lists hold once emptied
+const NO_NODE = null as unknown as SpanNode;
+const NO_SHARES: Array<TimeCategory | number> = [];
+const NO_TIMELINE = null as unknown as HopTimeline;
+const NO_PHASES: Partial<Record<HopPhase, number>> = {};
 
 /** The category of a piece of CLIENT time: its phase, or for the collector's hop which side of /run. */
 export function hopCategory(phase: HopPhase, collector: boolean, inherited: TimeCategory): TimeCategory {
@@ -39,19 +44,106 @@ export function hopCategory(phase: HopPhase, collector: boolean, inherited: Time
 /**
  * What `why` keeps of the walk besides the sums, in ns: per span of the critical path its time by
  * category, per CLIENT span its critical time by hop phase (both in the order first owned), the
- * hop timelines built, and every span the path walks through.
+ * hop timelines built, and every span the path walks through. A rollout has a handful of each:
+ * they are kept in lists searched from the start, and one instance serves rollout after rollout
+ * ({@link CriticalDetail.reset}).
  */
-export interface CriticalDetail {
-  /** Per span: category, ns, category, ns… (each category once, in the order first owned). */
-  perSpan: Map<SpanNode, Array<TimeCategory | number>>;
-  critical: Map<SpanNode, Partial<Record<HopPhase, number>>>;
-  timelines: Map<SpanNode, HopTimeline>;
-  walked: Set<SpanNode>;
-}
+export class CriticalDetail {
+  /** The spans owning critical time, in the order first owned; `spanCount` of them. */
+  readonly spans: SpanNode[] = [];
+  /** Per span of {@link spans}: category, ns, category, ns… (each category once, in the order first owned). */
+  readonly shares: Array<Array<TimeCategory | number>> = [];
+  spanCount = 0;
+  readonly #clients: SpanNode[] = [];
+  readonly #critical: Array<Partial<Record<HopPhase, number>>> = [];
+  readonly #timelines: HopTimeline[] = [];
+  #clientCount = 0;
+  readonly #walked: SpanNode[] = [];
+  #walkedCount = 0;
 
-/** An empty {@link CriticalDetail}. */
-export function criticalDetail(): CriticalDetail {
-  return { perSpan: new Map(), critical: new Map(), timelines: new Map(), walked: new Set() };
+  /** Empties it, keeping no reference to the spans of the last rollout. */
+  reset(): void {
+    for (let i = 0; i < this.spanCount; i++) {
+      this.spans[i] = NO_NODE;
+      this.shares[i] = NO_SHARES;
+    }
+    for (let i = 0; i < this.#clientCount; i++) {
+      this.#clients[i] = NO_NODE;
+      this.#timelines[i] = NO_TIMELINE;
+      this.#critical[i] = NO_PHASES;
+    }
+    for (let i = 0; i < this.#walkedCount; i++) this.#walked[i] = NO_NODE;
+    this.spanCount = this.#clientCount = this.#walkedCount = 0;
+  }
+
+  /** Notes that the critical path walks through `node`. */
+  walk(node: SpanNode): void {
+    this.#walked[this.#walkedCount++] = node;
+  }
+
+  /** True when the critical path walks through `node`. */
+  walked(node: SpanNode): boolean {
+    for (let i = 0; i < this.#walkedCount; i++) if (this.#walked[i] === node) return true;
+    return false;
+  }
+
+  /** Adds `len` ns of critical time in `cat` to `node`. */
+  own(node: SpanNode, cat: TimeCategory, len: number): void {
+    let i = 0;
+    while (i < this.spanCount && this.spans[i] !== node) i++;
+    if (i === this.spanCount) {
+      this.spans[i] = node;
+      this.shares[i] = [cat, len];
+      this.spanCount++;
+      return;
+    }
+    const byCat = this.shares[i]!;
+    for (let k = 0; k < byCat.length; k += 2)
+      if (byCat[k] === cat) {
+        (byCat[k + 1] as number) += len;
+        return;
+      }
+    byCat.push(cat, len);
+  }
+
+  /**
+   * The index of the CLIENT span `node`, added when first asked for with its timeline (`timeline`,
+   * else built) and no critical time yet; read it with {@link timelineAt} and {@link criticalAt}.
+   */
+  client(node: SpanNode, timeline?: HopTimeline): number {
+    const i = this.#clientIndex(node);
+    if (i >= 0) return i;
+    const at = this.#clientCount++;
+    this.#clients[at] = node;
+    this.#timelines[at] = timeline ?? hopTimeline(node);
+    this.#critical[at] = {};
+    return at;
+  }
+
+  timelineAt(i: number): HopTimeline {
+    return this.#timelines[i]!;
+  }
+
+  criticalAt(i: number): Partial<Record<HopPhase, number>> {
+    return this.#critical[i]!;
+  }
+
+  /** The timeline of the CLIENT span `node`, if it was built. */
+  timelineOf(node: SpanNode): HopTimeline | undefined {
+    const i = this.#clientIndex(node);
+    return i < 0 ? undefined : this.#timelines[i];
+  }
+
+  /** The critical ns by phase of the CLIENT span `node`, if it owned critical time. */
+  criticalOf(node: SpanNode): Partial<Record<HopPhase, number>> | undefined {
+    const i = this.#clientIndex(node);
+    return i < 0 ? undefined : this.#critical[i];
+  }
+
+  #clientIndex(node: SpanNode): number {
+    for (let i = 0; i < this.#clientCount; i++) if (this.#clients[i] === node) return i;
+    return -1;
+  }
 }
 
 /**
@@ -65,7 +157,7 @@ export function sumTimeSplit(root: SpanNode, agentService: string, detail: Criti
   if (wall > EXACT) return null;
   const sums = SUMS.fill(0);
   if (wall > 0n) WALK.run(root, agentService, detail, ownCategory(root.span, agentService) ?? 'agent', startNs, endNs);
-  else detail?.walked.add(root);
+  else detail?.walk(root);
   const categories = {} as Record<TimeCategory, number>;
   for (let i = 0; i < TIME_CATEGORIES.length; i++) categories[TIME_CATEGORIES[i]!] = sums[i]! / 1e6;
   return { wallMs: nsToMs(wall), categories, network: { beforeMs: sums[BEFORE]! / 1e6, afterMs: sums[AFTER]! / 1e6 } };
@@ -89,7 +181,6 @@ class Walk {
   readonly #from: bigint[] = [];
   readonly #to: bigint[] = [];
   #count = 0;
-  // the last CLIENT span's timeline (without detail, where no map keeps them)
   #lastClient: SpanNode | null = null;
   #lastTimeline: HopTimeline | null = null;
 
@@ -116,7 +207,7 @@ class Walk {
 
   // the window [lo, hi] of `node`, whose category is `cat`
   #node(node: SpanNode, cat: TimeCategory, lo: bigint, hi: bigint): void {
-    this.#detail?.walked.add(node);
+    this.#detail?.walk(node);
     const n = node.children.length;
     // sorted by end (desc) once: the cursor only moves back
     const kids = n < 2 ? node.children : [...node.children].sort(byEndDesc);
@@ -149,16 +240,14 @@ class Walk {
     if (node.span.kind !== 'CLIENT') {
       const len = Number(b - a);
       sums[CATEGORY_INDEX.get(cat)!]! += len;
-      if (this.#detail !== null) ownInDetail(this.#detail, node, cat, len);
+      if (this.#detail !== null) this.#detail.own(node, cat, len);
       return;
     }
-    const tl = this.#timeline(node);
+    const detail = this.#detail;
+    const client = detail === null ? -1 : detail.client(node);
+    const tl = detail === null ? this.#timeline(node) : detail.timelineAt(client);
+    const critical = detail === null ? undefined : detail.criticalAt(client);
     const collector = node === this.#root && node.span.service !== this.#agentService;
-    let critical: Partial<Record<HopPhase, number>> | undefined;
-    if (this.#detail !== null) {
-      critical = this.#detail.critical.get(node);
-      if (critical === undefined) this.#detail.critical.set(node, (critical = {}));
-    }
     const cuts = this.#cuts;
     cuts.fill(tl, a, b);
     let from = a;
@@ -173,39 +262,20 @@ class Walk {
       else if (phase === 'network_after') sums[AFTER]! += len;
       if (critical !== undefined) {
         critical[phase] = (critical[phase] ?? 0) + len;
-        ownInDetail(this.#detail!, node, category, len);
+        this.#detail!.own(node, category, len);
       }
       from = to;
     }
   }
 
+  // without detail, where no list keeps them: the timeline of the last CLIENT span
   #timeline(node: SpanNode): HopTimeline {
-    const timelines = this.#detail?.timelines;
-    if (timelines !== undefined) {
-      let tl = timelines.get(node);
-      if (tl === undefined) timelines.set(node, (tl = hopTimeline(node)));
-      return tl;
-    }
     if (this.#lastClient !== node) {
       this.#lastClient = node;
       this.#lastTimeline = hopTimeline(node);
     }
     return this.#lastTimeline!;
   }
-}
-
-function ownInDetail(detail: CriticalDetail, node: SpanNode, cat: TimeCategory, len: number): void {
-  const byCat = detail.perSpan.get(node);
-  if (byCat === undefined) {
-    detail.perSpan.set(node, [cat, len]);
-    return;
-  }
-  for (let i = 0; i < byCat.length; i += 2)
-    if (byCat[i] === cat) {
-      (byCat[i + 1] as number) += len;
-      return;
-    }
-  byCat.push(cat, len);
 }
 
 function byEndDesc(a: SpanNode, b: SpanNode): number {
