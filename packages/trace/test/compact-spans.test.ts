@@ -152,7 +152,7 @@ describe('compact spans beside the partitions', () => {
     });
   }
 
-  it('reads the lines when a compact file is not one (another version, another byte order, cut short, empty, the JSON of version 2), and writes it again', async () => {
+  it('reads the lines when a compact file is not one (another version, another byte order, cut short, empty, the JSON of version 2, a meta section without its tables), and writes it again', async () => {
     const d = unusualRun();
     const index = await openIndex(await expandPaths([d.dir]), d.dir, { partitionTargetBytes: 2048 });
     const expected = await readAll(index);
@@ -168,7 +168,11 @@ describe('compact spans beside the partitions', () => {
     const older = patched(12, COMPACT_VERSION - 1);
     const otherOrder = patched(8, 0x04030201);
     const jsonDocument = Buffer.from(JSON.stringify({ version: 2, formats: [0, 0, 0], malformed: [], base: '0', traces: [], names: [], resources: [], scopes: [], spans: [] }));
-    for (const bad of [older, otherOrder, good.subarray(0, good.length / 2), good.subarray(0, good.length - 1), Buffer.alloc(0), jsonDocument]) {
+    // the meta section replaced by JSON of the same length that lacks the tables
+    const metaAt = good.length - good.readUInt32LE(24);
+    const noTables = Buffer.concat([good.subarray(0, metaAt), Buffer.from(JSON.stringify({ n: 'x'.repeat(good.length - metaAt - 8) }))]);
+    assert.equal(noTables.length, good.length);
+    for (const bad of [older, otherOrder, good.subarray(0, good.length / 2), good.subarray(0, good.length - 1), Buffer.alloc(0), jsonDocument, noTables]) {
       writeFileSync(first, bad);
       assert.deepEqual(await readAll(index), expected);
       assert.ok(readFileSync(first).equals(good), 'written again');

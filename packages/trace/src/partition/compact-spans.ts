@@ -13,7 +13,7 @@
  * | 8 | magic `GYMSPANS` |
  * | 4 × u32 | byte-order mark `0x01020304`, {@link COMPACT_VERSION}, span count `n`, attribute pairs `p` |
  * | 4 × u32 | meta section bytes, reserved (0) ×3 |
- * | n × i64 each | start, end (unix ns; the end equals the start when the span never ended) |
+ * | n × i64 each | start, end (unix ns; the end equals the start when the span never ended; both 0 when one does not fit, see the extras) |
  * | n × f64 | end − start in ns, as a double (−1: never ended) |
  * | n × i32 | parent: index of a span of this partition, −1 none, −2 − k the k-th external parent id |
  * | n × i32 each | trace, name, resource, scope (−1 none), input file, line |
@@ -229,6 +229,7 @@ export function readCompactSpans(bytes: Buffer, paths: (file: number) => string,
   } catch {
     return null;
   }
+  if (!isMeta(meta)) return null;
   const c = columnsOf(buf, layout);
   const shared = meta.resources.map((attributes) => resources.intern(attributes));
   const services = shared.map((r) => serviceOf(r.attributes));
@@ -319,6 +320,13 @@ function columnsOf(buf: Buffer, l: ReturnType<typeof layoutOf>) {
     kind: new Uint8Array(buffer, o + l.kind, l.n),
     code: new Uint8Array(buffer, o + l.code, l.n),
   };
+}
+
+// The tables the columns refer to are there (a file cut or changed by hand is read past, not decoded).
+function isMeta(m: unknown): m is CompactMeta {
+  if (m === null || typeof m !== 'object') return false;
+  const x = m as Record<string, unknown>;
+  return ['formats', 'malformed', 'traces', 'names', 'resources', 'scopes', 'externals', 'keys', 'values', 'extras'].every((k) => Array.isArray(x[k]));
 }
 
 // Values numbered in the order they are first seen.
