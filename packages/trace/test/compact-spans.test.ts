@@ -43,10 +43,19 @@ function unusualLines(): string[] {
       start_time_unix_nano: ns(0),
       end_time_unix_nano: ns(500),
       status: { code: 'UNSET' },
-      attributes: { 'text.unicode': 'naïve — 日本語 🎲 \u2028 line sep', 'big.int': 'BIG_NUMBER', 'big.exp': 1.5e300, 'neg.zero.ish': -0.0001, nested: { a: [1, 'two', null, true] }, empty: '', PROTO_KEY: 'an own key' },
+      attributes: {
+        'text.unicode': 'naïve — 日本語 🎲 \u2028 line sep',
+        'big.int': 'BIG_NUMBER',
+        'big.exp': 1.5e300,
+        'neg.zero.ish': -0.0001,
+        nested: { a: [1, 'two', null, true] },
+        empty: '',
+        PROTO_KEY: 'an own key',
+      },
       events: [{ name: 'retry', time_unix_nano: ns(10), attributes: { attempt: 2, why: 'timeout\nagain' } }],
       scope: { name: 'nemo.gym', version: '0.1.0' },
-    }).replace('"BIG_NUMBER"', '9007199254740993') // past 2^53, written as digits
+    })
+      .replace('"BIG_NUMBER"', '9007199254740993') // past 2^53, written as digits
       .replace('"PROTO_KEY"', '"__proto__"'), // JSON.parse makes it an own key, not the prototype
     line({ span_id: '1000000000000002', parent_span_id: '1000000000000001', name: 'never ended', start_time_unix_nano: ns(5), attributes: {} }),
     line({ span_id: '1000000000000003', parent_span_id: '1000000000000001', name: 'ends before it starts', start_time_unix_nano: ns(50), end_time_unix_nano: ns(10) }),

@@ -72,7 +72,7 @@ const split = (r: Rollout) => {
   return { wallMs: a.wallMs, categories: a.categories, network: a.network };
 };
 
-describe('the time split stats sums, and why\'s attribution, in numbers', () => {
+describe("the time split stats sums, and why's attribution, in numbers", () => {
   for (const [name, spans] of Object.entries(shapes)) {
     it(`equals why's attribution: ${name}`, () => {
       const [r] = rolloutsOf(spans);
@@ -115,7 +115,12 @@ describe('the time split stats sums, and why\'s attribution, in numbers', () => 
   it("equals why's attribution on phased rollouts with the collector's hop, and on a default-preset run", () => {
     const spans = [
       ...phasedRolloutSpans({ rolloutId: 'p0', atMs: 0 }),
-      ...phasedRolloutSpans({ rolloutId: 'p1', atMs: 10, model: { serverMs: 40, queuedMs: 7, connectMs: 2, transitMs: 3, returnMs: 1 }, collector: { serverMs: 0, queuedMs: 120, transitMs: 30, returnMs: 15 } }),
+      ...phasedRolloutSpans({
+        rolloutId: 'p1',
+        atMs: 10,
+        model: { serverMs: 40, queuedMs: 7, connectMs: 2, transitMs: 3, returnMs: 1 },
+        collector: { serverMs: 0, queuedMs: 120, transitMs: 30, returnMs: 15 },
+      }),
       ...phasedRolloutSpans({ rolloutId: 'p2', atMs: 20, tool: { serverMs: 5, transitMs: 9 }, verify: { serverMs: 1, connectMs: 4 } }),
       ...defaultPresetSpans(['d0', 'd1', 'd2']),
       ...rolloutSpans({ rolloutId: 'r0' }),

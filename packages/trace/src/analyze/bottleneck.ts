@@ -90,9 +90,9 @@ export class BottleneckAccumulator {
   #cause(c: Omit<Cause, 'ms'>, ms: number): void {
     if (ms <= 0) return;
     let byFrom = this.#index.get(c.kind);
-    if (byFrom === undefined) this.#index.set(c.kind, (byFrom = new Map()));
+    if (byFrom === undefined) this.#index.set(c.kind, (byFrom = new Map<string | null, Map<string | null, [Cause | undefined, Cause | undefined]>>()));
     let byTo = byFrom.get(c.from);
-    if (byTo === undefined) byFrom.set(c.from, (byTo = new Map()));
+    if (byTo === undefined) byFrom.set(c.from, (byTo = new Map<string | null, [Cause | undefined, Cause | undefined]>()));
     let pair = byTo.get(c.to);
     if (pair === undefined) byTo.set(c.to, (pair = [undefined, undefined]));
     const slot = c.collector ? 1 : 0;
