@@ -43,10 +43,20 @@ function unusualLines(): string[] {
       start_time_unix_nano: ns(0),
       end_time_unix_nano: ns(500),
       status: { code: 'UNSET' },
-      attributes: { 'text.unicode': 'naïve — 日本語 🎲 \u2028 line sep', 'big.int': 'BIG_NUMBER', 'big.exp': 1.5e300, 'neg.zero.ish': -0.0001, nested: { a: [1, 'two', null, true] }, empty: '' },
+      attributes: {
+        'text.unicode': 'naïve — 日本語 🎲 \u2028 line sep',
+        'big.int': 'BIG_NUMBER',
+        'big.exp': 1.5e300,
+        'neg.zero.ish': -0.0001,
+        nested: { a: [1, 'two', null, true] },
+        empty: '',
+        PROTO_KEY: 'an own key',
+      },
       events: [{ name: 'retry', time_unix_nano: ns(10), attributes: { attempt: 2, why: 'timeout\nagain' } }],
       scope: { name: 'nemo.gym', version: '0.1.0' },
-    }).replace('"BIG_NUMBER"', '9007199254740993'), // past 2^53, written as digits
+    })
+      .replace('"BIG_NUMBER"', '9007199254740993') // past 2^53, written as digits
+      .replace('"PROTO_KEY"', '"__proto__"'), // JSON.parse makes it an own key, not the prototype
     line({ span_id: '1000000000000002', parent_span_id: '1000000000000001', name: 'never ended', start_time_unix_nano: ns(5), attributes: {} }),
     line({ span_id: '1000000000000003', parent_span_id: '1000000000000001', name: 'ends before it starts', start_time_unix_nano: ns(50), end_time_unix_nano: ns(10) }),
     line({
@@ -62,6 +72,8 @@ function unusualLines(): string[] {
       scope: undefined,
     }),
     line({ span_id: '1000000000000005', parent_span_id: null, name: 'a very long span', start_time_unix_nano: '1', end_time_unix_nano: '9007199254740999999', start_time: undefined }),
+    // past what an int64 holds (the year 5138)
+    line({ span_id: '1000000000000008', parent_span_id: null, name: 'past int64', start_time_unix_nano: '99999999999999999999', end_time_unix_nano: '99999999999999999999', start_time: undefined }),
     line({
       span_id: '1000000000000006',
       parent_span_id: 'ffffffffffffffff',
@@ -113,10 +125,13 @@ describe('compact spans beside the partitions', () => {
     const root = fromCompact.spans.find((s) => s.spanId === '1000000000000001')!;
     assert.equal(root.attributes['text.unicode'], 'naïve — 日本語 🎲 \u2028 line sep');
     assert.equal(root.attributes['big.int'], Number('9007199254740993'));
+    assert.ok(Object.hasOwn(root.attributes, '__proto__'));
+    assert.equal(Object.getPrototypeOf(root.attributes), Object.prototype);
     assert.equal(root.events[0]!.timeNs, BASE_NS + 10_000_000n);
     const long = fromCompact.spans.find((s) => s.spanId === '1000000000000005')!;
     assert.equal(long.endNs - long.startNs, 9007199254740999998n);
     assert.equal(fromCompact.spans.find((s) => s.spanId === '1000000000000002')!.ended, false);
+    assert.equal(fromCompact.spans.find((s) => s.spanId === '1000000000000008')!.startNs, 99999999999999999999n);
   });
 
   for (const [name, command] of [
@@ -146,19 +161,47 @@ describe('compact spans beside the partitions', () => {
     });
   }
 
-  it('reads the lines when a compact file is not one (another version, cut short), and writes it again', async () => {
+  it('reads the lines when a compact file is not one (another version, another byte order, cut short, empty, the JSON of version 2, a meta section without its tables), and writes it again', async () => {
     const d = unusualRun();
     const index = await openIndex(await expandPaths([d.dir]), d.dir, { partitionTargetBytes: 2048 });
     const expected = await readAll(index);
     const first = join(index.dir, `0${COMPACT_SUFFIX}`);
-    const good = readFileSync(first, 'utf8');
-    const older = good.replace(/^\{"version":\d+,/, `{"version":${COMPACT_VERSION - 1},`);
-    assert.notEqual(older, good);
-    for (const bad of [older, good.slice(0, good.length / 2), '']) {
+    const good = readFileSync(first);
+    assert.equal(good.subarray(0, 8).toString('latin1'), 'GYMSPANS');
+    const patched = (offset: number, value: number) => {
+      const b = Buffer.from(good);
+      b.writeUInt32LE(value, offset);
+      return b;
+    };
+    assert.equal(good.readUInt32LE(12), COMPACT_VERSION);
+    const older = patched(12, COMPACT_VERSION - 1);
+    const otherOrder = patched(8, 0x04030201);
+    const jsonDocument = Buffer.from(JSON.stringify({ version: 2, formats: [0, 0, 0], malformed: [], base: '0', traces: [], names: [], resources: [], scopes: [], spans: [] }));
+    // the meta section replaced by JSON of the same length that lacks the tables
+    const metaAt = good.length - good.readUInt32LE(24);
+    const noTables = Buffer.concat([good.subarray(0, metaAt), Buffer.from(JSON.stringify({ n: 'x'.repeat(good.length - metaAt - 8) }))]);
+    assert.equal(noTables.length, good.length);
+    for (const bad of [older, otherOrder, good.subarray(0, good.length / 2), good.subarray(0, good.length - 1), Buffer.alloc(0), jsonDocument, noTables]) {
       writeFileSync(first, bad);
       assert.deepEqual(await readAll(index), expected);
-      assert.equal(readFileSync(first, 'utf8'), good, 'written again');
+      assert.ok(readFileSync(first).equals(good), 'written again');
     }
+  });
+
+  it('keeps attribute values apart: a scalar is stored once, an object or array once per span that has it', async () => {
+    const d = unusualRun();
+    const index = await openIndex(await expandPaths([d.dir]), d.dir, { partitionTargetBytes: 1 << 20 });
+    const fromLines = await readAll(index);
+    const { spans } = await readAll(index);
+    assert.deepEqual(spans, fromLines.spans);
+    const rollouts = spans.filter((s) => s.name === 'gym.rollout');
+    assert.ok(rollouts.length >= 3);
+    // each span its own attribute map, even where two maps are equal
+    assert.notEqual(rollouts[0]!.attributes, spans.find((s) => s !== rollouts[0] && s.attributes['nemo.gym.rollout.id'] === rollouts[0]!.attributes['nemo.gym.rollout.id'])!.attributes);
+    const root = spans.find((s) => s.spanId === '1000000000000001')!;
+    (root.attributes['nested'] as { a: unknown[] }).a.push('changed');
+    const again = (await readAll(index)).spans.find((s) => s.spanId === '1000000000000001')!;
+    assert.deepEqual(again.attributes['nested'], { a: [1, 'two', null, true] });
   });
 
   it('rebuilds an index of the previous version rather than reading it', async () => {
@@ -169,12 +212,12 @@ describe('compact spans beside the partitions', () => {
     const manifest = join(index.dir, 'manifest.txt');
     assert.equal((await openIndex(files, d.dir)).built, false);
     const current = JSON.parse(readFileSync(manifest, 'utf8')) as { version: number };
-    assert.equal(current.version, 5);
-    writeFileSync(manifest, JSON.stringify({ ...current, version: 4 }));
+    assert.equal(current.version, 6);
+    writeFileSync(manifest, JSON.stringify({ ...current, version: 5 }));
     const reopened = await openIndex(files, d.dir, { partitionTargetBytes: 2048 });
     assert.equal(reopened.built, true);
     assert.equal(reopened.dir, index.dir);
-    assert.equal((JSON.parse(readFileSync(manifest, 'utf8')) as { version: number }).version, 5);
+    assert.equal((JSON.parse(readFileSync(manifest, 'utf8')) as { version: number }).version, 6);
     assert.ok(!existsSync(join(index.dir, `0${COMPACT_SUFFIX}`)), 'the old compact files went with the old index');
   });
 });

@@ -106,15 +106,15 @@ export class AnomalyAccumulator {
       }
       for (const node of trace.nodes.values()) {
         const s = node.span;
-        const ref = { traceId: s.traceId, spanId: s.spanId, name: s.name, service: s.service, source: s.source };
-        if (!s.ended) this.#add({ kind: 'unclosed_span', spanKind: s.kind, ...ref });
-        if (isTruncated(s)) this.#add({ kind: 'truncated_span', ...ref });
-        if (node.orphan) this.#add({ kind: 'orphan_span', parentSpanId: s.parentSpanId ?? '', ...ref });
-        if (s.status.code === 'ERROR') this.#add({ kind: 'error_span', message: s.status.message ?? null, ...ref });
+        // the reference to the span is made only for a finding: most spans have none
+        if (!s.ended) this.#add({ kind: 'unclosed_span', spanKind: s.kind, ...refOf(s) });
+        if (isTruncated(s)) this.#add({ kind: 'truncated_span', ...refOf(s) });
+        if (node.orphan) this.#add({ kind: 'orphan_span', parentSpanId: s.parentSpanId ?? '', ...refOf(s) });
+        if (s.status.code === 'ERROR') this.#add({ kind: 'error_span', message: s.status.message ?? null, ...refOf(s) });
         if (s.kind === 'CLIENT') {
           const retries = retryCount(s);
           const url = s.attributes['url.full'];
-          if (retries > 0) this.#add({ kind: 'retry', retries, url: typeof url === 'string' ? url : null, ...ref });
+          if (retries > 0) this.#add({ kind: 'retry', retries, url: typeof url === 'string' ? url : null, ...refOf(s) });
         }
       }
     }
@@ -168,4 +168,8 @@ export class AnomalyAccumulator {
     const total = Object.values(counts).reduce((a, b) => a + b, 0);
     return { type: 'anomalies', counts, findings, total };
   }
+}
+
+function refOf(s: SpanRecord): SpanRef {
+  return { traceId: s.traceId, spanId: s.spanId, name: s.name, service: s.service, source: s.source };
 }

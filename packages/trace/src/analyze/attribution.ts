@@ -10,12 +10,13 @@ import type { Rollout } from '../assemble/rollouts.js';
 import type { SpanNode } from '../assemble/trace-model.js';
 import { nsToMs } from '../span-record.js';
 import { calleeOf } from './callee.js';
-import { categorizeSubtree, TIME_CATEGORIES } from './categorize.js';
+import { categorizeSubtree, ownCategory, TIME_CATEGORIES } from './categorize.js';
 import type { TimeCategory } from './categorize.js';
 import { criticalPath } from './critical-path.js';
 import type { CriticalPath } from './critical-path.js';
 import { hopPhaseDurations, hopTimeline, splitByPhase } from './hop-timeline.js';
 import type { HopPhase, HopTimeline } from './hop-timeline.js';
+import { CriticalDetail, hopCategory, sumTimeSplit } from './time-split.js';
 
 /** One CLIENT→SERVER hop: the time the caller spent outside the callee's span, in phases. */
 export interface NetworkHop {
@@ -86,23 +87,34 @@ export interface AttributionOptions {
   agentService?: string;
 }
 
+// one rollout at a time: reused
+const DETAIL = new CriticalDetail();
+
 /** Attributes a rollout from its outermost span (the collector's CLIENT span when present). */
 export function attributeRollout(r: Rollout): Attribution {
   return attributeTime(outermostOf(r), r.rolloutId, { agentService: r.node.span.service });
 }
 
-/** Attributes the wall time of the subtree under `root` (a `gym.rollout` span, or any span). */
+/**
+ * Attributes the wall time of the subtree under `root` (a `gym.rollout` span, or any span). The
+ * sums are taken in numbers of ns as the critical path is walked (`time-split.ts`), exact while
+ * the root lasts at most 2^53 ns (104 days); a longer one is summed in bigints.
+ */
 export function attributeTime(root: SpanNode, rolloutId: string | null = null, options: AttributionOptions = {}): Attribution {
   const agentService = options.agentService ?? root.span.service;
-  const path = criticalPath(root);
-  const cats = categorizeSubtree(root, agentService);
-  // per span, its critical time per category (a CLIENT span owns several phases)
-  const detail: SplitDetail = { perSpan: new Map(), critical: new Map() };
-  const timelines = new Map<SpanNode, HopTimeline>();
-  const split = splitPath(root, agentService, path, cats, timelines, detail);
+  const detail = DETAIL;
+  detail.reset();
+  const split = sumTimeSplit(root, agentService, detail);
+  if (split === null) return attributeInBigints(root, rolloutId, agentService);
   const criticalSpans: CriticalSpanShare[] = [];
-  for (const [n, byCat] of detail.perSpan) criticalSpans.push(shareOf(n, byCat));
+  for (let i = 0; i < detail.spanCount; i++) criticalSpans.push(shareOf(detail.spans[i]!, detail.shares[i]!));
   criticalSpans.sort(byMsDesc);
+  const hops = collectHops(root, agentService, detail);
+  detail.reset();
+  return attribution(root, rolloutId, agentService, split, hops, criticalSpans);
+}
+
+function attribution(root: SpanNode, rolloutId: string | null, agentService: string, split: TimeSplit, hops: NetworkHop[], criticalSpans: CriticalSpanShare[]): Attribution {
   return {
     type: 'attribution',
     rolloutId,
@@ -115,7 +127,7 @@ export function attributeTime(root: SpanNode, rolloutId: string | null = null, o
     wallMs: split.wallMs,
     categories: split.categories,
     network: split.network,
-    hops: collectHops(root, agentService, cats, path.spanIds, detail.critical, timelines),
+    hops,
     criticalSpans,
   };
 }
@@ -127,7 +139,101 @@ export type TimeSplit = Pick<Attribution, 'wallMs' | 'categories' | 'network'>;
 export function splitRolloutTime(r: Rollout): TimeSplit {
   const root = outermostOf(r);
   const agentService = r.node.span.service;
-  return splitPath(root, agentService, criticalPath(root), categorizeSubtree(root, agentService), new Map(), null);
+  return sumTimeSplit(root, agentService) ?? splitPath(root, agentService, criticalPath(root), categorizeSubtree(root, agentService), new Map(), null);
+}
+
+// A span is listed under the category it owns most critical time in (`byCat`: category, ns, …).
+function shareOf(n: SpanNode, byCat: ReadonlyArray<TimeCategory | number>): CriticalSpanShare {
+  let total = 0;
+  let category: TimeCategory = 'unaccounted';
+  let most = -1;
+  for (let i = 0; i < byCat.length; i += 2) {
+    const v = byCat[i + 1] as number;
+    total += v;
+    if (v > most) [most, category] = [v, byCat[i] as TimeCategory];
+  }
+  return { spanId: n.span.spanId, name: n.span.name, service: n.span.service, category, ms: total / 1e6 };
+}
+
+function byMsDesc(a: CriticalSpanShare, b: CriticalSpanShare): number {
+  return b.ms - a.ms;
+}
+
+// Every CLIENT span under `root` as a hop, with what the critical path owned of it (`detail`).
+function collectHops(root: SpanNode, agentService: string, detail: CriticalDetail): NetworkHop[] {
+  const hops: NetworkHop[] = [];
+  // each node with its category (its own, else its parent's; the root's defaults to agent)
+  const stack: SpanNode[] = [root];
+  const cats: TimeCategory[] = [ownCategory(root.span, agentService) ?? 'agent'];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    const cat = cats.pop()!;
+    for (const c of n.children) {
+      stack.push(c);
+      cats.push(ownCategory(c.span, agentService) ?? cat);
+    }
+    if (n.span.kind !== 'CLIENT') continue;
+    const tl = detail.timelineOf(n) ?? hopTimeline(n);
+    // Calls to uninstrumented upstreams from inside a model or tool are that server's business.
+    if (tl.server === null && cat !== 'agent') continue;
+    const c = n.span;
+    const s = tl.server?.span ?? null;
+    const whole = hopPhaseDurations(tl);
+    const crit: Partial<Record<HopPhase, number>> = {};
+    const onCritical = detail.criticalOf(n);
+    if (onCritical !== undefined) for (const p in onCritical) crit[p as HopPhase] = onCritical[p as HopPhase]! / 1e6;
+    hops.push({
+      clientSpanId: c.spanId,
+      serverSpanId: s?.spanId ?? null,
+      name: s?.name ?? c.name,
+      fromService: c.service,
+      toService: s?.service ?? calleeOf(c),
+      clientMs: c.durationMs,
+      serverMs: whole.serverMs,
+      beforeMs: s === null ? c.durationMs : nsToMs(s.startNs - c.startNs),
+      afterMs: s === null ? 0 : nsToMs(c.endNs - s.endNs),
+      phasesRecorded: tl.phases !== null,
+      phases: whole.phases,
+      critical: crit,
+      reused: tl.phases?.reused ?? null,
+      connectMs: tl.phases?.connectMs ?? 0,
+      clockSkewMs: tl.clockSkewMs,
+      collector: n === root && c.service !== agentService,
+      onCriticalPath: detail.walked(n),
+    });
+  }
+  return hops.sort(byOutsideDesc);
+}
+
+function byOutsideDesc(a: NetworkHop, b: NetworkHop): number {
+  return outside(b) - outside(a);
+}
+
+function outside(h: NetworkHop): number {
+  return h.clientMs - h.serverMs;
+}
+
+/**
+ * {@link attributeTime} in bigints: what it does for a root longer than 2^53 ns (times of garbage
+ * input, mostly). Exported for the tests, which hold the two to the same answer.
+ */
+export function attributeInBigints(root: SpanNode, rolloutId: string | null, agentService: string): Attribution {
+  const path = criticalPath(root);
+  const cats = categorizeSubtree(root, agentService);
+  const detail: SplitDetail = { perSpan: new Map(), critical: new Map() };
+  const timelines = new Map<SpanNode, HopTimeline>();
+  const split = splitPath(root, agentService, path, cats, timelines, detail);
+  const criticalSpans: CriticalSpanShare[] = [];
+  for (const [n, byCat] of detail.perSpan) criticalSpans.push(shareOfBigints(n, byCat));
+  criticalSpans.sort(byMsDesc);
+  // collectHops takes ns as numbers and divides them by 1e6: what nsToMs does with a bigint
+  const hopsDetail = new CriticalDetail();
+  for (const n of cats.keys()) if (path.spanIds.has(n.span.spanId)) hopsDetail.walk(n);
+  for (const [n, phases] of detail.critical) {
+    const critical = hopsDetail.criticalAt(hopsDetail.client(n, timelines.get(n)));
+    for (const p in phases) critical[p as HopPhase] = Number(phases[p as HopPhase]!);
+  }
+  return attribution(root, rolloutId, agentService, split, collectHops(root, agentService, hopsDetail), criticalSpans);
 }
 
 // What the spans of the critical path owned: kept for `why`, not for the sums alone.
@@ -186,12 +292,7 @@ function own(ns: Record<TimeCategory, bigint>, perSpan: Map<SpanNode, Map<TimeCa
   byCat.set(cat, (byCat.get(cat) ?? 0n) + len);
 }
 
-function byMsDesc(a: CriticalSpanShare, b: CriticalSpanShare): number {
-  return b.ms - a.ms;
-}
-
-// A span is listed under the category it owns most critical time in.
-function shareOf(n: SpanNode, byCat: Map<TimeCategory, bigint>): CriticalSpanShare {
+function shareOfBigints(n: SpanNode, byCat: Map<TimeCategory, bigint>): CriticalSpanShare {
   let total = 0n;
   let category: TimeCategory = 'unaccounted';
   let most = -1n;
@@ -200,72 +301,4 @@ function shareOf(n: SpanNode, byCat: Map<TimeCategory, bigint>): CriticalSpanSha
     if (v > most) [most, category] = [v, c];
   }
   return { spanId: n.span.spanId, name: n.span.name, service: n.span.service, category, ms: nsToMs(total) };
-}
-
-// The category of a piece of CLIENT time: its phase, or for the collector's hop which side of /run.
-function hopCategory(phase: HopPhase, collector: boolean, inherited: TimeCategory): TimeCategory {
-  if (phase === 'no_server') return inherited === 'agent' ? 'unaccounted' : inherited;
-  // A call out of a model, tool or verifier to something uninstrumented is that category's time.
-  if (collector) return phase === 'return' || phase === 'network_after' ? 'collector_return' : 'collector_send';
-  switch (phase) {
-    case 'network_before':
-    case 'network_after':
-      return 'network';
-    default:
-      return phase;
-  }
-}
-
-function collectHops(
-  root: SpanNode,
-  agentService: string,
-  cats: Map<SpanNode, TimeCategory>,
-  onPath: Set<string>,
-  critical: Map<SpanNode, Partial<Record<HopPhase, bigint>>>,
-  timelines: Map<SpanNode, HopTimeline>,
-): NetworkHop[] {
-  const hops: NetworkHop[] = [];
-  const stack = [root];
-  while (stack.length > 0) {
-    const n = stack.pop()!;
-    for (const c of n.children) stack.push(c);
-    if (n.span.kind !== 'CLIENT') continue;
-    const tl = timelines.get(n) ?? hopTimeline(n);
-    // Calls to uninstrumented upstreams from inside a model or tool are that server's business.
-    if (tl.server === null && cats.get(n) !== 'agent') continue;
-    const c = n.span;
-    const s = tl.server?.span ?? null;
-    const whole = hopPhaseDurations(tl);
-    const crit: Partial<Record<HopPhase, number>> = {};
-    const onCritical = critical.get(n);
-    if (onCritical !== undefined) for (const p in onCritical) crit[p as HopPhase] = nsToMs(onCritical[p as HopPhase]!);
-    hops.push({
-      clientSpanId: c.spanId,
-      serverSpanId: s?.spanId ?? null,
-      name: s?.name ?? c.name,
-      fromService: c.service,
-      toService: s?.service ?? calleeOf(c),
-      clientMs: c.durationMs,
-      serverMs: whole.serverMs,
-      beforeMs: s === null ? c.durationMs : nsToMs(s.startNs - c.startNs),
-      afterMs: s === null ? 0 : nsToMs(c.endNs - s.endNs),
-      phasesRecorded: tl.phases !== null,
-      phases: whole.phases,
-      critical: crit,
-      reused: tl.phases?.reused ?? null,
-      connectMs: tl.phases?.connectMs ?? 0,
-      clockSkewMs: tl.clockSkewMs,
-      collector: n === root && c.service !== agentService,
-      onCriticalPath: onPath.has(c.spanId),
-    });
-  }
-  return hops.sort(byOutsideDesc);
-}
-
-function byOutsideDesc(a: NetworkHop, b: NetworkHop): number {
-  return outside(b) - outside(a);
-}
-
-function outside(h: NetworkHop): number {
-  return h.clientMs - h.serverMs;
 }

@@ -75,7 +75,10 @@ export interface BottleneckState {
 
 /** {@link findBottleneck} one attribution at a time, keeping sums per cause only. */
 export class BottleneckAccumulator {
-  #causes = new Map<string, Cause>();
+  // in the order first seen (ties keep it when sorted), found by kind, from, to and collector:
+  // nested maps of the (shared) strings, not a key string made per call
+  #causes: Cause[] = [];
+  #index = new Map<CauseKind, Map<string | null, Map<string | null, [Cause | undefined, Cause | undefined]>>>();
   // per caller, its caller queue + connect + return over all its calls: on a busy caller, all three
   // wait for its event loop
   #loopWait = new Map<string, number>();
@@ -86,10 +89,16 @@ export class BottleneckAccumulator {
 
   #cause(c: Omit<Cause, 'ms'>, ms: number): void {
     if (ms <= 0) return;
-    const key = `${c.kind}|${c.from}|${c.to}|${c.collector}`;
-    const prev = this.#causes.get(key);
-    if (prev === undefined) this.#causes.set(key, { ...c, ms });
-    else prev.ms += ms;
+    let byFrom = this.#index.get(c.kind);
+    if (byFrom === undefined) this.#index.set(c.kind, (byFrom = new Map<string | null, Map<string | null, [Cause | undefined, Cause | undefined]>>()));
+    let byTo = byFrom.get(c.from);
+    if (byTo === undefined) byFrom.set(c.from, (byTo = new Map<string | null, [Cause | undefined, Cause | undefined]>()));
+    let pair = byTo.get(c.to);
+    if (pair === undefined) byTo.set(c.to, (pair = [undefined, undefined]));
+    const slot = c.collector ? 1 : 0;
+    const prev = pair[slot];
+    if (prev !== undefined) prev.ms += ms;
+    else this.#causes.push((pair[slot] = { ...c, ms }));
   }
 
   add(a: Attribution): void {
@@ -118,7 +127,7 @@ export class BottleneckAccumulator {
 
   /** The sums so far, as plain data (for {@link BottleneckAccumulator.merge} in another thread). */
   state(): BottleneckState {
-    return { causes: [...this.#causes.values()], loopWait: [...this.#loopWait], wallMs: this.#wallMs, items: this.#items, start: this.#start, end: this.#end };
+    return { causes: [...this.#causes], loopWait: [...this.#loopWait], wallMs: this.#wallMs, items: this.#items, start: this.#start, end: this.#end };
   }
 
   /** Adds another instance's sums, as if its attributions had been added here after these. */
@@ -141,7 +150,7 @@ export class BottleneckAccumulator {
     // measured over real processes, the queue alone held about a third of the wait and the return,
     // counted per callee, named an idle callee.
     for (const [from, ms] of this.#loopWait) if (isBusy(loadMap.get(from))) add({ kind: 'caller_loop', from, to: null, spanName: null, collector: false }, ms);
-    const sorted = [...causes.values()].map((c) => ({ ...c })).sort((a, b) => b.ms - a.ms);
+    const sorted = causes.map((c) => ({ ...c })).sort((a, b) => b.ms - a.ms);
     const loads = [...loadMap.values()].sort((a, b) => (b.elu ?? -1) - (a.elu ?? -1));
     let cause = sorted[0] ?? null;
     // The queue over all of a caller's calls means its event loop only when that loop was busy;

@@ -47,6 +47,8 @@ export function routeOf(span: SpanRecord): string | null {
 
 // `/ng-rollout/<id>/v1/responses` is the same route as `/v1/responses`.
 function stripRolloutPrefix(route: string): string {
+  // most routes have none: no regular expression run for them (this runs for every SERVER span)
+  if (!route.startsWith('/ng-rollout/')) return route;
   const m = /^\/ng-rollout\/[^/]+(\/.*)$/.exec(route);
   return m === null ? route : m[1]!.replace(/^\/training-token-capture(?=\/)/, '');
 }

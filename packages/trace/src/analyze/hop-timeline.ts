@@ -124,17 +124,76 @@ function insertSorted(list: bigint[], t: bigint): void {
 export function hopPhaseDurations(tl: HopTimeline): { phases: Partial<Record<HopPhase, number>>; serverMs: number } {
   const { startNs, endNs } = tl.client.span;
   const phases: Partial<Record<HopPhase, number>> = {};
-  if (tl.server === null) addPieces(phases, splitByPhase(tl, startNs, endNs));
+  if (tl.server === null) addPhases(phases, tl, startNs, endNs);
   else {
-    addPieces(phases, splitByPhase(tl, startNs, tl.serverStartNs));
-    addPieces(phases, splitByPhase(tl, tl.serverEndNs, endNs));
+    addPhases(phases, tl, startNs, tl.serverStartNs);
+    addPhases(phases, tl, tl.serverEndNs, endNs);
   }
   return { phases, serverMs: tl.server === null ? 0 : nsToMs(tl.serverEndNs - tl.serverStartNs) };
 }
 
-function addPieces(phases: Partial<Record<HopPhase, number>>, pieces: Array<[HopPhase, bigint]>): void {
-  for (const [p, ns] of pieces) phases[p] = (phases[p] ?? 0) + nsToMs(ns);
+const EXACT = BigInt(Number.MAX_SAFE_INTEGER);
+
+// Adds the pieces of [a, b) to `phases` in ms, as `splitByPhase` cuts and merges them; in numbers
+// of ns (exact while the stretch lasts at most 2^53 ns), not an array of pieces per call.
+function addPhases(phases: Partial<Record<HopPhase, number>>, tl: HopTimeline, a: bigint, b: bigint): void {
+  if (b > a && b - a > EXACT) {
+    for (const [p, ns] of splitByPhase(tl, a, b)) phases[p] = (phases[p] ?? 0) + nsToMs(ns);
+    return;
+  }
+  CUTS.fill(tl, a, b);
+  let from = a;
+  let phase: HopPhase | null = null;
+  let run = 0;
+  for (let k = 0; k < CUTS.count; k++) {
+    const to = CUTS.at[k]!;
+    if (to <= from) continue;
+    const p = phaseAt(tl, from);
+    if (p !== phase) {
+      if (phase !== null) phases[phase] = (phases[phase] ?? 0) + run / 1e6;
+      phase = p;
+      run = 0;
+    }
+    run += Number(to - from);
+    from = to;
+  }
+  if (phase !== null) phases[phase] = (phases[phase] ?? 0) + run / 1e6;
 }
+
+/**
+ * The instants of a hop that fall inside a stretch [a, b), sorted, followed by `b`: where the
+ * stretch is cut into phases. One instance is reused for every stretch (no allocation per call).
+ */
+export class HopCuts {
+  /** The cuts, `count` of them. */
+  readonly at: bigint[] = [0n, 0n, 0n, 0n, 0n, 0n];
+  count = 0;
+
+  /** Sets the cuts of [a, b) of the hop `tl`. */
+  fill(tl: HopTimeline, a: bigint, b: bigint): void {
+    this.count = 0;
+    this.#insert(tl.attemptNs, a, b);
+    this.#insert(tl.queuedEndNs, a, b);
+    this.#insert(tl.connectedNs, a, b);
+    this.#insert(tl.serverStartNs, a, b);
+    this.#insert(tl.serverEndNs, a, b);
+    this.at[this.count++] = b;
+  }
+
+  #insert(t: bigint, a: bigint, b: bigint): void {
+    if (t <= a || t >= b) return;
+    const at = this.at;
+    let i = this.count++;
+    while (i > 0 && at[i - 1]! > t) {
+      at[i] = at[i - 1]!;
+      i--;
+    }
+    at[i] = t;
+  }
+}
+
+// reused by `addPhases`: it runs for every hop
+const CUTS = new HopCuts();
 
 function clamp(t: bigint, lo: bigint, hi: bigint): bigint {
   return t < lo ? lo : t > hi ? hi : t;

@@ -24,3 +24,28 @@ export function selfTimeNs(node: SpanNode): bigint {
   }
   return endNs - startNs - covered;
 }
+
+const EXACT = BigInt(Number.MAX_SAFE_INTEGER);
+
+/**
+ * {@link selfTimeNs} as a number of ns, with one bigint made per child rather than two (each
+ * bigint operation is an allocation): exact, as the span lasts at most 2^53 ns (104 days). Null
+ * for a longer span (use {@link selfTimeNs}).
+ */
+export function selfTimeNumber(node: SpanNode): number | null {
+  const { startNs, endNs } = node.span;
+  if (endNs <= startNs) return 0;
+  const duration = endNs - startNs;
+  if (duration > EXACT) return null;
+  let covered = 0;
+  let cursor = startNs;
+  for (const c of node.children) {
+    const s = c.span.startNs > cursor ? c.span.startNs : cursor;
+    const e = c.span.endNs < endNs ? c.span.endNs : endNs;
+    if (e > s) {
+      covered += Number(e - s);
+      cursor = e;
+    }
+  }
+  return Number(duration) - covered;
+}

@@ -11,7 +11,7 @@ import { isTruncated, nsToMs } from '../span-record.js';
 import type { SpanRecord } from '../span-record.js';
 import { summarizeDurations } from './percentiles.js';
 import { BigInt64List, Float64List } from './number-lists.js';
-import { selfTimeNs } from './self-time.js';
+import { selfTimeNs, selfTimeNumber } from './self-time.js';
 
 /** How spans are grouped: by name, by service, or by the value of one attribute. */
 export type StatsGrouping = { type: 'name' } | { type: 'service' } | { type: 'attribute'; key: string };
@@ -66,7 +66,23 @@ interface GroupAcc {
   durations: Float64List;
   errors: number;
   totalMs: number;
+  /** Self time in ns: `selfNs` plus `selfPart`, a number kept under 2^53 so that its sums are exact. */
   selfNs: bigint;
+  selfPart: number;
+}
+
+const EXACT = Number.MAX_SAFE_INTEGER;
+
+// `ns` more self time (an integer of at most 2^53), summed in a number while that stays exact
+function addSelf(a: GroupAcc, ns: number): void {
+  if (a.selfPart + ns > EXACT) {
+    a.selfNs += BigInt(a.selfPart);
+    a.selfPart = ns;
+  } else a.selfPart += ns;
+}
+
+function selfOf(a: GroupAcc): bigint {
+  return a.selfNs + BigInt(a.selfPart);
 }
 
 /** A span outside rollouts whose children may be read with another set: its self time waits for them. */
@@ -134,7 +150,11 @@ export class StatsAccumulator {
         a.totalMs += s.durationMs;
         if (shared !== null && shared.has(s.spanId))
           this.#pending.set(s.spanId, { group: a, startNs: s.startNs, endNs: s.endNs, children: node.children.flatMap((c) => [c.span.startNs, c.span.endNs]) });
-        else a.selfNs += selfTimeNs(node);
+        else {
+          const self = selfTimeNumber(node);
+          if (self !== null) addSelf(a, self);
+          else a.selfNs += selfTimeNs(node);
+        }
       }
     }
     this.#rolloutCount += rollouts.length;
@@ -150,7 +170,7 @@ export class StatsAccumulator {
     const groups: StatsState['groups'] = [];
     for (const [key, a] of this.#acc) {
       keyOf.set(a, key);
-      groups.push({ key, durations: a.durations.view().slice(), errors: a.errors, totalMs: a.totalMs, selfNs: a.selfNs });
+      groups.push({ key, durations: a.durations.view().slice(), errors: a.errors, totalMs: a.totalMs, selfNs: selfOf(a) });
     }
     const pending = [...this.#pending].map(([spanId, p]) => ({ spanId, key: keyOf.get(p.group)!, startNs: p.startNs, endNs: p.endNs, children: p.children }));
     const boundary = [...this.#boundary].map(([id, b]): [string, BigInt64Array] => [id, b.view().slice()]);
@@ -180,7 +200,7 @@ export class StatsAccumulator {
 
   #group(key: string): GroupAcc {
     let a = this.#acc.get(key);
-    if (a === undefined) this.#acc.set(key, (a = { durations: new Float64List(), errors: 0, totalMs: 0, selfNs: 0n }));
+    if (a === undefined) this.#acc.set(key, (a = { durations: new Float64List(), errors: 0, totalMs: 0, selfNs: 0n, selfPart: 0 }));
     return a;
   }
 
@@ -191,7 +211,7 @@ export class StatsAccumulator {
     const groups: StatsGroup[] = [];
     for (const [key, a] of this.#acc) {
       const d = summarizeDurations(a.durations.view());
-      const totalSelfMs = nsToMs(a.selfNs);
+      const totalSelfMs = nsToMs(selfOf(a));
       groups.push({
         key,
         count: d.count,

@@ -1,20 +1,42 @@
 /**
  * The compact form of a partition's spans (`<i>.spans` beside `<i>.part`): every field of each
- * span as the reader normalised it, with what repeats (trace ids, names, resources, scopes) written
- * once per partition and referred to by number. Commands that read a whole run read this instead
- * of the partition's console lines: one `JSON.parse` of a file about a third of the size, no
- * normalising, and one string per repeated id or name instead of one per span. It is written the
- * first time a partition is read in full, and it is an exact copy: the spans decoded from it are
- * equal, field by field, to those read from the lines.
+ * span as the reader normalised it, stored as columns. Commands that read a whole run read this
+ * instead of the partition's console lines: a few typed-array views of one buffer and one small
+ * JSON section per partition, with no per-span parse and no normalising. It is written the first
+ * time a partition is read in full, and it is an exact copy: the spans decoded from it are equal,
+ * field by field, to those read from the lines.
+ *
+ * Layout (numbers in the writer's byte order, which the header records):
+ *
+ * | bytes | what |
+ * | --- | --- |
+ * | 8 | magic `GYMSPANS` |
+ * | 4 × u32 | byte-order mark `0x01020304`, {@link COMPACT_VERSION}, span count `n`, attribute pairs `p` |
+ * | 4 × u32 | meta section bytes, reserved (0) ×3 |
+ * | n × i64 each | start, end (unix ns; the end equals the start when the span never ended; both 0 when one does not fit, see the extras) |
+ * | n × f64 | end − start in ns, as a double (−1: never ended) |
+ * | n × i32 | parent: index of a span of this partition, −1 none, −2 − k the k-th external parent id |
+ * | n × i32 each | trace, name, resource, scope (−1 none), input file, line |
+ * | (n + 1) × u32 | first attribute pair of each span (the last entry ends the last span's) |
+ * | 2p × u32 | attribute pairs: key index, value index |
+ * | n × u8 each | kind, status code |
+ * | 8n | span ids, as bytes |
+ * | meta bytes | JSON: read counters, tables (traces, names, resources, scopes, external parents, keys, values) and per-span extras (status messages, events) |
+ *
+ * Times are read as they are (a bigint each, no arithmetic); attribute keys and values repeated
+ * across spans (rollout ids, routes, urls) are stored, and decoded, once per partition.
  * @module
  */
-import type { Attributes, SpanEvent, SpanKindName, SpanRecord, SpanResource, StatusCodeName } from '../span-record.js';
+import type { Attributes, AttributeValue, SpanEvent, SpanKindName, SpanRecord, SpanResource, StatusCodeName } from '../span-record.js';
 import { serviceOf } from '../read/normalize.js';
 import type { ResourceCache } from '../read/resource-cache.js';
 
 /** Version of the compact layout: a file of another version is not read (the lines are, and it is rewritten). */
-export const COMPACT_VERSION = 2;
+export const COMPACT_VERSION = 3;
 
+const MAGIC = Buffer.from('GYMSPANS', 'latin1');
+const BYTE_ORDER_MARK = 0x01020304;
+const HEADER_BYTES = 8 + 8 * 4;
 const KINDS: readonly SpanKindName[] = ['INTERNAL', 'SERVER', 'CLIENT', 'PRODUCER', 'CONSUMER'];
 const KIND_INDEX: Record<SpanKindName, number> = { INTERNAL: 0, SERVER: 1, CLIENT: 2, PRODUCER: 3, CONSUMER: 4 };
 const CODES: readonly StatusCodeName[] = ['UNSET', 'OK', 'ERROR'];
@@ -23,33 +45,35 @@ const CODE_INDEX: Record<StatusCodeName, number> = { UNSET: 0, OK: 1, ERROR: 2 }
 // writes to them; frozen, so that nothing can)
 const BARE_STATUS = CODES.map((code) => Object.freeze({ code }));
 const NO_EVENTS = Object.freeze([]) as unknown as SpanEvent[];
-const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
 
-/**
- * One span: trace (index), span id, parent (the index of a span of the partition with that id, or
- * the id), name (index), kind (index), start (ns after the document's `base`, or a decimal string
- * of unix ns past 2^53), end − start in ns (−1: never ended; a decimal string past 2^53), status
- * code (index), status message, attributes, events (0: none), resource (index), scope (index,
- * −1: none), file, line. Parents by index and the shared tables give the decoded spans one string
- * per id and name: less to allocate, and map lookups by parent id that compare one string with itself.
- */
-type CompactSpan = [number, string, number | string | null, number, number, number | string, number | string, number, string | null, Attributes, CompactEvent[] | 0, number, number, number, number];
-type CompactEvent = [string, string, Attributes];
+/** What a span has that the columns do not hold: rare, kept in the meta section by span index. */
+interface SpanExtras {
+  /** Status message. */
+  m?: string;
+  /** Events: name, unix ns (decimal), attributes. */
+  e?: Array<[string, string, Attributes]>;
+  /** Start and end, unix ns (decimal), when one does not fit an int64 (garbage input). */
+  s?: string;
+  t?: string;
+}
 
-/** The file's JSON document. */
-interface CompactDocument {
-  version: number;
+/** The meta section's JSON document. */
+interface CompactMeta {
   /** Spans read per input format: console, python, otlp. */
   formats: [number, number, number];
   /** Records of the partition that could not be used, in order: file index, line, reason. */
   malformed: Array<[number, number, string]>;
-  /** Unix ns (decimal) the starts count from: the earliest start. */
-  base: string;
   traces: string[];
   names: string[];
   resources: Attributes[];
   scopes: Array<{ name: string; version?: string }>;
-  spans: CompactSpan[];
+  /** Parent ids that are not spans of this partition. */
+  externals: string[];
+  keys: string[];
+  values: AttributeValue[];
+  extras: Array<[number, SpanExtras]>;
 }
 
 /** A malformed record of a partition, with its file as an index of the inputs. */
@@ -68,35 +92,34 @@ export class CompactSpansWriter {
   readonly #resources = new Table<SpanResource>();
   readonly #scopes = new Table<string>();
   readonly #scopeList: Array<{ name: string; version?: string }> = [];
-  readonly #spans: CompactSpan[] = [];
-  // the first span of each id, and each span's start (both resolved in `text`)
+  readonly #externals = new Table<string>();
+  readonly #keys = new Table<string>();
+  readonly #scalars = new Map<string, number>();
+  readonly #valueList: AttributeValue[] = [];
+  readonly #extras: Array<[number, SpanExtras]> = [];
+  readonly #spans: SpanRecord[] = [];
+  readonly #where: number[] = [];
+  readonly #attributePairs: number[] = [];
+  readonly #attributeStarts: number[] = [0];
+  readonly #trace: number[] = [];
+  readonly #name: number[] = [];
+  readonly #resource: number[] = [];
+  readonly #scope: number[] = [];
+  // the first span of each id (parents are resolved in `bytes`)
   readonly #firstOf = new Map<string, number>();
-  readonly #starts: bigint[] = [];
 
   /** Adds a span read from line `line` of input `file`, in the input `format` (0 console, 1 python, 2 otlp). */
   add(s: SpanRecord, file: number, line: number, format: 0 | 1 | 2): void {
     this.#formats[format]++;
-    const duration = s.endNs - s.startNs;
-    const end = !s.ended ? -1 : duration <= MAX_SAFE ? Number(duration) : duration.toString();
     if (!this.#firstOf.has(s.spanId)) this.#firstOf.set(s.spanId, this.#spans.length);
-    this.#starts.push(s.startNs);
-    this.#spans.push([
-      this.#traces.indexOf(s.traceId),
-      s.spanId,
-      s.parentSpanId,
-      this.#names.indexOf(s.name),
-      KIND_INDEX[s.kind],
-      0,
-      end,
-      CODE_INDEX[s.status.code],
-      s.status.message ?? null,
-      s.attributes,
-      s.events.length === 0 ? 0 : s.events.map((e) => [e.name, e.timeNs.toString(), e.attributes]),
-      this.#resources.indexOf(s.resource),
-      s.scope === null ? -1 : this.#scopeIndex(s.scope),
-      file,
-      line,
-    ]);
+    this.#spans.push(s);
+    this.#where.push(file, line);
+    this.#trace.push(this.#traces.indexOf(s.traceId));
+    this.#name.push(this.#names.indexOf(s.name));
+    this.#resource.push(this.#resources.indexOf(s.resource));
+    this.#scope.push(s.scope === null ? -1 : this.#scopeIndex(s.scope));
+    for (const key in s.attributes) this.#attributePairs.push(this.#keys.indexOf(key), this.#valueIndex(s.attributes[key]!));
+    this.#attributeStarts.push(this.#attributePairs.length / 2);
   }
 
   /** Adds a record that could not be used. */
@@ -104,28 +127,58 @@ export class CompactSpansWriter {
     this.#malformed.push([file, line, reason]);
   }
 
-  /** The compact file's text. */
-  text(): string {
-    let base: bigint | null = null;
-    for (const t of this.#starts) if (base === null || t < base) base = t;
-    base ??= 0n;
-    this.#spans.forEach((c, i) => {
-      const after = this.#starts[i]! - base;
-      c[5] = after <= MAX_SAFE ? Number(after) : this.#starts[i]!.toString();
-      if (typeof c[2] === 'string') c[2] = this.#firstOf.get(c[2]) ?? c[2];
-    });
-    const doc: CompactDocument = {
-      version: COMPACT_VERSION,
+  /** The compact file's bytes. */
+  bytes(): Buffer {
+    const spans = this.#spans;
+    const n = spans.length;
+    const pairs = this.#attributePairs.length / 2;
+    const layout = layoutOf(n, pairs);
+    const out = Buffer.alloc(layout.meta);
+    const c = columnsOf(out, layout);
+    for (let i = 0; i < n; i++) {
+      const s = spans[i]!;
+      const wide = s.startNs < INT64_MIN || s.startNs > INT64_MAX || s.endNs < INT64_MIN || s.endNs > INT64_MAX;
+      c.start[i] = wide ? 0n : s.startNs;
+      c.end[i] = wide ? 0n : s.endNs;
+      c.duration[i] = s.ended ? Number(s.endNs - s.startNs) : -1;
+      const pid = s.parentSpanId;
+      c.parent[i] = pid === null ? -1 : (this.#firstOf.get(pid) ?? -2 - this.#externals.indexOf(pid));
+      c.trace[i] = this.#trace[i]!;
+      c.name[i] = this.#name[i]!;
+      c.resource[i] = this.#resource[i]!;
+      c.scope[i] = this.#scope[i]!;
+      c.file[i] = this.#where[2 * i]!;
+      c.line[i] = this.#where[2 * i + 1]!;
+      c.kind[i] = KIND_INDEX[s.kind];
+      c.code[i] = CODE_INDEX[s.status.code];
+      out.write(s.spanId, layout.ids + 8 * i, 8, 'hex');
+      if (s.status.message !== undefined || s.events.length > 0 || wide) {
+        const extras: SpanExtras = {};
+        if (wide) [extras.s, extras.t] = [s.startNs.toString(), s.endNs.toString()];
+        if (s.status.message !== undefined) extras.m = s.status.message;
+        if (s.events.length > 0) extras.e = s.events.map((e) => [e.name, e.timeNs.toString(), e.attributes]);
+        this.#extras.push([i, extras]);
+      }
+    }
+    c.attributeStarts.set(this.#attributeStarts);
+    c.attributePairs.set(this.#attributePairs);
+    const meta: CompactMeta = {
       formats: this.#formats,
       malformed: this.#malformed,
-      base: base.toString(),
       traces: this.#traces.values,
       names: this.#names.values,
       resources: this.#resources.values.map((r) => r.attributes),
       scopes: this.#scopeList,
-      spans: this.#spans,
+      externals: this.#externals.values,
+      keys: this.#keys.values,
+      values: this.#valueList,
+      extras: this.#extras,
     };
-    return JSON.stringify(doc);
+    const metaBytes = Buffer.from(JSON.stringify(meta), 'utf8');
+    MAGIC.copy(out, 0);
+    const header = new Uint32Array(out.buffer, out.byteOffset + 8, 8);
+    header.set([BYTE_ORDER_MARK, COMPACT_VERSION, n, pairs, metaBytes.length, 0, 0, 0]);
+    return Buffer.concat([out, metaBytes]);
   }
 
   #scopeIndex(scope: { name: string; version?: string }): number {
@@ -133,6 +186,16 @@ export class CompactSpansWriter {
     const before = this.#scopes.values.length;
     const i = this.#scopes.indexOf(key);
     if (i === before) this.#scopeList.push(scope);
+    return i;
+  }
+
+  // Scalars are stored once per partition; objects and arrays once per use, so that no two spans
+  // share a value that could be changed through one of them.
+  #valueIndex(value: AttributeValue): number {
+    if (value !== null && typeof value === 'object') return this.#valueList.push(value) - 1;
+    const key = typeof value === 'string' ? `s${value}` : `${typeof value}:${String(value)}`;
+    let i = this.#scalars.get(key);
+    if (i === undefined) this.#scalars.set(key, (i = this.#valueList.push(value) - 1));
     return i;
   }
 }
@@ -146,54 +209,124 @@ export interface CompactSpans {
 }
 
 /**
- * Decodes a compact file's `text`, handing each span to `onSpan` in the order it was read; `paths`
- * names the inputs by index (a span's source file). Returns null when the text is not a compact
- * file of this version (the caller reads the partition's lines instead).
+ * Decodes a compact file's `bytes`, handing each span to `onSpan` in the order it was read;
+ * `paths` names the inputs by index (a span's source file). Returns null when the bytes are not a
+ * compact file of this version and byte order, or are cut short (the caller reads the partition's
+ * lines instead).
  */
-export function readCompactSpans(text: string, paths: (file: number) => string, resources: ResourceCache, onSpan: (s: SpanRecord) => void): CompactSpans | null {
-  let doc: CompactDocument;
+export function readCompactSpans(bytes: Buffer, paths: (file: number) => string, resources: ResourceCache, onSpan: (s: SpanRecord) => void): CompactSpans | null {
+  if (bytes.length < HEADER_BYTES || !bytes.subarray(0, 8).equals(MAGIC)) return null;
+  // typed-array views need their element alignment: a pooled (small) buffer may not have it
+  const buf = bytes.byteOffset % 8 === 0 ? bytes : Buffer.from(bytes);
+  const header = new Uint32Array(buf.buffer, buf.byteOffset + 8, 8);
+  if (header[0] !== BYTE_ORDER_MARK || header[1] !== COMPACT_VERSION) return null;
+  const n = header[2]!;
+  const layout = layoutOf(n, header[3]!);
+  if (buf.length !== layout.meta + header[4]!) return null;
+  let meta: CompactMeta;
   try {
-    doc = JSON.parse(text) as CompactDocument;
+    meta = JSON.parse(buf.toString('utf8', layout.meta)) as CompactMeta;
   } catch {
     return null;
   }
-  if (doc === null || typeof doc !== 'object' || doc.version !== COMPACT_VERSION || !Array.isArray(doc.spans)) return null;
-  const shared = doc.resources.map((attributes) => resources.intern(attributes));
+  if (!isMeta(meta)) return null;
+  const c = columnsOf(buf, layout);
+  const shared = meta.resources.map((attributes) => resources.intern(attributes));
   const services = shared.map((r) => serviceOf(r.attributes));
-  const scopes = doc.scopes.map((s) => (s.version === undefined ? { name: s.name } : { name: s.name, version: s.version }));
-  const { traces, names, spans } = doc;
-  const base = BigInt(doc.base);
+  const scopes = meta.scopes.map((s) => (s.version === undefined ? { name: s.name } : { name: s.name, version: s.version }));
+  const { traces, names, externals, keys, values } = meta;
+  const extras = new Map(meta.extras);
+  const ids: string[] = new Array<string>(n);
+  for (let i = 0; i < n; i++) ids[i] = buf.toString('hex', layout.ids + 8 * i, layout.ids + 8 * i + 8);
   let lastFile = -1;
   let path = '';
-  for (const c of spans) {
-    if (c[13] !== lastFile) path = paths((lastFile = c[13]));
-    const startNs = typeof c[5] === 'number' ? base + BigInt(c[5]) : BigInt(c[5]);
-    const ended = c[6] !== -1;
-    const endNs = !ended ? startNs : startNs + BigInt(c[6]);
+  for (let i = 0; i < n; i++) {
+    const file = c.file[i]!;
+    if (file !== lastFile) path = paths((lastFile = file));
+    const x = extras.get(i);
+    const duration = c.duration[i]!;
+    const ended = duration !== -1;
+    const startNs = x?.s === undefined ? c.start[i]! : BigInt(x.s);
+    // a span that never ended has its start as its end, as the lines give
+    const endNs = !ended ? startNs : x?.t === undefined ? c.end[i]! : BigInt(x.t);
+    const parent = c.parent[i]!;
+    const code = c.code[i]!;
+    const attributes: Attributes = {};
+    for (let a = c.attributeStarts[i]!, end = c.attributeStarts[i + 1]!; a < end; a++) {
+      const key = keys[c.attributePairs[2 * a]!]!;
+      const value = values[c.attributePairs[2 * a + 1]!]!;
+      // a key `__proto__` (JSON.parse makes it an own property) must not set the prototype
+      if (key === '__proto__') Object.defineProperty(attributes, key, { value, enumerable: true, writable: true, configurable: true });
+      else attributes[key] = value;
+    }
+    const resource = c.resource[i]!;
+    const scope = c.scope[i]!;
     onSpan({
-      traceId: traces[c[0]]!,
-      spanId: c[1],
-      parentSpanId: typeof c[2] === 'number' ? spans[c[2]]![1] : c[2],
-      name: names[c[3]]!,
-      kind: KINDS[c[4]]!,
+      traceId: traces[c.trace[i]!]!,
+      spanId: ids[i]!,
+      parentSpanId: parent >= 0 ? ids[parent]! : parent === -1 ? null : externals[-2 - parent]!,
+      name: names[c.name[i]!]!,
+      kind: KINDS[c.kind[i]!]!,
       startNs,
       endNs,
-      durationMs: !ended ? 0 : typeof c[6] === 'number' ? c[6] / 1e6 : Number(endNs - startNs) / 1e6,
+      durationMs: ended ? duration / 1e6 : 0,
       ended,
-      status: c[8] === null ? BARE_STATUS[c[7]]! : { code: CODES[c[7]]!, message: c[8] },
-      attributes: c[9],
-      events: c[10] === 0 ? NO_EVENTS : c[10].map((e): SpanEvent => ({ name: e[0], timeNs: BigInt(e[1]), attributes: e[2] })),
-      service: services[c[11]]!,
-      resource: shared[c[11]]!,
-      scope: c[12] === -1 ? null : scopes[c[12]]!,
-      source: { file: path, line: c[14] },
+      status: x?.m === undefined ? BARE_STATUS[code]! : { code: CODES[code]!, message: x.m },
+      attributes,
+      events: x?.e === undefined ? NO_EVENTS : x.e.map((e): SpanEvent => ({ name: e[0], timeNs: BigInt(e[1]), attributes: e[2] })),
+      service: services[resource]!,
+      resource: shared[resource]!,
+      scope: scope === -1 ? null : scopes[scope]!,
+      source: { file: path, line: c.line[i]! },
     });
   }
   return {
-    formats: { console: doc.formats[0], python: doc.formats[1], otlp: doc.formats[2] },
-    malformed: doc.malformed.map(([file, line, reason]) => ({ file, line, reason })),
-    spans: doc.spans.length,
+    formats: { console: meta.formats[0], python: meta.formats[1], otlp: meta.formats[2] },
+    malformed: meta.malformed.map(([file, line, reason]) => ({ file, line, reason })),
+    spans: n,
   };
+}
+
+/** Byte offsets of the columns of a file of `n` spans and `pairs` attribute pairs; `meta` is where the meta section starts. */
+function layoutOf(n: number, pairs: number) {
+  const start = HEADER_BYTES;
+  const end = start + 8 * n;
+  const duration = end + 8 * n;
+  const ints = duration + 8 * n;
+  const attributeStarts = ints + 7 * 4 * n;
+  const attributePairs = attributeStarts + 4 * (n + 1);
+  const kind = attributePairs + 8 * pairs;
+  const code = kind + n;
+  const ids = code + n;
+  return { n, pairs, start, end, duration, ints, attributeStarts, attributePairs, kind, code, ids, meta: ids + 8 * n };
+}
+
+function columnsOf(buf: Buffer, l: ReturnType<typeof layoutOf>) {
+  const { buffer, byteOffset: o } = buf;
+  const int = (k: number) => new Int32Array(buffer, o + l.ints + 4 * l.n * k, l.n);
+  return {
+    start: new BigInt64Array(buffer, o + l.start, l.n),
+    end: new BigInt64Array(buffer, o + l.end, l.n),
+    duration: new Float64Array(buffer, o + l.duration, l.n),
+    parent: int(0),
+    trace: int(1),
+    name: int(2),
+    resource: int(3),
+    scope: int(4),
+    file: int(5),
+    line: int(6),
+    attributeStarts: new Uint32Array(buffer, o + l.attributeStarts, l.n + 1),
+    attributePairs: new Uint32Array(buffer, o + l.attributePairs, 2 * l.pairs),
+    kind: new Uint8Array(buffer, o + l.kind, l.n),
+    code: new Uint8Array(buffer, o + l.code, l.n),
+  };
+}
+
+// The tables the columns refer to are there (a file cut or changed by hand is read past, not decoded).
+function isMeta(m: unknown): m is CompactMeta {
+  if (m === null || typeof m !== 'object') return false;
+  const x = m as Record<string, unknown>;
+  return ['formats', 'malformed', 'traces', 'names', 'resources', 'scopes', 'externals', 'keys', 'values', 'extras'].every((k) => Array.isArray(x[k]));
 }
 
 // Values numbered in the order they are first seen.

@@ -37,8 +37,9 @@ export interface IndexOptions {
 }
 
 const MANIFEST = 'manifest.txt';
-// 5: partitions may have a compact spans file beside them (`<i>.spans`, see `compact-spans.ts`)
-const VERSION = 5;
+// 5: partitions may have a compact spans file beside them (`<i>.spans`, see `compact-spans.ts`);
+// 6: those files hold columns (binary) instead of a JSON document
+const VERSION = 6;
 const BUILD_ATTEMPTS = 3;
 
 /** One input as the index recorded it. */

@@ -39,8 +39,8 @@ export async function readPartitions(index: PartitionIndex, which: readonly numb
   };
   for (const p of which) {
     const compactPath = join(index.dir, `${p}${COMPACT_SUFFIX}`);
-    const compact = await readFile(compactPath, 'utf8').then(
-      (text) => readCompactSpans(text, pathOf, resources, onSpan),
+    const compact = await readFile(compactPath).then(
+      (bytes) => readCompactSpans(bytes, pathOf, resources, onSpan),
       () => null,
     );
     if (compact !== null) {
@@ -66,17 +66,17 @@ export async function readPartitions(index: PartitionIndex, which: readonly numb
       writer?.add(s, file, line, FORMAT_INDEX[format!]);
       onSpan(s);
     });
-    if (writer !== null) await writeAtomically(compactPath, writer.text());
+    if (writer !== null) await writeAtomically(compactPath, writer.bytes());
   }
 }
 
 // Written under a name of its own and renamed into place: a command reading the same index at the
 // same time sees the whole file or none. A failed write (a full disk, a read-only index) only
 // means the next command reads the lines again.
-async function writeAtomically(path: string, text: string): Promise<void> {
+async function writeAtomically(path: string, bytes: Buffer): Promise<void> {
   const temp = `${path}.${process.pid}-${threadId}.tmp`;
   try {
-    await writeFile(temp, text);
+    await writeFile(temp, bytes);
     await rename(temp, path);
   } catch {
     await rm(temp, { force: true }).catch(() => undefined);

@@ -1,0 +1,286 @@
+/**
+ * A rollout's critical-path time by category, summed as the critical path is walked: what `stats`
+ * adds up for every rollout of a run. It gives what `attributeTime` gives for the same root
+ * (`wallMs`, `categories`, `network`), without the segment list, the per-span category map and
+ * the per-span shares that only `why` prints, and with the sums in numbers rather than bigints
+ * (each bigint operation is an allocation): when the root lasts at most 2^53 ns (104 days), every
+ * piece of it and every sum of pieces is an integer a double holds exactly.
+ * @module
+ */
+import type { SpanNode } from '../assemble/trace-model.js';
+import type { TimeSplit } from './attribution.js';
+import { nsToMs } from '../span-record.js';
+import { ownCategory, TIME_CATEGORIES } from './categorize.js';
+import type { TimeCategory } from './categorize.js';
+import { HopCuts, hopTimeline, phaseAt } from './hop-timeline.js';
+import type { HopPhase, HopTimeline } from './hop-timeline.js';
+
+const EXACT = BigInt(Number.MAX_SAFE_INTEGER);
+const CATEGORY_INDEX = new Map<TimeCategory, number>(TIME_CATEGORIES.map((c, i) => [c, i]));
+// slots after the categories: the `network` time before and after the SERVER span
+const BEFORE = TIME_CATEGORIES.length;
+const AFTER = BEFORE + 1;
+const SUMS = new Float64Array(AFTER + 1);
+// what the reused lists hold once emptied
+const NO_NODE = null as unknown as SpanNode;
+const NO_SHARES: Array<TimeCategory | number> = [];
+const NO_TIMELINE = null as unknown as HopTimeline;
+const NO_PHASES: Partial<Record<HopPhase, number>> = {};
+
+/** The category of a piece of CLIENT time: its phase, or for the collector's hop which side of /run. */
+export function hopCategory(phase: HopPhase, collector: boolean, inherited: TimeCategory): TimeCategory {
+  if (phase === 'no_server') return inherited === 'agent' ? 'unaccounted' : inherited;
+  // A call out of a model, tool or verifier to something uninstrumented is that category's time.
+  if (collector) return phase === 'return' || phase === 'network_after' ? 'collector_return' : 'collector_send';
+  switch (phase) {
+    case 'network_before':
+    case 'network_after':
+      return 'network';
+    default:
+      return phase;
+  }
+}
+
+/**
+ * What `why` keeps of the walk besides the sums, in ns: per span of the critical path its time by
+ * category, per CLIENT span its critical time by hop phase (both in the order first owned), the
+ * hop timelines built, and every span the path walks through. A rollout has a handful of each:
+ * they are kept in lists searched from the start, and one instance serves rollout after rollout
+ * ({@link CriticalDetail.reset}).
+ */
+export class CriticalDetail {
+  /** The spans owning critical time, in the order first owned; `spanCount` of them. */
+  readonly spans: SpanNode[] = [];
+  /** Per span of {@link spans}: category, ns, category, ns… (each category once, in the order first owned). */
+  readonly shares: Array<Array<TimeCategory | number>> = [];
+  spanCount = 0;
+  readonly #clients: SpanNode[] = [];
+  readonly #critical: Array<Partial<Record<HopPhase, number>>> = [];
+  readonly #timelines: HopTimeline[] = [];
+  #clientCount = 0;
+  readonly #walked: SpanNode[] = [];
+  #walkedCount = 0;
+
+  /** Empties it, keeping no reference to the spans of the last rollout. */
+  reset(): void {
+    for (let i = 0; i < this.spanCount; i++) {
+      this.spans[i] = NO_NODE;
+      this.shares[i] = NO_SHARES;
+    }
+    for (let i = 0; i < this.#clientCount; i++) {
+      this.#clients[i] = NO_NODE;
+      this.#timelines[i] = NO_TIMELINE;
+      this.#critical[i] = NO_PHASES;
+    }
+    for (let i = 0; i < this.#walkedCount; i++) this.#walked[i] = NO_NODE;
+    this.spanCount = this.#clientCount = this.#walkedCount = 0;
+  }
+
+  /** Notes that the critical path walks through `node`. */
+  walk(node: SpanNode): void {
+    this.#walked[this.#walkedCount++] = node;
+  }
+
+  /** True when the critical path walks through `node`. */
+  walked(node: SpanNode): boolean {
+    for (let i = 0; i < this.#walkedCount; i++) if (this.#walked[i] === node) return true;
+    return false;
+  }
+
+  /** Adds `len` ns of critical time in `cat` to `node`. */
+  own(node: SpanNode, cat: TimeCategory, len: number): void {
+    let i = 0;
+    while (i < this.spanCount && this.spans[i] !== node) i++;
+    if (i === this.spanCount) {
+      this.spans[i] = node;
+      this.shares[i] = [cat, len];
+      this.spanCount++;
+      return;
+    }
+    const byCat = this.shares[i]!;
+    for (let k = 0; k < byCat.length; k += 2)
+      if (byCat[k] === cat) {
+        (byCat[k + 1] as number) += len;
+        return;
+      }
+    byCat.push(cat, len);
+  }
+
+  /**
+   * The index of the CLIENT span `node`, added when first asked for with its timeline (`timeline`,
+   * else built) and no critical time yet; read it with {@link timelineAt} and {@link criticalAt}.
+   */
+  client(node: SpanNode, timeline?: HopTimeline): number {
+    const i = this.#clientIndex(node);
+    if (i >= 0) return i;
+    const at = this.#clientCount++;
+    this.#clients[at] = node;
+    this.#timelines[at] = timeline ?? hopTimeline(node);
+    this.#critical[at] = {};
+    return at;
+  }
+
+  timelineAt(i: number): HopTimeline {
+    return this.#timelines[i]!;
+  }
+
+  criticalAt(i: number): Partial<Record<HopPhase, number>> {
+    return this.#critical[i]!;
+  }
+
+  /** The timeline of the CLIENT span `node`, if it was built. */
+  timelineOf(node: SpanNode): HopTimeline | undefined {
+    const i = this.#clientIndex(node);
+    return i < 0 ? undefined : this.#timelines[i];
+  }
+
+  /** The critical ns by phase of the CLIENT span `node`, if it owned critical time. */
+  criticalOf(node: SpanNode): Partial<Record<HopPhase, number>> | undefined {
+    const i = this.#clientIndex(node);
+    return i < 0 ? undefined : this.#critical[i];
+  }
+
+  #clientIndex(node: SpanNode): number {
+    for (let i = 0; i < this.#clientCount; i++) if (this.#clients[i] === node) return i;
+    return -1;
+  }
+}
+
+/**
+ * The time split of the subtree under `root`, whose agent runs in `agentService`; with `detail`,
+ * also what each span of the critical path owned. Null when the root lasts more than 2^53 ns
+ * (the sums would not be exact in numbers).
+ */
+export function sumTimeSplit(root: SpanNode, agentService: string, detail: CriticalDetail | null = null): TimeSplit | null {
+  const { startNs, endNs } = root.span;
+  const wall = endNs > startNs ? endNs - startNs : 0n;
+  if (wall > EXACT) return null;
+  const sums = SUMS.fill(0);
+  if (wall > 0n) WALK.run(root, agentService, detail, ownCategory(root.span, agentService) ?? 'agent', startNs, endNs);
+  else detail?.walk(root);
+  const categories = {} as Record<TimeCategory, number>;
+  for (let i = 0; i < TIME_CATEGORIES.length; i++) categories[TIME_CATEGORIES[i]!] = sums[i]! / 1e6;
+  return { wallMs: nsToMs(wall), categories, network: { beforeMs: sums[BEFORE]! / 1e6, afterMs: sums[AFTER]! / 1e6 } };
+}
+
+// The "last finishing child" walk of `critical-path.ts`: from a span's end, step back to the child
+// that ends last before the cursor, walk into it, move the cursor to its start, repeat; time no
+// child covers is the span's own. Each stretch a span owns is added to the sums as it is found;
+// with detail, the stretches are kept and taken in time order (the order spans are listed in).
+// One walk at a time (it does not call itself again), so its sums and lists are reused: no
+// allocation per rollout for them.
+class Walk {
+  #root: SpanNode | null = null;
+  #agentService = '';
+  readonly #sums: Float64Array;
+  #detail: CriticalDetail | null = null;
+  readonly #cuts = new HopCuts();
+  // the stretches, newest first (with detail only): `#count` of them
+  readonly #nodes: Array<SpanNode | null> = [];
+  readonly #cats: TimeCategory[] = [];
+  readonly #from: bigint[] = [];
+  readonly #to: bigint[] = [];
+  #count = 0;
+  #lastClient: SpanNode | null = null;
+  #lastTimeline: HopTimeline | null = null;
+
+  constructor(sums: Float64Array) {
+    this.#sums = sums;
+  }
+
+  run(root: SpanNode, agentService: string, detail: CriticalDetail | null, cat: TimeCategory, lo: bigint, hi: bigint): void {
+    this.#root = root;
+    this.#agentService = agentService;
+    this.#detail = detail;
+    this.#lastClient = null;
+    this.#count = 0;
+    try {
+      this.#node(root, cat, lo, hi);
+      for (let i = this.#count - 1; i >= 0; i--) this.#take(this.#nodes[i]!, this.#cats[i]!, this.#from[i]!, this.#to[i]!);
+    } finally {
+      // nothing of this rollout is kept alive by the reused walk
+      this.#root = this.#detail = this.#lastClient = this.#lastTimeline = null;
+      for (let i = 0; i < this.#count; i++) this.#nodes[i] = null;
+      this.#count = 0;
+    }
+  }
+
+  // the window [lo, hi] of `node`, whose category is `cat`
+  #node(node: SpanNode, cat: TimeCategory, lo: bigint, hi: bigint): void {
+    this.#detail?.walk(node);
+    const n = node.children.length;
+    // sorted by end (desc) once: the cursor only moves back
+    const kids = n < 2 ? node.children : [...node.children].sort(byEndDesc);
+    let cursor = hi;
+    for (let i = 0; i < n; i++) {
+      if (cursor <= lo) break;
+      const kid = kids[i]!;
+      const ks = kid.span.startNs > lo ? kid.span.startNs : lo;
+      const ke = kid.span.endNs < cursor ? kid.span.endNs : cursor;
+      if (ke <= ks) continue;
+      if (ke < cursor) this.#stretch(node, cat, ke, cursor);
+      this.#node(kid, ownCategory(kid.span, this.#agentService) ?? cat, ks, ke);
+      cursor = ks;
+    }
+    if (cursor > lo) this.#stretch(node, cat, lo, cursor);
+  }
+
+  #stretch(node: SpanNode, cat: TimeCategory, a: bigint, b: bigint): void {
+    if (this.#detail === null) return this.#take(node, cat, a, b);
+    const i = this.#count++;
+    this.#nodes[i] = node;
+    this.#cats[i] = cat;
+    this.#from[i] = a;
+    this.#to[i] = b;
+  }
+
+  // [a, b) of `node`'s own time; a CLIENT span's is split at its hop's instants
+  #take(node: SpanNode, cat: TimeCategory, a: bigint, b: bigint): void {
+    const sums = this.#sums;
+    if (node.span.kind !== 'CLIENT') {
+      const len = Number(b - a);
+      sums[CATEGORY_INDEX.get(cat)!]! += len;
+      if (this.#detail !== null) this.#detail.own(node, cat, len);
+      return;
+    }
+    const detail = this.#detail;
+    const client = detail === null ? -1 : detail.client(node);
+    const tl = detail === null ? this.#timeline(node) : detail.timelineAt(client);
+    const critical = detail === null ? undefined : detail.criticalAt(client);
+    const collector = node === this.#root && node.span.service !== this.#agentService;
+    const cuts = this.#cuts;
+    cuts.fill(tl, a, b);
+    let from = a;
+    for (let k = 0; k < cuts.count; k++) {
+      const to = cuts.at[k]!;
+      if (to <= from) continue;
+      const phase = phaseAt(tl, from);
+      const len = Number(to - from);
+      const category = hopCategory(phase, collector, cat);
+      sums[CATEGORY_INDEX.get(category)!]! += len;
+      if (phase === 'network_before') sums[BEFORE]! += len;
+      else if (phase === 'network_after') sums[AFTER]! += len;
+      if (critical !== undefined) {
+        critical[phase] = (critical[phase] ?? 0) + len;
+        this.#detail!.own(node, category, len);
+      }
+      from = to;
+    }
+  }
+
+  // without detail, where no list keeps them: the timeline of the last CLIENT span
+  #timeline(node: SpanNode): HopTimeline {
+    if (this.#lastClient !== node) {
+      this.#lastClient = node;
+      this.#lastTimeline = hopTimeline(node);
+    }
+    return this.#lastTimeline!;
+  }
+}
+
+function byEndDesc(a: SpanNode, b: SpanNode): number {
+  if (a.span.endNs !== b.span.endNs) return a.span.endNs > b.span.endNs ? -1 : 1;
+  return a.span.startNs < b.span.startNs ? -1 : a.span.startNs > b.span.startNs ? 1 : 0;
+}
+
+const WALK = new Walk(SUMS);
