@@ -8,15 +8,7 @@ import { hopTimeline } from '../src/analyze/hop-timeline.js';
 import { assembleTraces } from '../src/assemble/assemble-traces.js';
 import { findRollouts } from '../src/assemble/rollouts.js';
 import { AGENT, bare, MODEL, toRecords } from './support/fixtures.js';
-import { COLLECTOR, phasedRolloutSpans } from './support/phased-rollouts.js';
-
-const phases = (queued: number, connect: number, sentAt: number, extra: Record<string, unknown> = {}) => ({
-  'gym.http.phase.queued_ms': queued,
-  'gym.http.phase.connect_ms': connect,
-  'gym.http.connection.reused': connect === 0,
-  'gym.http.phase.sent_at_ms': sentAt,
-  ...extra,
-});
+import { clientPhaseAttributes as phases, COLLECTOR, phasedRolloutSpans } from './support/phased-rollouts.js';
 
 function rolloutOf(spans: ReturnType<typeof bare>[]) {
   const [r] = findRollouts(assembleTraces(toRecords(spans)));

@@ -13,15 +13,8 @@ import { findRollouts } from '../src/assemble/rollouts.js';
 import type { Rollout } from '../src/assemble/rollouts.js';
 import { AGENT, bare, defaultPresetSpans, MODEL, RESOURCES, rolloutSpans, toRecords } from './support/fixtures.js';
 import type { FixtureSpan } from './support/fixtures.js';
-import { phasedRolloutSpans } from './support/phased-rollouts.js';
+import { clientPhaseAttributes as phases, phasedRolloutSpans } from './support/phased-rollouts.js';
 
-const phases = (queued: number, connect: number, sentAt: number, extra: Record<string, unknown> = {}) => ({
-  'gym.http.phase.queued_ms': queued,
-  'gym.http.phase.connect_ms': connect,
-  'gym.http.connection.reused': connect === 0,
-  'gym.http.phase.sent_at_ms': sentAt,
-  ...extra,
-});
 const rid = (id: string) => ({ 'nemo.gym.rollout.id': id });
 
 function rolloutsOf(spans: FixtureSpan[]): Rollout[] {

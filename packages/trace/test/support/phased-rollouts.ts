@@ -119,3 +119,14 @@ export function phasedRolloutSpans(o: PhasedRolloutOptions): FixtureSpan[] {
 function round(ms: number): number {
   return Math.round(ms * 1000) / 1000;
 }
+
+/** The CLIENT phase attributes the HTTP client records (queued, connect, sent), plus `extra`. */
+export function clientPhaseAttributes(queued: number, connect: number, sentAt: number, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    'gym.http.phase.queued_ms': queued,
+    'gym.http.phase.connect_ms': connect,
+    'gym.http.connection.reused': connect === 0,
+    'gym.http.phase.sent_at_ms': sentAt,
+    ...extra,
+  };
+}
