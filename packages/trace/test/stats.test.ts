@@ -6,7 +6,9 @@ import { compareStats } from '../src/analyze/compare.js';
 import { assembleTraces } from '../src/assemble/assemble-traces.js';
 import { findRollouts } from '../src/assemble/rollouts.js';
 import { TraceUserError } from '../src/errors.js';
+import { attributeRollout } from '../src/analyze/attribution.js';
 import { bare, rolloutSpans, toRecords } from './support/fixtures.js';
+import { phasedRolloutSpans } from './support/phased-rollouts.js';
 
 // Brute force nearest rank: the smallest value v such that at least p% of the sample is <= v.
 function bruteForce(values: number[], p: number): number {
@@ -41,6 +43,17 @@ describe('percentiles', () => {
 });
 
 describe('computeStats', () => {
+  it("counts a rollout's wall from the collector's call around it, as why does", () => {
+    const spans = ['c0', 'c1'].flatMap((id, i) => phasedRolloutSpans({ rolloutId: id, atMs: i * 1000, collector: { serverMs: 0, queuedMs: 120, transitMs: 30, returnMs: 15 } }));
+    const set = assembleTraces(toRecords(spans));
+    const rollouts = findRollouts(set);
+    assert.ok(rollouts.every((r) => r.envelope !== null));
+    const whyWall = rollouts.reduce((n, r) => n + attributeRollout(r).wallMs, 0);
+    const s = computeStats(set, rollouts);
+    assert.ok(Math.abs(s.rolloutWallMs - whyWall) < 1e-6, `${s.rolloutWallMs} vs ${whyWall}`);
+    assert.ok(s.rolloutWallMs > rollouts.reduce((n, r) => n + r.node.span.durationMs, 0) + 2 * 165 - 1e-6);
+  });
+
   const spans = [...rolloutSpans({ rolloutId: 'a' }), ...rolloutSpans({ rolloutId: 'b', atMs: 5000 })];
   spans.push(bare('gym.verify', '00000000000000e1', null, 0, 9999, { attributes: { 'nemo.span.truncated': true } }));
   spans.push(bare('POST /get_weather', '00000000000000e2', null, 0, 10, { kind: 'SERVER', status: { code: 'ERROR', message: 'x' }, attributes: { 'http.route': '/get_weather' } }));

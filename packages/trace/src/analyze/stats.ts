@@ -4,6 +4,7 @@
  * shutdown time, not the work's.
  * @module
  */
+import { outermostOf } from '../assemble/rollouts.js';
 import type { Rollout } from '../assemble/rollouts.js';
 import type { TraceSet } from '../assemble/trace-model.js';
 import { TRACE_ERROR_CODES, TraceUserError } from '../errors.js';
@@ -158,7 +159,8 @@ export class StatsAccumulator {
       }
     }
     this.#rolloutCount += rollouts.length;
-    this.#rolloutWallMs += rollouts.reduce((n, r) => n + r.node.span.durationMs, 0);
+    // a rollout's wall as `why` counts it: from the collector's call around it when that is in the input
+    for (const r of rollouts) this.#rolloutWallMs += outermostOf(r).span.durationMs;
   }
 
   /**
