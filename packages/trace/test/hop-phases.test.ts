@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { attributeRollout, attributeTime } from '../src/analyze/attribution.js';
 import { TIME_CATEGORIES } from '../src/analyze/categorize.js';
 import { hopTimeline } from '../src/analyze/hop-timeline.js';
+import { findMissingServerSpans } from '../src/analyze/missing-servers.js';
 import { assembleTraces } from '../src/assemble/assemble-traces.js';
 import { findRollouts } from '../src/assemble/rollouts.js';
 import { AGENT, bare, MODEL, toRecords } from './support/fixtures.js';
@@ -68,6 +69,39 @@ describe('client phases on the critical path', () => {
     assert.equal(a.categories.verify, 59);
     assert.equal(sum(a.categories), a.wallMs);
     assert.equal(hopTimeline(r.node.children[0]!).server!.span.spanId, '0000000000000004');
+  });
+
+  it('counts a call that failed without an answer and left no SERVER span (refused, reset) as retries, not as a missing log', () => {
+    const set = assembleTraces(
+      toRecords([
+        bare('gym.rollout', '0000000000000001', null, 0, 400),
+        bare('HTTP POST', '0000000000000002', '0000000000000001', 10, 40, { kind: 'CLIENT', attributes: phases(1, 0, 2, { 'http.response.status_code': 200 }) }),
+        bare('POST /seed_session', '0000000000000003', '0000000000000002', 15, 35, { kind: 'SERVER', service: 'nemo-gym/weather' }),
+        // the server is gone: five refused attempts and their back-off, no phases (nothing was sent)
+        bare('HTTP POST', '0000000000000004', '0000000000000001', 50, 350, {
+          kind: 'CLIENT',
+          status: { code: 'ERROR', message: 'connect ECONNREFUSED 127.0.0.1:9' },
+          attributes: { 'url.full': 'http://127.0.0.1:9/verify', 'error.type': 'ECONNREFUSED', 'http.request.resend_count': 4 },
+        }),
+        // sent once (2 ms queued, then written), reset as the server died, then refused: after the send it is failed attempts
+        bare('HTTP POST', '0000000000000005', '0000000000000001', 355, 397, {
+          kind: 'CLIENT',
+          status: { code: 'ERROR', message: 'other side closed' },
+          attributes: { ...phases(2, 0, 2), 'url.full': 'http://127.0.0.1:9/verify', 'error.type': 'UND_ERR_SOCKET', 'http.request.resend_count': 2 },
+        }),
+      ]),
+    );
+    const r = findRollouts(set)[0]!;
+    const a = attributeRollout(r);
+    assert.equal(a.categories.retries, 300 + 40);
+    assert.equal(a.categories.unaccounted, 0);
+    assert.equal(a.categories.caller_queue, 1 + 2);
+    assert.equal(sum(a.categories), a.wallMs);
+    assert.equal(hopTimeline(r.node.children[1]!).unanswered, true);
+    assert.equal(hopTimeline(r.node.children[2]!).unanswered, true);
+    assert.equal(hopTimeline(r.node.children[0]!).unanswered, false);
+    // and no SERVER span is reported missing for it
+    assert.deepEqual(findMissingServerSpans(set), []);
   });
 
   it('keeps the before/after split, as network, when no phases were recorded', () => {

@@ -9,6 +9,7 @@ import type { SpanNode } from '../assemble/trace-model.js';
 import { nsToMs } from '../span-record.js';
 import { clientPhasesOf } from './client-phases.js';
 import type { ClientPhases } from './client-phases.js';
+import { failedWithoutAnswer } from './unanswered.js';
 
 /**
  * A phase of a hop. `network_before`/`network_after` are today's split of a CLIENT span without
@@ -25,6 +26,12 @@ export interface HopTimeline {
   client: SpanNode;
   /** The SERVER span of the last attempt, or null when the callee left none. */
   server: SpanNode | null;
+  /**
+   * No SERVER span, and the call failed without an answer (refused, reset, timed out): whatever
+   * was sent reached no server that answered, so its time after the send is failed attempts, not
+   * a missing log.
+   */
+  unanswered: boolean;
   phases: ClientPhases | null;
   /** Start of the last attempt (the CLIENT start unless the request was re-sent). */
   attemptNs: bigint;
@@ -76,19 +83,20 @@ export function hopTimeline(client: SpanNode): HopTimeline {
     if (early > skewNs) skewNs = early;
     if (late > skewNs) skewNs = late;
   }
-  return { client, server, phases, attemptNs, queuedEndNs, connectedNs, serverStartNs, serverEndNs, clockSkewMs: nsToMs(skewNs) };
+  const unanswered = server === null && failedWithoutAnswer(client.span);
+  return { client, server, unanswered, phases, attemptNs, queuedEndNs, connectedNs, serverStartNs, serverEndNs, clockSkewMs: nsToMs(skewNs) };
 }
 
 /** The phase of the CLIENT span's own time at instant `t` (one not covered by its SERVER child). */
 export function phaseAt(tl: HopTimeline, t: bigint): HopPhase {
   if (tl.phases === null) {
-    if (tl.server === null) return 'no_server';
+    if (tl.server === null) return tl.unanswered ? 'retries' : 'no_server';
     return t < tl.serverStartNs ? 'network_before' : 'network_after';
   }
   if (t < tl.attemptNs) return 'retries';
   if (t < tl.queuedEndNs) return 'caller_queue';
   if (t < tl.connectedNs) return 'connect';
-  if (tl.server === null) return 'no_server';
+  if (tl.server === null) return tl.unanswered ? 'retries' : 'no_server';
   return t >= tl.serverEndNs ? 'return' : 'transit';
 }
 

@@ -5,9 +5,10 @@
  * @module
  */
 import type { SpanNode, TraceSet } from '../assemble/trace-model.js';
-import { ATTR, isTruncated, SPAN } from '../span-record.js';
+import { isTruncated, SPAN } from '../span-record.js';
 import type { SpanSource } from '../span-record.js';
 import { calleeOf } from './callee.js';
+import { failedWithoutAnswer } from './unanswered.js';
 
 /** The missing SERVER spans of one callee. */
 export interface MissingServerSpans {
@@ -122,7 +123,7 @@ function note(map: Map<string, LonelyCalls>, address: string, node: SpanNode): v
 function expectsServer(node: SpanNode): boolean {
   const s = node.span;
   if (!s.ended || isTruncated(s)) return false;
-  if (s.status.code === 'ERROR' && s.attributes[ATTR.HTTP_STATUS] === undefined) return false;
+  if (failedWithoutAnswer(s)) return false;
   return true;
 }
 

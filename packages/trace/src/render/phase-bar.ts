@@ -1,6 +1,7 @@
 /**
  * The waterfall bar of one tree row. A CLIENT span with recorded phases is drawn in them — one
- * character per phase, so the picture reads without colour — every other span as a solid block.
+ * character per phase, so the picture reads without colour — a call that never reached a server
+ * as retries, every other span as a solid block.
  * @module
  */
 import { clientPhasesOf } from '../analyze/client-phases.js';
@@ -25,7 +26,9 @@ export function barText(row: TreeRow, tree: SpanTree, width: number): string {
   const from = Math.min(width - 1, Math.max(0, Math.floor((row.offsetMs / tree.wallMs) * width)));
   const to = Math.min(width, Math.max(from + 1, Math.ceil(((row.offsetMs + row.durationMs) / tree.wallMs) * width)));
   let inner = '█'.repeat(to - from);
-  if (hasPhaseBar(row)) {
+  // a call that never reached a server is failed attempts from end to end, not time in a callee
+  if (row.node.span.kind === 'CLIENT' && !hasPhaseBar(row) && hopTimeline(row.node).unanswered) inner = PHASE_CHARS.retries.repeat(to - from);
+  else if (hasPhaseBar(row)) {
     const tl = hopTimeline(row.node);
     const cellNs = (tree.wallMs * 1e6) / width;
     const { startNs, endNs } = row.node.span;
@@ -61,7 +64,7 @@ function charAt(tl: HopTimeline, t: bigint): string {
   if (t < tl.attemptNs) return PHASE_CHARS.retries;
   if (t < tl.queuedEndNs) return PHASE_CHARS.caller_queue;
   if (t < tl.connectedNs) return PHASE_CHARS.connect;
-  if (tl.server === null) return PHASE_CHARS.server;
+  if (tl.server === null) return tl.unanswered ? PHASE_CHARS.retries : PHASE_CHARS.server;
   if (t < tl.serverStartNs) return PHASE_CHARS.transit;
   if (t < tl.serverEndNs) return PHASE_CHARS.server;
   return PHASE_CHARS.return;

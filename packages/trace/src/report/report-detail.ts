@@ -8,6 +8,7 @@ import type { Attribution } from '../analyze/attribution.js';
 import { categorizeSubtree, serverChildOf } from '../analyze/categorize.js';
 import type { TimeCategory } from '../analyze/categorize.js';
 import { hopTimeline } from '../analyze/hop-timeline.js';
+import { failedWithoutAnswer } from '../analyze/unanswered.js';
 import { buildSpanTree } from '../analyze/span-tree.js';
 import type { SpanNode } from '../assemble/trace-model.js';
 import { ATTR, isTruncated } from '../span-record.js';
@@ -104,7 +105,7 @@ function phaseSegments(node: SpanNode, viewStartNs: bigint): Array<[string, numb
     ['caller_queue', tl.attemptNs, tl.queuedEndNs],
     ['connect', tl.queuedEndNs, tl.connectedNs],
     ...(tl.server === null
-      ? [['unaccounted', tl.connectedNs, endNs] as [string, bigint, bigint]]
+      ? [[tl.unanswered ? 'retries' : 'unaccounted', tl.connectedNs, endNs] as [string, bigint, bigint]]
       : ([
           ['transit', tl.connectedNs, tl.serverStartNs],
           ['callee', tl.serverStartNs, tl.serverEndNs],
@@ -122,10 +123,12 @@ function dominant(phases: Array<[string, number, number]>): TimeCategory {
 }
 
 // The colour of a CLIENT bar without phases follows `why`: the wait around its SERVER child is
-// network time; an agent call with no SERVER child is unaccounted.
+// network time; a call that never reached a server is retries; another agent call with no SERVER
+// child is unaccounted.
 function barCategory(node: SpanNode, cat: TimeCategory): TimeCategory {
   if (node.span.kind !== 'CLIENT') return cat;
   if (serverChildOf(node) !== null) return 'network';
+  if (failedWithoutAnswer(node.span)) return 'retries';
   return cat === 'agent' ? 'unaccounted' : cat;
 }
 
