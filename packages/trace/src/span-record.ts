@@ -73,6 +73,9 @@ export function isTruncated(span: SpanRecord): boolean {
   return v === true || v === 'true';
 }
 
+/** The most nanoseconds a number holds exactly (2^53 − 1, about 104 days): sums in numbers stay exact below it. */
+export const MAX_EXACT_NS = BigInt(Number.MAX_SAFE_INTEGER);
+
 /** Milliseconds between two nanosecond instants. */
 export function nsToMs(ns: bigint): number {
   return Number(ns) / 1e6;

@@ -83,8 +83,8 @@ class HistogramSeries extends Series implements BoundHistogram {
     this.startTime = time;
   }
 
-  point(boundaries: readonly number[]): Histogram {
-    return { buckets: { boundaries: [...boundaries], counts: [...this.counts] }, count: this.count, sum: this.sum, min: this.min, max: this.max };
+  point(): Histogram {
+    return { buckets: { boundaries: [...this.#boundaries], counts: [...this.counts] }, count: this.count, sum: this.sum, min: this.min, max: this.max };
   }
 }
 
@@ -177,7 +177,7 @@ class HistogramInstrument extends Instrument<HistogramSeries> implements LeanHis
   }
 
   protected toMetric(series: readonly HistogramSeries[], temporality: AggregationTemporality, now: HrTime): MetricData {
-    const dataPoints: DataPoint<Histogram>[] = series.map((s) => ({ attributes: s.attributes, startTime: s.startTime!, endTime: now, value: s.point(this.#boundaries) }));
+    const dataPoints: DataPoint<Histogram>[] = series.map((s) => ({ attributes: s.attributes, startTime: s.startTime!, endTime: now, value: s.point() }));
     return { descriptor: this.descriptor(), aggregationTemporality: temporality, dataPointType: DataPointType.HISTOGRAM, dataPoints };
   }
 }

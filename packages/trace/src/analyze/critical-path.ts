@@ -58,8 +58,8 @@ function walk(node: SpanNode, lo: bigint, hi: bigint, out: CriticalSegment[], id
   if (cursor > lo) out.push({ node, startNs: lo, endNs: cursor });
 }
 
-function byEndDesc(a: SpanNode, b: SpanNode): number {
+/** Latest end first; of two ending together, the one that started first (it covers more). */
+export function byEndDesc(a: SpanNode, b: SpanNode): number {
   if (a.span.endNs !== b.span.endNs) return a.span.endNs > b.span.endNs ? -1 : 1;
-  // Same end: the one that started first covers more of the window.
   return a.span.startNs < b.span.startNs ? -1 : a.span.startNs > b.span.startNs ? 1 : 0;
 }

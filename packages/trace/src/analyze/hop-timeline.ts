@@ -6,7 +6,7 @@
  * @module
  */
 import type { SpanNode } from '../assemble/trace-model.js';
-import { nsToMs } from '../span-record.js';
+import { MAX_EXACT_NS, nsToMs } from '../span-record.js';
 import { clientPhasesOf } from './client-phases.js';
 import type { ClientPhases } from './client-phases.js';
 import { failedWithoutAnswer } from './unanswered.js';
@@ -102,13 +102,12 @@ export function phaseAt(tl: HopTimeline, t: bigint): HopPhase {
 
 /** Splits the CLIENT-owned stretch [a, b) at the hop's instants: [phase, ns] pieces in time order. */
 export function splitByPhase(tl: HopTimeline, a: bigint, b: bigint): Array<[HopPhase, bigint]> {
-  // the phase boundaries inside (a, b), in order (no closures: this runs for every CLIENT span)
-  const cuts: bigint[] = [];
-  for (const t of [tl.attemptNs, tl.queuedEndNs, tl.connectedNs, tl.serverStartNs, tl.serverEndNs]) if (t > a && t < b) insertSorted(cuts, t);
-  cuts.push(b);
+  const cuts = new HopCuts();
+  cuts.fill(tl, a, b);
   const out: Array<[HopPhase, bigint]> = [];
   let from = a;
-  for (const to of cuts) {
+  for (let k = 0; k < cuts.count; k++) {
+    const to = cuts.at[k]!;
     if (to <= from) continue;
     const phase = phaseAt(tl, from);
     const last = out[out.length - 1];
@@ -117,12 +116,6 @@ export function splitByPhase(tl: HopTimeline, a: bigint, b: bigint): Array<[HopP
     from = to;
   }
   return out;
-}
-
-function insertSorted(list: bigint[], t: bigint): void {
-  let i = list.length;
-  while (i > 0 && list[i - 1]! > t) i--;
-  list.splice(i, 0, t);
 }
 
 /**
@@ -140,12 +133,10 @@ export function hopPhaseDurations(tl: HopTimeline): { phases: Partial<Record<Hop
   return { phases, serverMs: tl.server === null ? 0 : nsToMs(tl.serverEndNs - tl.serverStartNs) };
 }
 
-const EXACT = BigInt(Number.MAX_SAFE_INTEGER);
-
 // Adds the pieces of [a, b) to `phases` in ms, as `splitByPhase` cuts and merges them; in numbers
 // of ns (exact while the stretch lasts at most 2^53 ns), not an array of pieces per call.
 function addPhases(phases: Partial<Record<HopPhase, number>>, tl: HopTimeline, a: bigint, b: bigint): void {
-  if (b > a && b - a > EXACT) {
+  if (b > a && b - a > MAX_EXACT_NS) {
     for (const [p, ns] of splitByPhase(tl, a, b)) phases[p] = (phases[p] ?? 0) + nsToMs(ns);
     return;
   }

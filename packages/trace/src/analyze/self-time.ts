@@ -3,6 +3,7 @@
  * @module
  */
 import type { SpanNode } from '../assemble/trace-model.js';
+import { MAX_EXACT_NS } from '../span-record.js';
 
 /**
  * Self time of `node` in nanoseconds: its duration minus the union of its children's intervals,
@@ -25,8 +26,6 @@ export function selfTimeNs(node: SpanNode): bigint {
   return endNs - startNs - covered;
 }
 
-const EXACT = BigInt(Number.MAX_SAFE_INTEGER);
-
 /**
  * {@link selfTimeNs} as a number of ns, with one bigint made per child rather than two (each
  * bigint operation is an allocation): exact, as the span lasts at most 2^53 ns (104 days). Null
@@ -36,7 +35,7 @@ export function selfTimeNumber(node: SpanNode): number | null {
   const { startNs, endNs } = node.span;
   if (endNs <= startNs) return 0;
   const duration = endNs - startNs;
-  if (duration > EXACT) return null;
+  if (duration > MAX_EXACT_NS) return null;
   let covered = 0;
   let cursor = startNs;
   for (const c of node.children) {

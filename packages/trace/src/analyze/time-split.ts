@@ -9,13 +9,13 @@
  */
 import type { SpanNode } from '../assemble/trace-model.js';
 import type { TimeSplit } from './attribution.js';
-import { nsToMs } from '../span-record.js';
+import { MAX_EXACT_NS, nsToMs } from '../span-record.js';
 import { ownCategory, TIME_CATEGORIES } from './categorize.js';
+import { byEndDesc } from './critical-path.js';
 import type { TimeCategory } from './categorize.js';
 import { HopCuts, hopTimeline, phaseAt } from './hop-timeline.js';
 import type { HopPhase, HopTimeline } from './hop-timeline.js';
 
-const EXACT = BigInt(Number.MAX_SAFE_INTEGER);
 const CATEGORY_INDEX = new Map<TimeCategory, number>(TIME_CATEGORIES.map((c, i) => [c, i]));
 // slots after the categories: the `network` time before and after the SERVER span
 const BEFORE = TIME_CATEGORIES.length;
@@ -154,7 +154,7 @@ export class CriticalDetail {
 export function sumTimeSplit(root: SpanNode, agentService: string, detail: CriticalDetail | null = null): TimeSplit | null {
   const { startNs, endNs } = root.span;
   const wall = endNs > startNs ? endNs - startNs : 0n;
-  if (wall > EXACT) return null;
+  if (wall > MAX_EXACT_NS) return null;
   const sums = SUMS.fill(0);
   if (wall > 0n) WALK.run(root, agentService, detail, ownCategory(root.span, agentService) ?? 'agent', startNs, endNs);
   else detail?.walk(root);
@@ -276,11 +276,6 @@ class Walk {
     }
     return this.#lastTimeline!;
   }
-}
-
-function byEndDesc(a: SpanNode, b: SpanNode): number {
-  if (a.span.endNs !== b.span.endNs) return a.span.endNs > b.span.endNs ? -1 : 1;
-  return a.span.startNs < b.span.startNs ? -1 : a.span.startNs > b.span.startNs ? 1 : 0;
 }
 
 const WALK = new Walk(SUMS);

@@ -5,7 +5,7 @@
  * @module
  */
 import { clientPhasesOf } from '../analyze/client-phases.js';
-import { hopTimeline } from '../analyze/hop-timeline.js';
+import { HopCuts, hopTimeline } from '../analyze/hop-timeline.js';
 import type { HopTimeline } from '../analyze/hop-timeline.js';
 import type { SpanTree, TreeRow } from '../analyze/span-tree.js';
 
@@ -26,10 +26,10 @@ export function barText(row: TreeRow, tree: SpanTree, width: number): string {
   const from = Math.min(width - 1, Math.max(0, Math.floor((row.offsetMs / tree.wallMs) * width)));
   const to = Math.min(width, Math.max(from + 1, Math.ceil(((row.offsetMs + row.durationMs) / tree.wallMs) * width)));
   let inner = '█'.repeat(to - from);
-  // a call that never reached a server is failed attempts from end to end, not time in a callee
-  if (row.node.span.kind === 'CLIENT' && !hasPhaseBar(row) && hopTimeline(row.node).unanswered) inner = PHASE_CHARS.retries.repeat(to - from);
-  else if (hasPhaseBar(row)) {
-    const tl = hopTimeline(row.node);
+  const tl = row.node.span.kind === 'CLIENT' ? hopTimeline(row.node) : null;
+  // a call that failed without an answer and left no SERVER span is failed attempts from end to end
+  if (tl?.phases === null && tl.unanswered) inner = PHASE_CHARS.retries.repeat(to - from);
+  else if (tl !== null && tl.phases !== null) {
     const cellNs = (tree.wallMs * 1e6) / width;
     const { startNs, endNs } = row.node.span;
     inner = '';
@@ -45,11 +45,14 @@ export function barText(row: TreeRow, tree: SpanTree, width: number): string {
   return ' '.repeat(from) + inner + ' '.repeat(width - to);
 }
 
+const CUTS = new HopCuts();
+
 function longestIn(tl: HopTimeline, a: bigint, b: bigint): string {
-  const cuts = [tl.attemptNs, tl.queuedEndNs, tl.connectedNs, tl.serverStartNs, tl.serverEndNs].filter((t) => t > a && t < b).sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+  CUTS.fill(tl, a, b);
   const total = new Map<string, bigint>();
   let from = a;
-  for (const to of [...cuts, b]) {
+  for (let k = 0; k < CUTS.count; k++) {
+    const to = CUTS.at[k]!;
     const c = charAt(tl, from);
     total.set(c, (total.get(c) ?? 0n) + (to - from));
     from = to;
