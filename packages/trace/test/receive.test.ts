@@ -2,6 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
+import * as grpc from '@grpc/grpc-js';
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
@@ -115,6 +116,35 @@ describe('startOtlpReceiver with the official OpenTelemetry exporters', () => {
     assert.match(String(child['start_time']), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}Z$/);
     assert.deepEqual(child['status'], { code: 'ERROR', message: 'boom' });
     assert.deepEqual(child['scope'], { name: 'gym.receive.test', version: '1.2.3' });
+  });
+});
+
+describe('startOtlpReceiver over gRPC', () => {
+  it('answers INVALID_ARGUMENT, saying why, to a request it cannot decode, and keeps serving', async () => {
+    const client = new grpc.Client(`127.0.0.1:${rx.grpcPort}`, grpc.credentials.createInsecure());
+    const call = (bytes: Buffer) =>
+      new Promise<grpc.ServiceError | null>((resolve) =>
+        client.makeUnaryRequest(
+          '/opentelemetry.proto.collector.trace.v1.TraceService/Export',
+          (b: Buffer) => b,
+          (b: Buffer) => b,
+          bytes,
+          (err) => resolve(err),
+        ),
+      );
+    try {
+      // resource_spans whose length runs past the end of the request
+      const err = await call(Buffer.from([0x0a, 0xff, 0xff, 0xff, 0x0f, 0x01]));
+      assert.equal(err?.code, grpc.status.INVALID_ARGUMENT);
+      assert.match(err.details, /Cannot decode the traces export request: field 1 runs past the end/);
+      // an empty request is a valid one, answered OK
+      assert.equal(await call(Buffer.alloc(0)), null);
+    } finally {
+      client.close();
+    }
+    const service = 'nemo-gym/rx_after_bad_grpc';
+    await exportPair(new GrpcExporter({ url: `http://127.0.0.1:${rx.grpcPort}` }), service);
+    assertLines(out.path(serviceFileName(service)), 2);
   });
 });
 

@@ -1,13 +1,16 @@
 /**
  * The OTLP/gRPC receiver (@grpc/grpc-js): the `Export` method of the trace, metrics and logs
- * collector services, plaintext. grpc-js inflates gzip-compressed messages itself.
+ * collector services, plaintext. grpc-js inflates gzip-compressed messages itself; each request
+ * reaches the handler as its protobuf bytes, converted there (`protobuf-export.ts`), so a span
+ * is never built as a protobufjs message.
  * @module
  */
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import type { Ingest } from './ingest.js';
 import { OTLP_SERVICES, OTLP_SIGNALS, otlpProtoDir, TO_OBJECT_OPTIONS } from './otlp-protos.js';
-import type { Obj } from './otlp-shape.js';
+import type { ConvertedExport, Obj } from './otlp-shape.js';
+import { convertProtobufExport } from './protobuf-export.js';
 
 interface ServiceCtor {
   service: grpc.ServiceDefinition;
@@ -24,9 +27,19 @@ export function createOtlpGrpcServer(ingest: Ingest, maxMessageBytes: number): g
   for (const signal of OTLP_SIGNALS) {
     const { pkg, service } = OTLP_SERVICES[signal];
     const ctor = loaded.opentelemetry.proto.collector[pkg]!.v1[service]!;
-    server.addService(ctor.service, {
-      Export(call: grpc.ServerUnaryCall<Obj, Obj>, done: grpc.sendUnaryData<Obj>) {
-        ingest(signal, call.request, 'grpc').then(
+    const exportMethod = ctor.service['Export']!;
+    // the request's bytes as they came: decoded by the handler, which can say what is wrong with them
+    const definition: grpc.ServiceDefinition = { ...ctor.service, Export: { ...exportMethod, requestDeserialize: (bytes: Buffer) => bytes } };
+    server.addService(definition, {
+      Export(call: grpc.ServerUnaryCall<Buffer, Obj>, done: grpc.sendUnaryData<Obj>) {
+        let converted: ConvertedExport;
+        try {
+          converted = convertProtobufExport(signal, call.request);
+        } catch (err) {
+          done({ code: grpc.status.INVALID_ARGUMENT, details: `Cannot decode the ${signal} export request: ${(err as Error).message}` });
+          return;
+        }
+        ingest(signal, converted, 'grpc').then(
           () => done(null, {}),
           // Storage failed (disk full, shutting down): UNAVAILABLE is the retryable code in OTLP.
           (err: unknown) => done({ code: grpc.status.UNAVAILABLE, details: `Cannot store the export: ${(err as Error).message}` }),

@@ -8,10 +8,12 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { BodyError, readBody } from './http-body.js';
+import { convertObjectExport } from './ingest.js';
 import type { Ingest } from './ingest.js';
-import { loadOtlpTypes, OTLP_SIGNALS, TO_OBJECT_OPTIONS } from './otlp-protos.js';
+import { loadOtlpTypes, OTLP_SIGNALS } from './otlp-protos.js';
 import type { OtlpSignal } from './otlp-protos.js';
-import type { Obj } from './otlp-shape.js';
+import type { ConvertedExport, Obj } from './otlp-shape.js';
+import { convertProtobufExport } from './protobuf-export.js';
 
 type Encoding = 'protobuf' | 'json';
 
@@ -45,14 +47,14 @@ export function createOtlpHttpServer(ingest: Ingest, maxBodyBytes: number): Serv
       .toLowerCase();
     const encoding = CONTENT_TYPES[mime];
     if (encoding === undefined) return fail(res, 415, 'json', `Unsupported Content-Type '${mime}'; send application/x-protobuf or application/json.`);
-    let request: Obj;
+    let converted: ConvertedExport;
     try {
-      request = decode(signal, encoding, await readBody(req, maxBodyBytes));
+      converted = decode(signal, encoding, await readBody(req, maxBodyBytes));
     } catch (err) {
       return fail(res, err instanceof BodyError ? err.status : 400, encoding, `Cannot decode the ${signal} export request: ${(err as Error).message}`);
     }
     try {
-      await ingest(signal, request, encoding === 'json' ? 'http/json' : 'http/protobuf');
+      await ingest(signal, converted, encoding === 'json' ? 'http/json' : 'http/protobuf');
     } catch (err) {
       // The files cannot be written (disk full, shutting down): retryable per the OTLP spec.
       return fail(res, 503, encoding, `Cannot store the export: ${(err as Error).message}`);
@@ -60,16 +62,13 @@ export function createOtlpHttpServer(ingest: Ingest, maxBodyBytes: number): Serv
     send(res, 200, encoding, {}, signal);
   };
 
-  const decode = (signal: OtlpSignal, encoding: Encoding, body: Buffer): Obj => {
-    if (encoding === 'protobuf') {
-      const Type = types.request(signal);
-      return Type.toObject(Type.decode(body), TO_OBJECT_OPTIONS);
-    }
+  const decode = (signal: OtlpSignal, encoding: Encoding, body: Buffer): ConvertedExport => {
+    if (encoding === 'protobuf') return convertProtobufExport(signal, body);
     const parsed: unknown = JSON.parse(body.toString('utf8'));
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('the body is not a JSON object');
     const list = (parsed as Obj)[RESOURCE_KEYS[signal]];
     if (list !== undefined && !Array.isArray(list)) throw new Error(`${RESOURCE_KEYS[signal]} is not an array`);
-    return parsed as Obj;
+    return convertObjectExport(signal, parsed as Obj);
   };
 
   return createServer((req, res) => {

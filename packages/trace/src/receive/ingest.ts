@@ -1,12 +1,12 @@
 /**
- * What both transports do with a decoded export request: convert it to console records, append
- * them to the service files and count what arrived.
+ * What both transports do with an export request: convert it to console records, append them to
+ * the service files and count what arrived.
  * @module
  */
 import { logRecordsOf } from './log-records.js';
 import { metricRecordsOf } from './metric-records.js';
 import type { OtlpSignal } from './otlp-protos.js';
-import type { Obj, ServiceRecord } from './otlp-shape.js';
+import type { ConvertedExport, Obj } from './otlp-shape.js';
 import type { ServiceFiles } from './service-files.js';
 import { spanRecordsOf } from './span-records.js';
 
@@ -30,19 +30,18 @@ export interface ExportEvent {
   counts: Readonly<ReceiverCounts>;
 }
 
-/** Converts and writes one request; resolves once the lines are handed to the files. */
-export type Ingest = (signal: OtlpSignal, request: Obj, transport: ExportEvent['transport']) => Promise<void>;
+/** Writes one converted request; resolves once the lines are handed to the files. */
+export type Ingest = (signal: OtlpSignal, converted: ConvertedExport, transport: ExportEvent['transport']) => Promise<void>;
+
+/** The records of a request decoded to a plain object (OTLP/JSON, or protobuf through protobufjs). Never throws. */
+export function convertObjectExport(signal: OtlpSignal, request: Obj): ConvertedExport {
+  if (signal === 'traces') return spanRecordsOf(request);
+  return { records: signal === 'metrics' ? metricRecordsOf(request) : logRecordsOf(request), rejected: 0 };
+}
 
 /** Builds the shared ingest function over `files`, updating `counts` and calling `onExport`. */
 export function createIngest(files: ServiceFiles, counts: ReceiverCounts, onExport?: (event: ExportEvent) => void): Ingest {
-  return async (signal, request, transport) => {
-    let records: ServiceRecord[];
-    let rejected = 0;
-    if (signal === 'traces') {
-      const c = spanRecordsOf(request);
-      records = c.records;
-      rejected = c.rejected;
-    } else records = signal === 'metrics' ? metricRecordsOf(request) : logRecordsOf(request);
+  return async (signal, { records, rejected }, transport) => {
     if (records.length > 0) await files.write(records);
     counts.requests++;
     if (signal === 'traces') {

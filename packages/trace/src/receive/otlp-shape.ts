@@ -16,6 +16,12 @@ export interface ServiceRecord {
   line: string;
 }
 
+/** One export request as console records, and how many of its spans were unusable (bad ids). */
+export interface ConvertedExport {
+  records: ServiceRecord[];
+  rejected: number;
+}
+
 /** One scope's items with their resource and scope, in console-record shape. */
 export interface ScopeItems {
   service: string;
