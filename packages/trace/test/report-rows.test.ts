@@ -12,21 +12,41 @@ import { rolloutSpans, toRecords } from './support/fixtures.js';
 import type { FixtureSpan } from './support/fixtures.js';
 
 describe('TopK', () => {
-  it('keeps the k highest ranks, highest first; a tie keeps the one offered first', () => {
+  it('keeps the k highest ranks, highest first; a tie keeps the lower order', () => {
     const top = new TopK<string>(3);
-    for (const [rank, item] of [
+    const offered = [
       [5, 'a'],
       [1, 'b'],
       [9, 'c'],
       [7, 'd'],
       [5, 'e'],
       [2, 'f'],
-    ] as const)
-      top.offer(rank, item);
+    ] as const;
+    offered.forEach(([rank, item], order) => top.offer(rank, order, item));
     assert.deepEqual(top.sorted(), ['c', 'd', 'a']);
-    assert.equal(top.accepts(5), false);
-    assert.equal(top.accepts(6), true);
-    assert.equal(new TopK<string>(0).offer(1, 'x'), false);
+    assert.equal(top.accepts(5, 4), false);
+    assert.equal(top.accepts(5, -1), true, 'an equal rank of a lower order wins');
+    assert.equal(top.accepts(6, 99), true);
+    assert.equal(new TopK<string>(0).offer(1, 0, 'x'), false);
+  });
+
+  it('keeps the same items in the same order whatever order they are offered in, ties included', () => {
+    // ranks with many ties: only the order settles which are kept
+    const items = Array.from({ length: 60 }, (_, order) => ({ rank: order % 4, order }));
+    const keep = (offered: typeof items) => {
+      const top = new TopK<number>(7);
+      for (const { rank, order } of offered) top.offer(rank, order, order);
+      return top.sorted();
+    };
+    const forward = keep(items);
+    assert.deepEqual(forward, [3, 7, 11, 15, 19, 23, 27]);
+    assert.deepEqual(keep([...items].reverse()), forward);
+    // two keepers of two halves, the second's kept items offered to the first: one keeper's answer
+    const [a, b] = [new TopK<number>(7), new TopK<number>(7)];
+    for (const { rank, order } of items.slice(30)) b.offer(rank, order, order);
+    for (const { rank, order } of items.slice(0, 30)) a.offer(rank, order, order);
+    for (const { rank, order, item } of b.ranked()) a.offer(rank, order, item);
+    assert.deepEqual(a.sorted(), forward);
   });
 });
 

@@ -1,5 +1,5 @@
 /**
- * What `stats`, `anomalies` and `why --all` keep of each batch of a large run, as tasks a worker
+ * What `stats`, `anomalies`, `why --all` and `report` keep of each batch of a large run, as tasks a worker
  * thread can run on its share of the batches: each hands its sums over as plain data
  * ({@link BatchTask.state}), and the main thread merges them in batch order, as if it had read
  * every batch itself.
@@ -15,14 +15,21 @@ import { BottleneckAccumulator } from '../analyze/bottleneck.js';
 import type { BottleneckState } from '../analyze/bottleneck.js';
 import { StatsAccumulator } from '../analyze/stats.js';
 import type { StatsGrouping, StatsState } from '../analyze/stats.js';
+import { ReportBuilder } from '../report/report-data.js';
+import type { ReportState } from '../report/report-data.js';
 import type { Batch } from './load-batches.js';
 
 /** Which task, with its options: sent to the worker threads, which build their own. */
-export type BatchTaskSpec = { kind: 'stats'; by: StatsGrouping } | { kind: 'anomalies' } | { kind: 'why-all' };
+export type BatchTaskSpec = { kind: 'stats'; by: StatsGrouping } | { kind: 'anomalies' } | { kind: 'why-all' } | { kind: 'report'; maxRollouts: number; maxSpans: number; maxRows: number };
 
 /** Sums over batches that can be handed to another thread and merged there. */
 export interface BatchTask<S = unknown> {
   readonly spec: BatchTaskSpec;
+  /**
+   * True when the answer depends on where the batches are cut (it sums floating-point numbers
+   * batch by batch): the batches are then cut in the same places whatever the number of threads.
+   */
+  readonly fixedBatches?: boolean;
   add(batch: Batch): void;
   /** The sums so far, as structured-cloneable data. */
   state(): S;
@@ -39,6 +46,8 @@ export function makeBatchTask(spec: BatchTaskSpec): BatchTask {
       return new AnomaliesTask();
     case 'why-all':
       return new WhyAllTask();
+    case 'report':
+      return new ReportTask(spec);
   }
 }
 
@@ -132,5 +141,29 @@ export class WhyAllTask implements BatchTask<WhyAllState> {
     this.byRollout.bottleneck.merge(s.byRollout.bottleneck);
     this.byRoot.totals.merge(s.byRoot.totals);
     this.byRoot.bottleneck.merge(s.byRoot.bottleneck);
+  }
+}
+
+/** `report`: the page data ({@link ReportBuilder}); the same file whatever the number of threads. */
+export class ReportTask implements BatchTask<ReportState> {
+  readonly spec: BatchTaskSpec;
+  readonly fixedBatches = true;
+  readonly builder: ReportBuilder;
+
+  constructor(options: { maxRollouts: number; maxSpans: number; maxRows: number }) {
+    this.spec = { kind: 'report', ...options };
+    this.builder = new ReportBuilder(options);
+  }
+
+  add({ set, rollouts, shared }: Batch): void {
+    this.builder.add(set, rollouts, shared);
+  }
+
+  state(): ReportState {
+    return this.builder.state();
+  }
+
+  merge(s: ReportState): void {
+    this.builder.merge(s);
   }
 }

@@ -91,7 +91,9 @@ export async function readInBatches(options: InputOptions, out: CommandOutput, o
     const saturation = buildSaturation(await readIndexMetrics(index));
     const workers = typeof onBatch === 'function' ? 1 : workerCount();
     // each worker holds one batch at a time: together they hold about one batch of the set size
-    let groups = groupPartitions(index.partitionBytes, Math.ceil(limit / READ_BATCH_FRACTION / workers));
+    // (a task whose answer depends on the cuts gets the cuts of one thread)
+    const cutFor = typeof onBatch !== 'function' && onBatch.fixedBatches === true ? 1 : workers;
+    let groups = groupPartitions(index.partitionBytes, Math.ceil(limit / READ_BATCH_FRACTION / cutFor));
     const shares = workers > 1 ? shareBatches(groups, index.partitionBytes, workers) : [];
     // the task is merged into only once every worker has answered: when one fails (a thread that
     // cannot start, or runs out of memory), the batches are read here instead

@@ -1,15 +1,17 @@
 /**
  * `gym trace report`: one self-contained HTML file with the run summary, the rollout list, a
  * waterfall per rollout and the span statistics. A large run is read in batches of whole rollouts
- * (as `stats` reads it), so memory and the page stay bounded whatever the size of the run.
+ * by the worker threads (as `stats` reads it), so memory and the page stay bounded whatever the
+ * size of the run.
  * @module
  */
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { TRACE_ERROR_CODES, TraceUserError } from '../errors.js';
-import { DEFAULT_MAX_ROWS, ReportBuilder } from '../report/report-data.js';
+import { DEFAULT_MAX_ROWS } from '../report/report-data.js';
 import { renderReportHtml } from '../report/page.js';
 import { findEvidence, readEvidence } from '../evidence/rollout-evidence.js';
+import { ReportTask } from './batch-tasks.js';
 import { readInBatches } from './load-batches.js';
 import type { InputOptions } from './load.js';
 import { runCommand } from './output.js';
@@ -38,10 +40,11 @@ export async function report(options: ReportOptions, out: CommandOutput): Promis
     const maxRows = options.maxRows ?? DEFAULT_MAX_ROWS;
     if (!Number.isInteger(maxSpans) || maxSpans < 1) throw new TraceUserError(TRACE_ERROR_CODES.badOption, `--max-spans takes a positive integer, got ${options.maxSpans}.`);
     if (!Number.isInteger(maxRows) || maxRows < 0) throw new TraceUserError(TRACE_ERROR_CODES.badOption, `--max-rows takes a non-negative integer, got ${options.maxRows}.`);
-    const builder = new ReportBuilder({ maxRollouts, maxSpans, maxRows });
-    const read = await readInBatches(options, out, ({ set, rollouts, shared }) => builder.add(set, rollouts, shared));
+    // a large run is read by the worker threads, as `stats` reads it; the file is the same with one
+    const task = new ReportTask({ maxRollouts, maxSpans, maxRows });
+    const read = await readInBatches(options, out, task);
     // the inputs and the saturation are known once the read is over
-    const data = builder.finish(read.stats, { inputs: read.paths, saturation: read.saturation });
+    const data = task.builder.finish(read.stats, { inputs: read.paths, saturation: read.saturation });
     if (options.evidence !== undefined && options.evidence.length > 0) {
       const index = readEvidence(options.evidence);
       data.evidence = {};

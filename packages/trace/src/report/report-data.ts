@@ -9,29 +9,24 @@
  * @module
  */
 import { AnomalyAccumulator } from '../analyze/anomalies.js';
-import type { AnomalyKind } from '../analyze/anomalies.js';
-import { attributeRollout, attributeTime } from '../analyze/attribution.js';
-import { AttributionTotals } from '../analyze/attribution-summary.js';
-import { BottleneckAccumulator } from '../analyze/bottleneck.js';
+import type { AnomalyKind, AnomalyState } from '../analyze/anomalies.js';
 import { buildSaturation } from '../analyze/saturation.js';
 import type { SaturationData } from '../analyze/saturation.js';
-import { verdictOf } from '../analyze/verdict.js';
 import { CATEGORY_LABEL } from '../render/category-labels.js';
 import { diagnosisSentence } from '../render/diagnosis.js';
 import { TIME_CATEGORIES } from '../analyze/categorize.js';
 import type { TimeCategory } from '../analyze/categorize.js';
 import { StatsAccumulator } from '../analyze/stats.js';
-import { BigInt64List } from '../analyze/number-lists.js';
+import type { StatsState } from '../analyze/stats.js';
 import { outermostOf, subtree } from '../assemble/rollouts.js';
 import type { Rollout } from '../assemble/rollouts.js';
-import type { SpanNode, Trace, TraceSet } from '../assemble/trace-model.js';
+import type { Trace, TraceSet } from '../assemble/trace-model.js';
 import type { ReadStats } from '../read/read-stats.js';
 import { nsToIso } from '../read/time.js';
-import { isTruncated } from '../span-record.js';
-import { buildDetail, hasError } from './report-detail.js';
 import type { ReportDetail } from './report-detail.js';
-import { RowPicker } from './row-picker.js';
 import type { PickReason } from './row-picker.js';
+import { RowTrack } from './row-track.js';
+import type { RowItem, RowTrackState } from './row-track.js';
 import { buildRunView } from './run-view.js';
 import type { RunView } from './run-view.js';
 import type { RolloutEvidence } from '../evidence/rollout-evidence.js';
@@ -128,7 +123,6 @@ export interface ReportDataOptions {
 /** Default of `maxRows`: a list this long stays quick to embed, parse and sort in the page. */
 export const DEFAULT_MAX_ROWS = 2000;
 const MAX_STATS = 1000;
-const STATUSES: ReadonlyArray<ReportRow['status']> = ['ok', 'error', 'incomplete', 'no_verify'];
 
 /** Builds the report data of one input read whole. */
 export function buildReportData(set: TraceSet, rollouts: readonly Rollout[], read: ReadStats | null, options: ReportDataOptions = {}): ReportData {
@@ -137,9 +131,24 @@ export function buildReportData(set: TraceSet, rollouts: readonly Rollout[], rea
   return builder.finish(read);
 }
 
+/** What a {@link ReportBuilder} holds, as structured-cloneable data (for {@link ReportBuilder.merge} in another thread). */
+export interface ReportState {
+  stats: StatsState;
+  anomalies: AnomalyState;
+  services: string[];
+  rootedTraces: number;
+  rootlessTraces: string[];
+  spans: number;
+  origin: bigint | null;
+  end: bigint | null;
+  rollouts: RowTrackState;
+  traces: RowTrackState;
+}
+
 /**
  * The report data over batches of whole rollouts (`readInBatches`): sums, accumulators and
- * bounded keepers only, so memory follows the batch, not the run.
+ * bounded keepers only, so memory follows the batch, not the run. Builders of consecutive shares
+ * of the batches (worker threads), merged in order, give the data of one builder of every batch.
  */
 export class ReportBuilder {
   readonly #options: ReportDataOptions;
@@ -177,8 +186,38 @@ export class ReportBuilder {
       if (this.#origin === null || t.startNs < this.#origin) this.#origin = t.startNs;
       if (this.#end === null || t.endNs > this.#end) this.#end = t.endNs;
     }
-    if (rollouts.length > 0) for (const r of rollouts) this.#rollouts.add(fromRollout(r));
-    else for (const t of set.traces.values()) if (t.roots.length > 0) this.#traces.add(fromTrace(t));
+    if (rollouts.length > 0) this.#rollouts.addBatch(rollouts.map(fromRollout));
+    else this.#traces.addBatch([...set.traces.values()].filter((t) => t.roots.length > 0).map(fromTrace));
+  }
+
+  /** What has been added so far (the typed arrays are copies, free to transfer). */
+  state(): ReportState {
+    return {
+      stats: this.#stats.state(),
+      anomalies: this.#anomalies.state(),
+      services: [...this.#services],
+      rootedTraces: this.#rootedTraces,
+      rootlessTraces: [...this.#rootlessTraces],
+      spans: this.#spans,
+      origin: this.#origin,
+      end: this.#end,
+      rollouts: this.#rollouts.state(),
+      traces: this.#traces.state(),
+    };
+  }
+
+  /** Adds another builder's {@link state}, as if its batches had been added here after these. */
+  merge(s: ReportState): void {
+    this.#stats.merge(s.stats);
+    this.#anomalies.merge(s.anomalies);
+    for (const x of s.services) this.#services.add(x);
+    this.#rootedTraces += s.rootedTraces;
+    for (const t of s.rootlessTraces) this.#rootlessTraces.add(t);
+    this.#spans += s.spans;
+    if (s.origin !== null && (this.#origin === null || s.origin < this.#origin)) this.#origin = s.origin;
+    if (s.end !== null && (this.#end === null || s.end > this.#end)) this.#end = s.end;
+    this.#rollouts.merge(s.rollouts);
+    this.#traces.merge(s.traces);
   }
 
   /** The report data; `late` gives options known only once the read is over (they win over the constructor's). */
@@ -187,10 +226,11 @@ export class ReportBuilder {
     const track = rowKind === 'rollout' ? this.#rollouts : this.#traces;
     const origin = this.#origin ?? 0n;
     const saturation = late.saturation ?? this.#options.saturation ?? buildSaturation([]);
-    const diagnosis = diagnosisSentence(track.bottleneck.finish(saturation));
+    const sums = track.sums();
+    const diagnosis = diagnosisSentence(sums.bottleneck.finish(saturation));
     const run = buildRunView({ starts: track.starts.view(), ends: track.ends.view() }, origin, this.#end ?? origin, saturation, diagnosis);
     const { rows, details, listing } = track.finish(origin);
-    const split = track.totals.finish();
+    const split = sums.totals.finish();
     const anomalies = this.#anomalies.finish();
     const stats = this.#stats
       .finish()
@@ -226,99 +266,13 @@ export class ReportBuilder {
   }
 }
 
-interface Item {
-  id: string;
-  traceId: string;
-  rollout: Rollout | null;
-  root: SpanNode;
-  roots: SpanNode[];
-  nodes: SpanNode[];
-}
-
-type KeptRow = ReportRow & { startNs: bigint };
-
-/** One kind of row (rollouts or traces): its run-wide sums and its bounded keepers. */
-class RowTrack {
-  readonly totals = new AttributionTotals();
-  readonly bottleneck = new BottleneckAccumulator();
-  readonly starts = new BigInt64List();
-  readonly ends = new BigInt64List();
-  readonly statusCounts = Object.fromEntries(STATUSES.map((s) => [s, 0])) as Record<ReportRow['status'], number>;
-  readonly #picker: RowPicker<{ row: KeptRow; detail: ReportDetail }>;
-  readonly #maxSpans: number;
-  readonly #maxRows: number;
-  // every row while the run has at most maxRows of them; the picked ones once it has more
-  #all: KeptRow[] | null = [];
-  count = 0;
-
-  constructor(maxRollouts: number, maxSpans: number, maxRows: number) {
-    this.#picker = new RowPicker(maxRollouts);
-    this.#maxSpans = maxSpans;
-    this.#maxRows = maxRows;
-  }
-
-  add(it: Item): void {
-    const attribution = it.rollout === null ? attributeTime(it.root) : attributeRollout(it.rollout);
-    this.totals.add(attribution);
-    this.bottleneck.add(attribution);
-    this.starts.push(it.root.span.startNs);
-    this.ends.push(it.root.span.endNs);
-    const nodes = it.nodes;
-    const verdict = it.rollout === null ? null : verdictOf(it.rollout);
-    const status = verdict?.status ?? (hasError(nodes) ? 'error' : nodes.some((n) => !n.span.ended || isTruncated(n.span)) ? 'incomplete' : 'ok');
-    this.statusCounts[status]++;
-    const row: KeptRow = {
-      key: `r${this.count++}`,
-      id: it.id,
-      traceId: it.traceId,
-      startMs: 0,
-      startNs: it.root.span.startNs,
-      durationMs: it.root.span.durationMs,
-      reward: verdict?.reward ?? null,
-      status,
-      spans: nodes.length,
-      detail: false,
-      picked: null,
-    };
-    if (this.#all !== null) {
-      this.#all.push(row);
-      if (this.#all.length > this.#maxRows) this.#all = null;
-    }
-    const maxSpans = this.#maxSpans;
-    this.#picker.offer({
-      key: row.key,
-      identity: `${row.traceId}/${row.id}`,
-      durationMs: row.durationMs,
-      failure: status === 'error' ? 2 : status === 'incomplete' ? 1 : 0,
-      build: () => ({ row, detail: buildDetail(it.roots, attribution, maxSpans) }),
-    });
-  }
-
-  /** The listed rows (start times from `origin`), their waterfalls, and what the list holds. */
-  finish(origin: bigint): Pick<ReportData, 'rows' | 'details' | 'listing'> {
-    const details: Record<string, ReportDetail> = {};
-    const picked = { failed: 0, slowest: 0, sample: 0 };
-    const chosen = this.#picker.finish();
-    for (const p of chosen) {
-      details[p.key] = p.built.detail;
-      picked[p.reason]++;
-      p.built.row.detail = true;
-      p.built.row.picked = p.reason;
-    }
-    // capped: the picked rows, slowest first (the order the page sorts them in anyway)
-    const listed = this.#all ?? chosen.map((p) => p.built.row).sort((a, b) => b.durationMs - a.durationMs);
-    const rows = listed.map(({ startNs, ...r }): ReportRow => ({ ...r, startMs: Number(startNs - origin) / 1e6 }));
-    return { rows, details, listing: { total: this.count, listed: rows.length, capped: this.#all === null, leftOut: this.count - rows.length, maxRows: this.#maxRows, picked } };
-  }
-}
-
 // A rollout is drawn from its outermost span (the collector's call around it when recorded).
-function fromRollout(r: Rollout): Item {
+function fromRollout(r: Rollout): RowItem {
   const root = outermostOf(r);
   return { id: r.rolloutId, traceId: r.traceId, rollout: r, root, roots: [root], nodes: subtree(root) };
 }
 
 // A trace without rollouts: its first root carries the attribution; every root is drawn.
-function fromTrace(t: Trace): Item {
+function fromTrace(t: Trace): RowItem {
   return { id: t.traceId, traceId: t.traceId, rollout: null, root: t.roots[0]!, roots: t.roots, nodes: [...t.nodes.values()] };
 }
