@@ -19,8 +19,7 @@ const EXPORTS = Number(process.env.BENCH_EXPORTS ?? 1500);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SPANS = 256;
 const EXPORT_PATH = '/opentelemetry.proto.collector.trace.v1.TraceService/Export';
-const here = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
-const roots: Array<[string, string]> = [['this checkout', here]];
+const roots: Array<[string, string | undefined]> = [['this checkout', undefined]];
 if (process.env.BENCH_COMPARE_ROOT) roots.unshift(['BENCH_COMPARE_ROOT', process.env.BENCH_COMPARE_ROOT]);
 
 // one export as the SDK's OTLP exporter encodes it: SERVER and CLIENT spans with gym's attributes
@@ -39,10 +38,10 @@ function exportRequest(): Buffer {
   return Buffer.from(ProtobufTraceSerializer.serializeRequest(exporter.getFinishedSpans())!);
 }
 
-async function receiverCpuPerSpan(root: string, request: Buffer): Promise<number> {
+async function receiverCpuPerSpan(root: string | undefined, request: Buffer): Promise<number> {
   const out = mkdtempSync(join(tmpdir(), 'gym-otlp-receiver-'));
   const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', new URL('./support/receiver-process.ts', import.meta.url).pathname], {
-    env: { ...process.env, GYM_RECEIVER_ROOT: root, GYM_RECEIVER_OUT: out },
+    env: { ...process.env, GYM_RECEIVER_OUT: out, ...(root === undefined ? {} : { GYM_RECEIVER_ROOT: root }) },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();

@@ -1,11 +1,12 @@
-// A `gym trace receive` receiver in a process of its own, for otlp-receiver.bench.ts: started from
-// the checkout at GYM_RECEIVER_ROOT (another checkout, to compare two versions side by side),
+// A `gym trace receive` receiver in a process of its own, for otlp-receiver.bench.ts: @gym/trace's,
+// or with GYM_RECEIVER_ROOT that of another checkout (to compare two versions side by side),
 // writing to GYM_RECEIVER_OUT. Prints {"port"} once listening; a line on stdin starts its CPU
 // clock, the next prints {"cpuMs"} and stops it.
 import { createInterface } from 'node:readline';
 
-const root = process.env.GYM_RECEIVER_ROOT!;
-const { startOtlpReceiver } = (await import(`${root}/packages/trace/src/receive/receiver.ts`)) as typeof import('@gym/trace');
+type Trace = typeof import('@gym/trace');
+const root = process.env.GYM_RECEIVER_ROOT;
+const { startOtlpReceiver } = root === undefined ? await import('@gym/trace') : ((await import(`${root}/packages/trace/src/index.ts`)) as Trace);
 const rx = await startOtlpReceiver({ outDir: process.env.GYM_RECEIVER_OUT!, grpcPort: 0, httpPort: null });
 console.log(JSON.stringify({ port: rx.grpcPort }));
 let started: NodeJS.CpuUsage | undefined;
