@@ -11,8 +11,9 @@ import { nsToMs } from '../src/span-record.js';
 import { assembleTraces } from '../src/assemble/assemble-traces.js';
 import { findRollouts } from '../src/assemble/rollouts.js';
 import type { Rollout } from '../src/assemble/rollouts.js';
-import { AGENT, bare, defaultPresetSpans, MODEL, RESOURCES, rolloutSpans, toRecords } from './support/fixtures.js';
+import { AGENT, bare, defaultPresetSpans, MODEL, rolloutSpans, toRecords } from './support/fixtures.js';
 import type { FixtureSpan } from './support/fixtures.js';
+import { HOP_SHAPES as shapes } from './support/hop-shapes.js';
 import { clientPhaseAttributes as phases, phasedRolloutSpans } from './support/phased-rollouts.js';
 
 const rid = (id: string) => ({ 'nemo.gym.rollout.id': id });
@@ -20,45 +21,6 @@ const rid = (id: string) => ({ 'nemo.gym.rollout.id': id });
 function rolloutsOf(spans: FixtureSpan[]): Rollout[] {
   return findRollouts(assembleTraces(toRecords(spans)));
 }
-
-// Hand-built rollouts: phases with a callee whose clock runs early or late, a retried request, no
-// phases, no SERVER span, parallel calls, CLIENT calls out of the model server, a zero-length one.
-const shapes: Record<string, FixtureSpan[]> = {
-  phases: [
-    bare('gym.rollout', '0000000000000001', null, 0, 100, { attributes: rid('a') }),
-    bare('HTTP POST', '0000000000000002', '0000000000000001', 10, 90, { kind: 'CLIENT', attributes: phases(12, 3, 16) }),
-    bare('POST /v1/responses', '0000000000000003', '0000000000000002', 30, 80, { kind: 'SERVER', service: MODEL }),
-  ],
-  'callee clock early and late': [
-    bare('gym.rollout', '0000000000000001', null, 0, 100, { attributes: rid('b') }),
-    bare('HTTP POST', '0000000000000002', '0000000000000001', 10, 90, { kind: 'CLIENT', attributes: phases(20, 0, 21) }),
-    bare('POST /v1/responses', '0000000000000003', '0000000000000002', 22, 95, { kind: 'SERVER', service: MODEL }),
-    bare('HTTP POST', '0000000000000004', '0000000000000001', 91, 99, { kind: 'CLIENT', attributes: phases(1, 0, 1.5) }),
-    bare('POST /verify', '0000000000000005', '0000000000000004', 90, 99.5, { kind: 'SERVER', service: RESOURCES }),
-  ],
-  retried: [
-    bare('gym.rollout', '0000000000000001', null, 0, 100, { attributes: rid('c') }),
-    bare('HTTP POST', '0000000000000002', '0000000000000001', 0, 100, { kind: 'CLIENT', attributes: phases(2, 1, 63, { 'http.request.resend_count': 1 }) }),
-    bare('POST /verify', '0000000000000003', '0000000000000002', 5, 30, { kind: 'SERVER', service: RESOURCES, status: { code: 'ERROR', message: 'HTTP 503' } }),
-    bare('POST /verify', '0000000000000004', '0000000000000002', 64, 98, { kind: 'SERVER', service: RESOURCES }),
-  ],
-  'no phases, no server, parallel calls': [
-    bare('gym.rollout', '0000000000000001', null, 0, 100, { attributes: rid('d') }),
-    bare('HTTP POST', '0000000000000002', '0000000000000001', 0, 60, { kind: 'CLIENT' }),
-    bare('POST /search', '0000000000000003', '0000000000000002', 7, 52, { kind: 'SERVER', service: RESOURCES }),
-    bare('HTTP POST', '0000000000000004', '0000000000000001', 0, 30, { kind: 'CLIENT' }),
-    bare('POST /lookup', '0000000000000005', '0000000000000004', 0, 30, { kind: 'SERVER', service: RESOURCES }),
-    bare('HTTP GET', '0000000000000006', '0000000000000001', 60, 100, { kind: 'CLIENT', attributes: phases(3, 2, 6) }),
-  ],
-  'calls out of the model server': [
-    bare('gym.rollout', '0000000000000001', null, 0, 100, { attributes: rid('e') }),
-    bare('HTTP POST', '0000000000000002', '0000000000000001', 5, 95, { kind: 'CLIENT' }),
-    bare('POST /v1/responses', '0000000000000003', '0000000000000002', 6, 94, { kind: 'SERVER', service: MODEL }),
-    bare('HTTP POST', '0000000000000004', '0000000000000003', 10, 80, { kind: 'CLIENT', service: MODEL }),
-    bare('HTTP POST', '0000000000000005', '0000000000000003', 81, 90, { kind: 'CLIENT', service: MODEL, attributes: phases(1, 1, 2.5) }),
-  ],
-  'zero length': [bare('gym.rollout', '0000000000000001', null, 50, 50, { attributes: rid('f') })],
-};
 
 const split = (r: Rollout) => {
   const a = attributeRollout(r);

@@ -230,7 +230,7 @@ export function attributeInBigints(root: SpanNode, rolloutId: string | null, age
   const hopsDetail = new CriticalDetail();
   for (const n of cats.keys()) if (path.spanIds.has(n.span.spanId)) hopsDetail.walk(n);
   for (const [n, phases] of detail.critical) {
-    const critical = hopsDetail.criticalAt(hopsDetail.client(n, timelines.get(n)));
+    const critical = hopsDetail.criticalAt(hopsDetail.client(n, cats.get(n) ?? 'unaccounted', timelines.get(n)));
     for (const p in phases) critical[p as HopPhase] = Number(phases[p as HopPhase]!);
   }
   return attribution(root, rolloutId, agentService, split, collectHops(root, agentService, hopsDetail), criticalSpans);

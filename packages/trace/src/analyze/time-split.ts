@@ -9,7 +9,7 @@
  */
 import type { SpanNode } from '../assemble/trace-model.js';
 import type { TimeSplit } from './attribution.js';
-import { MAX_EXACT_NS, nsToMs } from '../span-record.js';
+import { MAX_EXACT_NS } from '../span-record.js';
 import { ownCategory, TIME_CATEGORIES } from './categorize.js';
 import { byEndDesc } from './critical-path.js';
 import type { TimeCategory } from './categorize.js';
@@ -17,10 +17,14 @@ import { HopCuts, hopTimeline, phaseAt } from './hop-timeline.js';
 import type { HopPhase, HopTimeline } from './hop-timeline.js';
 
 const CATEGORY_INDEX = new Map<TimeCategory, number>(TIME_CATEGORIES.map((c, i) => [c, i]));
-// slots after the categories: the `network` time before and after the SERVER span
-const BEFORE = TIME_CATEGORIES.length;
-const AFTER = BEFORE + 1;
-const SUMS = new Float64Array(AFTER + 1);
+
+/** Slot of {@link walkTimeSplit}'s sums: the `network` time before the SERVER span (slots before it: the categories, in {@link TIME_CATEGORIES} order). */
+export const SPLIT_BEFORE = TIME_CATEGORIES.length;
+/** Slot of {@link walkTimeSplit}'s sums: the `network` time after the SERVER span. */
+export const SPLIT_AFTER = SPLIT_BEFORE + 1;
+/** Slot of {@link walkTimeSplit}'s sums: the root's wall time. */
+export const SPLIT_WALL = SPLIT_AFTER + 1;
+const SUMS = new Float64Array(SPLIT_WALL + 1);
 // what the reused lists hold once emptied
 const NO_NODE = null as unknown as SpanNode;
 const NO_SHARES: Array<TimeCategory | number> = [];
@@ -57,6 +61,7 @@ export class CriticalDetail {
   readonly #clients: SpanNode[] = [];
   readonly #critical: Array<Partial<Record<HopPhase, number>>> = [];
   readonly #timelines: HopTimeline[] = [];
+  readonly #inherited: TimeCategory[] = [];
   #clientCount = 0;
   readonly #walked: SpanNode[] = [];
   #walkedCount = 0;
@@ -108,16 +113,27 @@ export class CriticalDetail {
 
   /**
    * The index of the CLIENT span `node`, added when first asked for with its timeline (`timeline`,
-   * else built) and no critical time yet; read it with {@link timelineAt} and {@link criticalAt}.
+   * else built), the category it inherits (`inherited`: its own, else its parent's) and no
+   * critical time yet; read it with {@link timelineAt}, {@link criticalAt} and {@link inheritedAt}.
    */
-  client(node: SpanNode, timeline?: HopTimeline): number {
+  client(node: SpanNode, inherited: TimeCategory, timeline?: HopTimeline): number {
     const i = this.#clientIndex(node);
     if (i >= 0) return i;
     const at = this.#clientCount++;
     this.#clients[at] = node;
     this.#timelines[at] = timeline ?? hopTimeline(node);
+    this.#inherited[at] = inherited;
     this.#critical[at] = {};
     return at;
+  }
+
+  /** The number of CLIENT spans added by {@link client}, in the order added. */
+  get clientCount(): number {
+    return this.#clientCount;
+  }
+
+  inheritedAt(i: number): TimeCategory {
+    return this.#inherited[i]!;
   }
 
   timelineAt(i: number): HopTimeline {
@@ -126,6 +142,11 @@ export class CriticalDetail {
 
   criticalAt(i: number): Partial<Record<HopPhase, number>> {
     return this.#critical[i]!;
+  }
+
+  /** The index {@link client} gave the CLIENT span `node`, or -1. */
+  clientIndexOf(node: SpanNode): number {
+    return this.#clientIndex(node);
   }
 
   /** The timeline of the CLIENT span `node`, if it was built. */
@@ -152,15 +173,33 @@ export class CriticalDetail {
  * (the sums would not be exact in numbers).
  */
 export function sumTimeSplit(root: SpanNode, agentService: string, detail: CriticalDetail | null = null): TimeSplit | null {
+  const sums = walkTimeSplit(root, agentService, detail);
+  if (sums === null) return null;
+  const categories = {} as Record<TimeCategory, number>;
+  for (let i = 0; i < TIME_CATEGORIES.length; i++) categories[TIME_CATEGORIES[i]!] = sums[i]! / 1e6;
+  return { wallMs: sums[SPLIT_WALL]! / 1e6, categories, network: { beforeMs: sums[SPLIT_BEFORE]! / 1e6, afterMs: sums[SPLIT_AFTER]! / 1e6 } };
+}
+
+/**
+ * {@link sumTimeSplit} as ns in slots, for callers that add them into sums of their own without
+ * an object per rollout: the categories in {@link TIME_CATEGORIES} order, then
+ * {@link SPLIT_BEFORE}, {@link SPLIT_AFTER} and {@link SPLIT_WALL}. The same array on every call:
+ * read it before the next. Null when the root lasts more than 2^53 ns.
+ */
+export function walkTimeSplit(root: SpanNode, agentService: string, detail: CriticalDetail | null = null): Float64Array | null {
   const { startNs, endNs } = root.span;
   const wall = endNs > startNs ? endNs - startNs : 0n;
   if (wall > MAX_EXACT_NS) return null;
   const sums = SUMS.fill(0);
   if (wall > 0n) WALK.run(root, agentService, detail, ownCategory(root.span, agentService) ?? 'agent', startNs, endNs);
   else detail?.walk(root);
-  const categories = {} as Record<TimeCategory, number>;
-  for (let i = 0; i < TIME_CATEGORIES.length; i++) categories[TIME_CATEGORIES[i]!] = sums[i]! / 1e6;
-  return { wallMs: nsToMs(wall), categories, network: { beforeMs: sums[BEFORE]! / 1e6, afterMs: sums[AFTER]! / 1e6 } };
+  sums[SPLIT_WALL] = Number(wall);
+  return sums;
+}
+
+/** The slot of `category` in {@link walkTimeSplit}'s sums. */
+export function splitSlotOf(category: TimeCategory): number {
+  return CATEGORY_INDEX.get(category)!;
 }
 
 // The "last finishing child" walk of `critical-path.ts`: from a span's end, step back to the child
@@ -244,7 +283,7 @@ class Walk {
       return;
     }
     const detail = this.#detail;
-    const client = detail === null ? -1 : detail.client(node);
+    const client = detail === null ? -1 : detail.client(node, cat);
     const tl = detail === null ? this.#timeline(node) : detail.timelineAt(client);
     const critical = detail === null ? undefined : detail.criticalAt(client);
     const collector = node === this.#root && node.span.service !== this.#agentService;
@@ -258,8 +297,8 @@ class Walk {
       const len = Number(to - from);
       const category = hopCategory(phase, collector, cat);
       sums[CATEGORY_INDEX.get(category)!]! += len;
-      if (phase === 'network_before') sums[BEFORE]! += len;
-      else if (phase === 'network_after') sums[AFTER]! += len;
+      if (phase === 'network_before') sums[SPLIT_BEFORE]! += len;
+      else if (phase === 'network_after') sums[SPLIT_AFTER]! += len;
       if (critical !== undefined) {
         critical[phase] = (critical[phase] ?? 0) + len;
         this.#detail!.own(node, category, len);
