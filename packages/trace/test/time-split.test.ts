@@ -3,6 +3,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { attributeInBigints, attributeRollout, splitRolloutTime } from '../src/analyze/attribution.js';
+import { AttributionTotals } from '../src/analyze/attribution-summary.js';
 import { outermostOf } from '../src/assemble/rollouts.js';
 import { hopPhaseDurations, hopTimeline, splitByPhase } from '../src/analyze/hop-timeline.js';
 import type { HopPhase, HopTimeline } from '../src/analyze/hop-timeline.js';
@@ -87,6 +88,27 @@ describe("the time split stats sums, and why's attribution, in numbers", () => {
       assert.deepEqual(attributeRollout(r), attributeInBigints(outermostOf(r), r.rolloutId, r.node.span.service), r.rolloutId);
     }
     assert.ok(rollouts.some((r) => r.envelope !== null && splitRolloutTime(r).categories.collector_send > 0));
+  });
+
+  it("adds into stats' totals from the walk's slots what adding each rollout's split adds, the long rollout's included", () => {
+    const days = 120 * 24 * 3600 * 1000;
+    const spans = [
+      ...Object.values(shapes).flatMap((shape, i) => shape.map((s) => ({ ...s, traceId: String(i + 1).padStart(32, '0') }))),
+      ...phasedRolloutSpans({ rolloutId: 'p1', atMs: 10, collector: { serverMs: 0, queuedMs: 120, transitMs: 30, returnMs: 15 } }),
+      ...defaultPresetSpans(['d0', 'd1']),
+      bare('gym.rollout', '0000000000000001', null, 0, days, { traceId: 'e'.repeat(32), attributes: rid('long') }),
+      bare('HTTP POST', '0000000000000002', '0000000000000001', 1, days - 1, { traceId: 'e'.repeat(32), kind: 'CLIENT', attributes: phases(0.5, 0, 1) }),
+    ];
+    const rollouts = rolloutsOf(spans);
+    assert.equal(rollouts.length, Object.keys(shapes).length + 4);
+    const bySlots = new AttributionTotals();
+    const bySplits = new AttributionTotals();
+    for (const r of rollouts) {
+      bySlots.addRollout(r);
+      bySplits.add(splitRolloutTime(r));
+    }
+    assert.equal(JSON.stringify(bySlots.state()), JSON.stringify(bySplits.state()));
+    assert.ok(bySlots.finish().categories.collector_send.totalMs > 0);
   });
 
   it('falls back to bigints for a rollout longer than 2^53 ns (104 days), with the same answer', () => {

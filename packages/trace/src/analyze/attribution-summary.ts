@@ -4,8 +4,11 @@
  */
 import { TIME_CATEGORIES } from './categorize.js';
 import type { TimeCategory } from './categorize.js';
+import { outermostOf } from '../assemble/rollouts.js';
+import type { Rollout } from '../assemble/rollouts.js';
+import { splitRolloutTime } from './attribution.js';
 import type { Attribution, TimeSplit } from './attribution.js';
-import { SPLIT_AFTER, SPLIT_BEFORE, SPLIT_WALL } from './time-split.js';
+import { SPLIT_AFTER, SPLIT_BEFORE, SPLIT_WALL, walkTimeSplit } from './time-split.js';
 
 /** Totals and mean shares per category over many rollouts. */
 export interface AttributionSummary {
@@ -71,6 +74,14 @@ export class AttributionTotals {
       sum.totalMs += ms;
       if (wallMs > 0) sum.meanShare += ms / wallMs;
     }
+  }
+
+  /** Adds the time split of the rollout `r`, as `splitRolloutTime` gives it, from one walk of its critical path and no object. */
+  addRollout(r: Rollout): void {
+    const sums = walkTimeSplit(outermostOf(r), r.node.span.service);
+    // a rollout longer than 2^53 ns is summed in bigints
+    if (sums === null) this.add(splitRolloutTime(r));
+    else this.addSums(sums);
   }
 
   /** Number of attributions added. */

@@ -7,7 +7,6 @@
  */
 import { AnomalyAccumulator } from '../analyze/anomalies.js';
 import type { AnomalyState } from '../analyze/anomalies.js';
-import { splitRolloutTime } from '../analyze/attribution.js';
 import { AttributionTotals } from '../analyze/attribution-summary.js';
 import type { AttributionTotalsState } from '../analyze/attribution-summary.js';
 import { AttributionSums } from '../analyze/attribution-sums.js';
@@ -55,7 +54,7 @@ export class StatsTask implements BatchTask<{ stats: StatsState; totals: Attribu
 
   add({ set, rollouts, shared }: Batch): void {
     this.stats.add(set, rollouts, shared);
-    for (const r of rollouts) this.totals.add(splitRolloutTime(r));
+    for (const r of rollouts) this.totals.addRollout(r);
   }
 
   state(): { stats: StatsState; totals: AttributionTotalsState } {
