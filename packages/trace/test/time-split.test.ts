@@ -111,6 +111,26 @@ describe("the time split stats sums, and why's attribution, in numbers", () => {
     assert.ok(bySlots.finish().categories.collector_send.totalMs > 0);
   });
 
+  it('walks children ending together, starting together or nested in the order the critical path takes them, few or many', () => {
+    // siblings with equal intervals: the one the path walks into owns the time, the other none
+    let seed = 7;
+    const next = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
+    for (const children of [2, 3, 5, 16, 17, 40]) {
+      const spans: FixtureSpan[] = [bare('gym.rollout', '0000000000000001', null, 0, 100, { attributes: rid(`k${children}`) })];
+      for (let i = 0; i < children; i++) {
+        const start = next(4) * 10;
+        const end = 100 - next(4) * 10;
+        const id = (i + 2).toString(16).padStart(16, '0');
+        spans.push(bare(`step ${i}`, id, '0000000000000001', start, end, { service: i % 2 === 0 ? AGENT : MODEL }));
+        if (i % 3 === 0) spans.push(bare(`inner ${i}`, (i + 200).toString(16).padStart(16, '0'), id, start + 1, end - 1, { service: MODEL }));
+      }
+      const [r] = rolloutsOf(spans);
+      const a = attributeRollout(r!);
+      assert.deepEqual(a, attributeInBigints(outermostOf(r!), r!.rolloutId, r!.node.span.service), String(children));
+      assert.ok(a.criticalSpans.length >= 2, String(children));
+    }
+  });
+
   it('falls back to bigints for a rollout longer than 2^53 ns (104 days), with the same answer', () => {
     const days = 120 * 24 * 3600 * 1000;
     const [r] = rolloutsOf([

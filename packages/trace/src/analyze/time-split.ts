@@ -25,6 +25,8 @@ export const SPLIT_AFTER = SPLIT_BEFORE + 1;
 /** Slot of {@link walkTimeSplit}'s sums: the root's wall time. */
 export const SPLIT_WALL = SPLIT_AFTER + 1;
 const SUMS = new Float64Array(SPLIT_WALL + 1);
+// children of one span sorted in the walk's own list; more (a `gym.job` over a whole run) are sorted in a copy
+const MAX_SORTED_IN_PLACE = 16;
 // what the reused lists hold once emptied
 const NO_NODE = null as unknown as SpanNode;
 const NO_SHARES: Array<TimeCategory | number> = [];
@@ -222,6 +224,11 @@ class Walk {
   #count = 0;
   #lastClient: SpanNode | null = null;
   #lastTimeline: HopTimeline | null = null;
+  // the children of the spans being walked, each span's sorted by end (desc) above its parent's:
+  // `#kidsTop` in use, `#kidsUsed` filled since the walk began
+  readonly #kids: Array<SpanNode | null> = [];
+  #kidsTop = 0;
+  #kidsUsed = 0;
 
   constructor(sums: Float64Array) {
     this.#sums = sums;
@@ -240,7 +247,8 @@ class Walk {
       // nothing of this rollout is kept alive by the reused walk
       this.#root = this.#detail = this.#lastClient = this.#lastTimeline = null;
       for (let i = 0; i < this.#count; i++) this.#nodes[i] = null;
-      this.#count = 0;
+      for (let i = 0; i < this.#kidsUsed; i++) this.#kids[i] = null;
+      this.#count = this.#kidsTop = this.#kidsUsed = 0;
     }
   }
 
@@ -249,11 +257,19 @@ class Walk {
     this.#detail?.walk(node);
     const n = node.children.length;
     // sorted by end (desc) once: the cursor only moves back
-    const kids = n < 2 ? node.children : [...node.children].sort(byEndDesc);
+    const top = this.#kidsTop;
+    let kids: ReadonlyArray<SpanNode | null> = node.children;
+    let base = 0;
+    if (n > MAX_SORTED_IN_PLACE) kids = [...node.children].sort(byEndDesc);
+    else if (n > 1) {
+      kids = this.#kids;
+      base = top;
+      this.#sortKids(node.children, base);
+    }
     let cursor = hi;
     for (let i = 0; i < n; i++) {
       if (cursor <= lo) break;
-      const kid = kids[i]!;
+      const kid = kids[base + i]!;
       const ks = kid.span.startNs > lo ? kid.span.startNs : lo;
       const ke = kid.span.endNs < cursor ? kid.span.endNs : cursor;
       if (ke <= ks) continue;
@@ -262,6 +278,26 @@ class Walk {
       cursor = ks;
     }
     if (cursor > lo) this.#stretch(node, cat, lo, cursor);
+    this.#kidsTop = top;
+  }
+
+  // `children` sorted by end (desc) into #kids from `base`, as a stable sort by byEndDesc would.
+  // Inserted last first: children are sorted by start, so the latest end usually comes last and
+  // each insertion stops at once; one inserted before all its equals keeps their order.
+  #sortKids(children: readonly SpanNode[], base: number): void {
+    const kids = this.#kids;
+    const n = children.length;
+    for (let j = n - 1; j >= 0; j--) {
+      const x = children[j]!;
+      let k = base + (n - 1 - j);
+      while (k > base && byEndDesc(kids[k - 1]!, x) >= 0) {
+        kids[k] = kids[k - 1]!;
+        k--;
+      }
+      kids[k] = x;
+    }
+    this.#kidsTop = base + n;
+    if (this.#kidsTop > this.#kidsUsed) this.#kidsUsed = this.#kidsTop;
   }
 
   #stretch(node: SpanNode, cat: TimeCategory, a: bigint, b: bigint): void {
