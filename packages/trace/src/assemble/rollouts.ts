@@ -34,7 +34,8 @@ export function findRollouts(set: TraceSet): Rollout[] {
   const out: Rollout[] = [];
   for (const trace of set.traces.values()) {
     const found: SpanNode[] = [];
-    for (const node of trace.nodes.values()) if (node.span.name === SPAN.ROLLOUT) found.push(node);
+    // forEach, not `for … of nodes.values()`: V8 makes an iterator result per span for the latter
+    trace.nodes.forEach(pushIfRollout, found);
     for (const node of found) {
       // the `default` preset has no gym.verify span, but the /verify SERVER span is there
       const verify = findDescendant(node, isVerifySpan) ?? findDescendant(node, isVerifyServerSpan);
@@ -43,6 +44,10 @@ export function findRollouts(set: TraceSet): Rollout[] {
     }
   }
   return out.sort(byRolloutStart);
+}
+
+function pushIfRollout(this: SpanNode[], node: SpanNode): void {
+  if (node.span.name === SPAN.ROLLOUT) this.push(node);
 }
 
 function byRolloutStart(a: Rollout, b: Rollout): number {
