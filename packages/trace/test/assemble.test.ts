@@ -90,7 +90,22 @@ describe('assembleTraces: order and the shared empty list of children', () => {
       return { set, out };
     };
     const inOrder = shape(ordered);
-    for (const input of [spans, [...ordered].reverse()]) assert.deepEqual(shape(input).out, inOrder.out);
+    const found = (set: ReturnType<typeof assembleTraces>) => findRollouts(set).map((r) => [r.rolloutId, r.node.span.spanId, r.verify?.span.name ?? null, r.reward]);
+    for (const input of [spans, [...ordered].reverse()]) {
+      const other = shape(input);
+      assert.deepEqual(other.out, inOrder.out);
+      // rollouts in start order, their verification found when asked for
+      assert.deepEqual(found(other.set), found(inOrder.set));
+    }
+    assert.deepEqual(
+      found(inOrder.set).map(([id, , verify, reward]) => [id, verify, reward]),
+      [
+        ['a', 'gym.verify', 1],
+        ['r', 'gym.verify', 1],
+        ['b', 'gym.verify', 1],
+        ['c', 'gym.verify', 1],
+      ],
+    );
     // the order is the start order, ties by span id
     for (const t of inOrder.set.traces.values())
       for (const list of [t.roots, ...[...t.nodes.values()].map((n) => n.children)]) for (let i = 1; i < list.length; i++) assert.ok(byStart(list[i - 1]!, list[i]!) < 0, list[i]!.span.spanId);
