@@ -15,7 +15,6 @@ import { BottleneckAccumulator, CATEGORY_CAUSES } from './bottleneck.js';
 import type { BottleneckState } from './bottleneck.js';
 import { calleeOf } from './callee.js';
 import type { TimeCategory } from './categorize.js';
-import type { HopPhase } from './hop-timeline.js';
 import { CriticalDetail, SPLIT_WALL, splitSlotOf, walkTimeSplit } from './time-split.js';
 import { outermostOf } from '../assemble/rollouts.js';
 import type { Rollout } from '../assemble/rollouts.js';
@@ -72,7 +71,8 @@ export class AttributionSums {
       for (let h = 0; h < this.#hopCount; h++) this.#addHop(this.#hops[h]!, root, agentService);
     } finally {
       detail.reset();
-      this.#stack.length = 0;
+      // empty unless something threw (emptied each time, it would give its room back)
+      if (this.#stack.length > 0) this.#stack.length = 0;
     }
   }
 
@@ -101,12 +101,12 @@ export class AttributionSums {
       let total = 0;
       let category: TimeCategory = 'unaccounted';
       let most = -1;
-      for (let k = 0; k < byCat.length; k += 2) {
-        const v = byCat[k + 1] as number;
+      for (let k = 0; k < byCat.count; k++) {
+        const v = byCat.values[k]!;
         total += v;
         if (v > most) {
           most = v;
-          category = byCat[k] as TimeCategory;
+          category = byCat.keys[k]!;
         }
       }
       this.#spanMs[i] = total / 1e6;
@@ -166,6 +166,6 @@ export class AttributionSums {
     const collector = tl.client === root && c.service !== agentService;
     const to = s?.service ?? calleeOf(c);
     const name = s?.name ?? c.name;
-    for (const p in critical) this.bottleneck.addHopPhase(p as HopPhase, critical[p as HopPhase]! / 1e6, c.service, to, name, collector);
+    for (let k = 0; k < critical.count; k++) this.bottleneck.addHopPhase(critical.keys[k]!, critical.values[k]! / 1e6, c.service, to, name, collector);
   }
 }

@@ -15,6 +15,7 @@ import { byEndDesc } from './critical-path.js';
 import type { TimeCategory } from './categorize.js';
 import { HopCuts, hopTimeline, phaseAt } from './hop-timeline.js';
 import type { HopPhase, HopTimeline } from './hop-timeline.js';
+import { Tally } from './tally.js';
 
 const CATEGORY_INDEX = new Map<TimeCategory, number>(TIME_CATEGORIES.map((c, i) => [c, i]));
 
@@ -29,9 +30,7 @@ const SUMS = new Float64Array(SPLIT_WALL + 1);
 const MAX_SORTED_IN_PLACE = 16;
 // what the reused lists hold once emptied
 const NO_NODE = null as unknown as SpanNode;
-const NO_SHARES: Array<TimeCategory | number> = [];
 const NO_TIMELINE = null as unknown as HopTimeline;
-const NO_PHASES: Partial<Record<HopPhase, number>> = {};
 
 /** The category of a piece of CLIENT time: its phase, or for the collector's hop which side of /run. */
 export function hopCategory(phase: HopPhase, collector: boolean, inherited: TimeCategory): TimeCategory {
@@ -51,17 +50,17 @@ export function hopCategory(phase: HopPhase, collector: boolean, inherited: Time
  * What `why` keeps of the walk besides the sums, in ns: per span of the critical path its time by
  * category, per CLIENT span its critical time by hop phase (both in the order first owned), the
  * hop timelines built, and every span the path walks through. A rollout has a handful of each:
- * they are kept in lists searched from the start, and one instance serves rollout after rollout
- * ({@link CriticalDetail.reset}).
+ * they are kept in lists searched from the start, and one instance, its tallies included, serves
+ * rollout after rollout ({@link CriticalDetail.reset}).
  */
 export class CriticalDetail {
   /** The spans owning critical time, in the order first owned; `spanCount` of them. */
   readonly spans: SpanNode[] = [];
-  /** Per span of {@link spans}: category, ns, category, ns… (each category once, in the order first owned). */
-  readonly shares: Array<Array<TimeCategory | number>> = [];
+  /** Per span of {@link spans}: its ns by category, in the order first owned. */
+  readonly shares: Array<Tally<TimeCategory>> = [];
   spanCount = 0;
   readonly #clients: SpanNode[] = [];
-  readonly #critical: Array<Partial<Record<HopPhase, number>>> = [];
+  readonly #critical: Array<Tally<HopPhase>> = [];
   readonly #timelines: HopTimeline[] = [];
   readonly #inherited: TimeCategory[] = [];
   #clientCount = 0;
@@ -70,14 +69,11 @@ export class CriticalDetail {
 
   /** Empties it, keeping no reference to the spans of the last rollout. */
   reset(): void {
-    for (let i = 0; i < this.spanCount; i++) {
-      this.spans[i] = NO_NODE;
-      this.shares[i] = NO_SHARES;
-    }
+    // the tallies hold names and numbers only: kept for the next rollout
+    for (let i = 0; i < this.spanCount; i++) this.spans[i] = NO_NODE;
     for (let i = 0; i < this.#clientCount; i++) {
       this.#clients[i] = NO_NODE;
       this.#timelines[i] = NO_TIMELINE;
-      this.#critical[i] = NO_PHASES;
     }
     for (let i = 0; i < this.#walkedCount; i++) this.#walked[i] = NO_NODE;
     this.spanCount = this.#clientCount = this.#walkedCount = 0;
@@ -100,17 +96,10 @@ export class CriticalDetail {
     while (i < this.spanCount && this.spans[i] !== node) i++;
     if (i === this.spanCount) {
       this.spans[i] = node;
-      this.shares[i] = [cat, len];
+      (this.shares[i] ??= new Tally()).clear();
       this.spanCount++;
-      return;
     }
-    const byCat = this.shares[i]!;
-    for (let k = 0; k < byCat.length; k += 2)
-      if (byCat[k] === cat) {
-        (byCat[k + 1] as number) += len;
-        return;
-      }
-    byCat.push(cat, len);
+    this.shares[i]!.add(cat, len);
   }
 
   /**
@@ -125,7 +114,7 @@ export class CriticalDetail {
     this.#clients[at] = node;
     this.#timelines[at] = timeline ?? hopTimeline(node);
     this.#inherited[at] = inherited;
-    this.#critical[at] = {};
+    (this.#critical[at] ??= new Tally()).clear();
     return at;
   }
 
@@ -142,7 +131,8 @@ export class CriticalDetail {
     return this.#timelines[i]!;
   }
 
-  criticalAt(i: number): Partial<Record<HopPhase, number>> {
+  /** The critical ns by phase of the CLIENT span `i`, in the order first owned. */
+  criticalAt(i: number): Tally<HopPhase> {
     return this.#critical[i]!;
   }
 
@@ -158,7 +148,7 @@ export class CriticalDetail {
   }
 
   /** The critical ns by phase of the CLIENT span `node`, if it owned critical time. */
-  criticalOf(node: SpanNode): Partial<Record<HopPhase, number>> | undefined {
+  criticalOf(node: SpanNode): Tally<HopPhase> | undefined {
     const i = this.#clientIndex(node);
     return i < 0 ? undefined : this.#critical[i];
   }
@@ -336,7 +326,7 @@ class Walk {
       if (phase === 'network_before') sums[SPLIT_BEFORE]! += len;
       else if (phase === 'network_after') sums[SPLIT_AFTER]! += len;
       if (critical !== undefined) {
-        critical[phase] = (critical[phase] ?? 0) + len;
+        critical.add(phase, len);
         this.#detail!.own(node, category, len);
       }
       from = to;
