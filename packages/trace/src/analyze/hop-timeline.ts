@@ -56,6 +56,23 @@ export function lastServerChildOf(node: SpanNode): SpanNode | null {
 
 /** Builds the timeline of the CLIENT span `client`. */
 export function hopTimeline(client: SpanNode): HopTimeline {
+  return fillHopTimeline(emptyHopTimeline(), client);
+}
+
+/** A timeline to fill with {@link fillHopTimeline} (one per hop being looked at, reused from rollout to rollout). */
+export function emptyHopTimeline(): HopTimeline {
+  return { client: NO_NODE, server: null, unanswered: false, phases: null, attemptNs: 0n, queuedEndNs: 0n, connectedNs: 0n, serverStartNs: 0n, serverEndNs: 0n, clockSkewMs: 0 };
+}
+
+/** Drops what `tl` holds of a rollout's spans, so that a kept timeline keeps none alive. */
+export function clearHopTimeline(tl: HopTimeline): void {
+  tl.client = NO_NODE;
+  tl.server = null;
+  tl.phases = null;
+}
+
+/** Fills `tl` with the timeline of the CLIENT span `client`: {@link hopTimeline} without a new object. */
+export function fillHopTimeline(tl: HopTimeline, client: SpanNode): HopTimeline {
   const cs = client.span.startNs;
   const ce = client.span.endNs;
   const server = lastServerChildOf(client);
@@ -83,9 +100,20 @@ export function hopTimeline(client: SpanNode): HopTimeline {
     if (early > skewNs) skewNs = early;
     if (late > skewNs) skewNs = late;
   }
-  const unanswered = server === null && failedWithoutAnswer(client.span);
-  return { client, server, unanswered, phases, attemptNs, queuedEndNs, connectedNs, serverStartNs, serverEndNs, clockSkewMs: nsToMs(skewNs) };
+  tl.client = client;
+  tl.server = server;
+  tl.unanswered = server === null && failedWithoutAnswer(client.span);
+  tl.phases = phases;
+  tl.attemptNs = attemptNs;
+  tl.queuedEndNs = queuedEndNs;
+  tl.connectedNs = connectedNs;
+  tl.serverStartNs = serverStartNs;
+  tl.serverEndNs = serverEndNs;
+  tl.clockSkewMs = nsToMs(skewNs);
+  return tl;
 }
+
+const NO_NODE = null as unknown as SpanNode;
 
 /** The phase of the CLIENT span's own time at instant `t` (one not covered by its SERVER child). */
 export function phaseAt(tl: HopTimeline, t: bigint): HopPhase {

@@ -13,7 +13,7 @@ import { MAX_EXACT_NS } from '../span-record.js';
 import { ownCategory, TIME_CATEGORIES } from './categorize.js';
 import { byEndDesc } from './critical-path.js';
 import type { TimeCategory } from './categorize.js';
-import { HopCuts, hopTimeline, phaseAt } from './hop-timeline.js';
+import { clearHopTimeline, emptyHopTimeline, fillHopTimeline, HopCuts, phaseAt } from './hop-timeline.js';
 import type { HopPhase, HopTimeline } from './hop-timeline.js';
 import { Tally } from './tally.js';
 
@@ -62,6 +62,8 @@ export class CriticalDetail {
   readonly #clients: SpanNode[] = [];
   readonly #critical: Array<Tally<HopPhase>> = [];
   readonly #timelines: HopTimeline[] = [];
+  // the timelines this detail built, one per client slot, filled again for the next rollout's hops
+  readonly #ownTimelines: HopTimeline[] = [];
   readonly #inherited: TimeCategory[] = [];
   #clientCount = 0;
   readonly #walked: SpanNode[] = [];
@@ -74,6 +76,7 @@ export class CriticalDetail {
     for (let i = 0; i < this.#clientCount; i++) {
       this.#clients[i] = NO_NODE;
       this.#timelines[i] = NO_TIMELINE;
+      if (this.#ownTimelines[i] !== undefined) clearHopTimeline(this.#ownTimelines[i]!);
     }
     for (let i = 0; i < this.#walkedCount; i++) this.#walked[i] = NO_NODE;
     this.spanCount = this.#clientCount = this.#walkedCount = 0;
@@ -112,7 +115,7 @@ export class CriticalDetail {
     if (i >= 0) return i;
     const at = this.#clientCount++;
     this.#clients[at] = node;
-    this.#timelines[at] = timeline ?? hopTimeline(node);
+    this.#timelines[at] = timeline ?? fillHopTimeline((this.#ownTimelines[at] ??= emptyHopTimeline()), node);
     this.#inherited[at] = inherited;
     (this.#critical[at] ??= new Tally()).clear();
     return at;
@@ -213,7 +216,8 @@ class Walk {
   readonly #to: bigint[] = [];
   #count = 0;
   #lastClient: SpanNode | null = null;
-  #lastTimeline: HopTimeline | null = null;
+  // without detail: the timeline of the last CLIENT span, filled again for the next
+  readonly #lastTimeline = emptyHopTimeline();
   // the children of the spans being walked, each span's sorted by end (desc) above its parent's:
   // `#kidsTop` in use, `#kidsUsed` filled since the walk began
   readonly #kids: Array<SpanNode | null> = [];
@@ -235,7 +239,8 @@ class Walk {
       for (let i = this.#count - 1; i >= 0; i--) this.#take(this.#nodes[i]!, this.#cats[i]!, this.#from[i]!, this.#to[i]!);
     } finally {
       // nothing of this rollout is kept alive by the reused walk
-      this.#root = this.#detail = this.#lastClient = this.#lastTimeline = null;
+      this.#root = this.#detail = this.#lastClient = null;
+      clearHopTimeline(this.#lastTimeline);
       for (let i = 0; i < this.#count; i++) this.#nodes[i] = null;
       for (let i = 0; i < this.#kidsUsed; i++) this.#kids[i] = null;
       this.#count = this.#kidsTop = this.#kidsUsed = 0;
@@ -337,9 +342,9 @@ class Walk {
   #timeline(node: SpanNode): HopTimeline {
     if (this.#lastClient !== node) {
       this.#lastClient = node;
-      this.#lastTimeline = hopTimeline(node);
+      fillHopTimeline(this.#lastTimeline, node);
     }
-    return this.#lastTimeline!;
+    return this.#lastTimeline;
   }
 }
 

@@ -107,8 +107,11 @@ class Linker {
     const parent = pid === null || pid === s.spanId ? undefined : this.#nodes.get(pid);
     if (parent !== undefined) {
       node.parent = parent;
-      if (parent.children === NO_CHILDREN) parent.children = [node];
-      else parent.children.push(node);
+      const siblings = parent.children;
+      if (siblings === NO_CHILDREN) parent.children = [node];
+      // a second child: a list of two, where a push would make room for 17
+      else if (siblings.length === 1) parent.children = [siblings[0]!, node];
+      else siblings.push(node);
     } else {
       node.orphan = pid !== null && (this.#external === null || !this.#external.has(pid));
       if (node.orphan) this.#orphans.push(node);
