@@ -7,7 +7,7 @@
  */
 import type { SpanNode } from '../assemble/trace-model.js';
 import { MAX_EXACT_NS, nsToMs } from '../span-record.js';
-import { clientPhasesOf } from './client-phases.js';
+import { clientPhasesOf, fillClientPhases } from './client-phases.js';
 import type { ClientPhases } from './client-phases.js';
 import { failedWithoutAnswer } from './unanswered.js';
 
@@ -71,21 +71,25 @@ export function clearHopTimeline(tl: HopTimeline): void {
   tl.phases = null;
 }
 
-/** Fills `tl` with the timeline of the CLIENT span `client`: {@link hopTimeline} without a new object. */
-export function fillHopTimeline(tl: HopTimeline, client: SpanNode): HopTimeline {
+/**
+ * Fills `tl` with the timeline of the CLIENT span `client`: {@link hopTimeline} without a new
+ * object; with `phasesInto`, the client phases are read into that object rather than a new one
+ * (its owner fills it again for the next hop).
+ */
+export function fillHopTimeline(tl: HopTimeline, client: SpanNode, phasesInto: ClientPhases | null = null): HopTimeline {
   const cs = client.span.startNs;
   const ce = client.span.endNs;
   const server = lastServerChildOf(client);
-  const phases = clientPhasesOf(client.span);
+  const phases = phasesInto === null ? clientPhasesOf(client.span) : fillClientPhases(phasesInto, client.span);
   let attemptNs = cs;
   let queuedEndNs = cs;
   let connectedNs = cs;
   if (phases !== null) {
-    const sent = clamp(cs + msToNs(phases.sentAtMs), cs, ce);
+    const sent = clamp(plusMs(cs, phases.sentAtMs), cs, ce);
     // The last attempt began (about) queue + connect before its request was written.
-    attemptNs = phases.resent ? clamp(sent - msToNs(phases.queuedMs + phases.connectMs), cs, sent) : cs;
-    queuedEndNs = clamp(attemptNs + msToNs(phases.queuedMs), attemptNs, ce);
-    connectedNs = clamp(queuedEndNs + msToNs(phases.connectMs), queuedEndNs, ce);
+    attemptNs = phases.resent ? clamp(minusMs(sent, phases.queuedMs + phases.connectMs), cs, sent) : cs;
+    queuedEndNs = clamp(plusMs(attemptNs, phases.queuedMs), attemptNs, ce);
+    connectedNs = clamp(plusMs(queuedEndNs, phases.connectMs), queuedEndNs, ce);
   }
   let serverStartNs = ce;
   let serverEndNs = ce;
@@ -95,10 +99,9 @@ export function fillHopTimeline(tl: HopTimeline, client: SpanNode): HopTimeline 
     const se = server.span.endNs;
     serverStartNs = clamp(ss, connectedNs, ce);
     serverEndNs = clamp(se, serverStartNs, ce);
-    const early = connectedNs - ss;
-    const late = se - ce;
-    if (early > skewNs) skewNs = early;
-    if (late > skewNs) skewNs = late;
+    // differences only when positive: each bigint made is an allocation, and skew is rare
+    if (connectedNs > ss) skewNs = connectedNs - ss;
+    if (se > ce && se - ce > skewNs) skewNs = se - ce;
   }
   tl.client = client;
   tl.server = server;
@@ -226,6 +229,13 @@ function clamp(t: bigint, lo: bigint, hi: bigint): bigint {
   return t < lo ? lo : t > hi ? hi : t;
 }
 
-function msToNs(ms: number): bigint {
-  return BigInt(Math.round(ms * 1e6));
+// `t` + `ms` in whole ns; `t` itself when that rounds to 0 (no bigint made for a phase that took none)
+function plusMs(t: bigint, ms: number): bigint {
+  const ns = Math.round(ms * 1e6);
+  return ns === 0 ? t : t + BigInt(ns);
+}
+
+function minusMs(t: bigint, ms: number): bigint {
+  const ns = Math.round(ms * 1e6);
+  return ns === 0 ? t : t - BigInt(ns);
 }

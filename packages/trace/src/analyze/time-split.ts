@@ -13,6 +13,8 @@ import { MAX_EXACT_NS } from '../span-record.js';
 import { ownCategory, TIME_CATEGORIES } from './categorize.js';
 import { byEndDesc } from './critical-path.js';
 import type { TimeCategory } from './categorize.js';
+import { emptyClientPhases } from './client-phases.js';
+import type { ClientPhases } from './client-phases.js';
 import { clearHopTimeline, emptyHopTimeline, fillHopTimeline, HopCuts, phaseAt } from './hop-timeline.js';
 import type { HopPhase, HopTimeline } from './hop-timeline.js';
 import { Tally } from './tally.js';
@@ -62,8 +64,9 @@ export class CriticalDetail {
   readonly #clients: SpanNode[] = [];
   readonly #critical: Array<Tally<HopPhase>> = [];
   readonly #timelines: HopTimeline[] = [];
-  // the timelines this detail built, one per client slot, filled again for the next rollout's hops
+  // the timelines this detail built, one per client slot, filled again (their phases too) for the next rollout's hops
   readonly #ownTimelines: HopTimeline[] = [];
+  readonly #ownPhases: ClientPhases[] = [];
   readonly #inherited: TimeCategory[] = [];
   #clientCount = 0;
   readonly #walked: SpanNode[] = [];
@@ -115,7 +118,7 @@ export class CriticalDetail {
     if (i >= 0) return i;
     const at = this.#clientCount++;
     this.#clients[at] = node;
-    this.#timelines[at] = timeline ?? fillHopTimeline((this.#ownTimelines[at] ??= emptyHopTimeline()), node);
+    this.#timelines[at] = timeline ?? fillHopTimeline((this.#ownTimelines[at] ??= emptyHopTimeline()), node, (this.#ownPhases[at] ??= emptyClientPhases()));
     this.#inherited[at] = inherited;
     (this.#critical[at] ??= new Tally()).clear();
     return at;
@@ -218,6 +221,7 @@ class Walk {
   #lastClient: SpanNode | null = null;
   // without detail: the timeline of the last CLIENT span, filled again for the next
   readonly #lastTimeline = emptyHopTimeline();
+  readonly #lastPhases = emptyClientPhases();
   // the children of the spans being walked, each span's sorted by end (desc) above its parent's:
   // `#kidsTop` in use, `#kidsUsed` filled since the walk began
   readonly #kids: Array<SpanNode | null> = [];
@@ -342,7 +346,7 @@ class Walk {
   #timeline(node: SpanNode): HopTimeline {
     if (this.#lastClient !== node) {
       this.#lastClient = node;
-      fillHopTimeline(this.#lastTimeline, node);
+      fillHopTimeline(this.#lastTimeline, node, this.#lastPhases);
     }
     return this.#lastTimeline;
   }
