@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { attributeInBigints, attributeRollout, splitRolloutTime } from '../src/analyze/attribution.js';
 import { AttributionTotals } from '../src/analyze/attribution-summary.js';
 import { outermostOf } from '../src/assemble/rollouts.js';
-import { hopPhaseDurations, hopTimeline, splitByPhase } from '../src/analyze/hop-timeline.js';
+import { emptyClientPhases } from '../src/analyze/client-phases.js';
+import { emptyHopTimeline, fillHopTimeline, hopPhaseDurations, hopTimeline, splitByPhase } from '../src/analyze/hop-timeline.js';
 import type { HopPhase, HopTimeline } from '../src/analyze/hop-timeline.js';
 import { sumTimeSplit } from '../src/analyze/time-split.js';
 import { nsToMs } from '../src/span-record.js';
@@ -66,6 +67,24 @@ describe("the time split stats sums, and why's attribution, in numbers", () => {
           hops++;
         }
     assert.ok(hops >= 10, String(hops));
+  });
+
+  it('fills a reused timeline (and its phases) as hopTimeline builds a new one, hop after hop', () => {
+    const tl = emptyHopTimeline();
+    const into = emptyClientPhases();
+    const runs = [
+      ...Object.values(shapes),
+      phasedRolloutSpans({ rolloutId: 'q', atMs: 0, model: { serverMs: 40, queuedMs: 7.3, connectMs: 2.1, transitMs: 3.7, returnMs: 1.9 } }),
+      phasedRolloutSpans({ rolloutId: 'q2', atMs: 0, model: { serverMs: 4, queuedMs: 0, connectMs: 0, transitMs: 0.5, returnMs: 0 } }),
+    ];
+    let hops = 0;
+    for (const run of runs)
+      for (const node of assembleTraces(toRecords(run)).traces.values().next().value!.nodes.values())
+        if (node.span.kind === 'CLIENT') {
+          assert.deepEqual(fillHopTimeline(tl, node, into), hopTimeline(node), node.span.spanId);
+          hops++;
+        }
+    assert.ok(hops >= 12, String(hops));
   });
 
   it("equals why's attribution on phased rollouts with the collector's hop, and on a default-preset run", () => {
