@@ -218,10 +218,13 @@ class Walk {
   readonly #from: bigint[] = [];
   readonly #to: bigint[] = [];
   #count = 0;
-  #lastClient: SpanNode | null = null;
-  // without detail: the timeline of the last CLIENT span, filled again for the next
-  readonly #lastTimeline = emptyHopTimeline();
-  readonly #lastPhases = emptyClientPhases();
+  // without detail: the timelines of the CLIENT spans on the path being walked (a CLIENT span's
+  // stretches are taken before and after its callee's), `#clientDepth` of them, filled again for
+  // the next rollout's
+  readonly #clientNodes: Array<SpanNode | null> = [];
+  readonly #clientTimelines: HopTimeline[] = [];
+  readonly #clientPhases: ClientPhases[] = [];
+  #clientDepth = 0;
   // the children of the spans being walked, each span's sorted by end (desc) above its parent's:
   // `#kidsTop` in use, `#kidsUsed` filled since the walk began
   readonly #kids: Array<SpanNode | null> = [];
@@ -236,15 +239,14 @@ class Walk {
     this.#root = root;
     this.#agentService = agentService;
     this.#detail = detail;
-    this.#lastClient = null;
     this.#count = 0;
     try {
       this.#node(root, cat, lo, hi);
       for (let i = this.#count - 1; i >= 0; i--) this.#take(this.#nodes[i]!, this.#cats[i]!, this.#from[i]!, this.#to[i]!);
     } finally {
       // nothing of this rollout is kept alive by the reused walk
-      this.#root = this.#detail = this.#lastClient = null;
-      clearHopTimeline(this.#lastTimeline);
+      this.#root = this.#detail = null;
+      while (this.#clientDepth > 0) this.#popClient();
       for (let i = 0; i < this.#count; i++) this.#nodes[i] = null;
       for (let i = 0; i < this.#kidsUsed; i++) this.#kids[i] = null;
       this.#count = this.#kidsTop = this.#kidsUsed = 0;
@@ -278,6 +280,7 @@ class Walk {
     }
     if (cursor > lo) this.#stretch(node, cat, lo, cursor);
     this.#kidsTop = top;
+    if (this.#clientDepth > 0 && this.#clientNodes[this.#clientDepth - 1] === node) this.#popClient();
   }
 
   // `children` sorted by end (desc) into #kids from `base`, as a stable sort by byEndDesc would.
@@ -342,13 +345,18 @@ class Walk {
     }
   }
 
-  // without detail, where no list keeps them: the timeline of the last CLIENT span
+  // without detail, where no list keeps them: the timeline of a CLIENT span on the path, filled when first asked for
   #timeline(node: SpanNode): HopTimeline {
-    if (this.#lastClient !== node) {
-      this.#lastClient = node;
-      fillHopTimeline(this.#lastTimeline, node, this.#lastPhases);
-    }
-    return this.#lastTimeline;
+    for (let i = this.#clientDepth - 1; i >= 0; i--) if (this.#clientNodes[i] === node) return this.#clientTimelines[i]!;
+    const d = this.#clientDepth++;
+    this.#clientNodes[d] = node;
+    return fillHopTimeline((this.#clientTimelines[d] ??= emptyHopTimeline()), node, (this.#clientPhases[d] ??= emptyClientPhases()));
+  }
+
+  #popClient(): void {
+    const d = --this.#clientDepth;
+    this.#clientNodes[d] = null;
+    clearHopTimeline(this.#clientTimelines[d]!);
   }
 }
 
