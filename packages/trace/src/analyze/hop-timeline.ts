@@ -7,7 +7,7 @@
  */
 import type { SpanNode } from '../assemble/trace-model.js';
 import { MAX_EXACT_NS, nsToMs } from '../span-record.js';
-import { clientPhasesOf, fillClientPhases } from './client-phases.js';
+import { fillClientPhases } from './client-phases.js';
 import type { ClientPhases } from './client-phases.js';
 import { failedWithoutAnswer } from './unanswered.js';
 
@@ -80,7 +80,7 @@ export function fillHopTimeline(tl: HopTimeline, client: SpanNode, phasesInto: C
   const cs = client.span.startNs;
   const ce = client.span.endNs;
   const server = lastServerChildOf(client);
-  const phases = phasesInto === null ? clientPhasesOf(client.span) : fillClientPhases(phasesInto, client.span);
+  const phases = fillClientPhases(phasesInto, client.span);
   let attemptNs = cs;
   let queuedEndNs = cs;
   let connectedNs = cs;
