@@ -16,10 +16,13 @@ export interface Rollout {
   trace: Trace;
   /** The `gym.rollout` span. */
   node: SpanNode;
-  /** The first `gym.verify` span under it, if any. */
-  verify: SpanNode | null;
+  /**
+   * The first `gym.verify` span under it, if any. In what {@link findRollouts} returns, this and
+   * `reward` are looked for when first read (getters of the object's class: a spread copy lacks them).
+   */
+  readonly verify: SpanNode | null;
   /** `gym.verify.reward` of that span, when numeric. */
-  reward: number | null;
+  readonly reward: number | null;
   /** True when the trace holds other rollouts too (the `default` preset's `gym.job` trace). */
   sharedTrace: boolean;
   /**
