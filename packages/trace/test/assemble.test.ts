@@ -1,6 +1,9 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { assembleTraces } from '../src/assemble/assemble-traces.js';
+import { assembleTraces, byStart } from '../src/assemble/assemble-traces.js';
+import { attributeRollout } from '../src/analyze/attribution.js';
+import { AttributionSums } from '../src/analyze/attribution-sums.js';
+import { computeStats } from '../src/analyze/stats.js';
 import { findRollouts } from '../src/assemble/rollouts.js';
 import { lookupId } from '../src/assemble/find.js';
 import { buildSpanTree } from '../src/analyze/span-tree.js';
@@ -70,6 +73,53 @@ describe('assembleTraces', () => {
     const t = [...set.traces.values()][0]!;
     assert.equal(t.roots.length, 1);
     assert.equal(buildSpanTree(t.roots).rows.length, 2);
+  });
+});
+
+describe('assembleTraces: order and the shared empty list of children', () => {
+  it('lists children and roots in start order whether the spans came in order or not, and nothing adds to a leaf', () => {
+    const spans = toRecords([...defaultPresetSpans(['a', 'b', 'c']), ...rolloutSpans({ rolloutId: 'r' }), bare('x', '00000000000000f1', '00000000000000ff', 5, 6)]);
+    const ordered = [...spans].sort((x, y) => (x.startNs < y.startNs ? -1 : x.startNs > y.startNs ? 1 : x.spanId < y.spanId ? -1 : 1));
+    const shape = (input: typeof spans) => {
+      const set = assembleTraces(input);
+      const out: Record<string, string[]> = {};
+      for (const t of set.traces.values()) {
+        out[`roots of ${t.traceId}`] = t.roots.map((n) => n.span.spanId);
+        for (const n of t.nodes.values()) out[n.span.spanId] = n.children.map((c) => c.span.spanId);
+      }
+      return { set, out };
+    };
+    const inOrder = shape(ordered);
+    const found = (set: ReturnType<typeof assembleTraces>) => findRollouts(set).map((r) => [r.rolloutId, r.node.span.spanId, r.verify?.span.name ?? null, r.reward]);
+    for (const input of [spans, [...ordered].reverse()]) {
+      const other = shape(input);
+      assert.deepEqual(other.out, inOrder.out);
+      // rollouts in start order, their verification found when asked for
+      assert.deepEqual(found(other.set), found(inOrder.set));
+    }
+    assert.deepEqual(
+      found(inOrder.set).map(([id, , verify, reward]) => [id, verify, reward]),
+      [
+        ['a', 'gym.verify', 1],
+        ['r', 'gym.verify', 1],
+        ['b', 'gym.verify', 1],
+        ['c', 'gym.verify', 1],
+      ],
+    );
+    // the order is the start order, ties by span id
+    for (const t of inOrder.set.traces.values())
+      for (const list of [t.roots, ...[...t.nodes.values()].map((n) => n.children)]) for (let i = 1; i < list.length; i++) assert.ok(byStart(list[i - 1]!, list[i]!) < 0, list[i]!.span.spanId);
+    // analyses walk every tree; leaves share one list, which must stay empty
+    const rollouts = findRollouts(inOrder.set);
+    computeStats(inOrder.set, rollouts);
+    const sums = new AttributionSums();
+    for (const r of rollouts) {
+      attributeRollout(r);
+      sums.addRollout(r);
+    }
+    const leaves = [...inOrder.set.traces.values()].flatMap((t) => [...t.nodes.values()]).filter((n) => n.children.length === 0);
+    assert.ok(leaves.length > 10);
+    for (const leaf of leaves) assert.equal(leaf.children, leaves[0]!.children);
   });
 });
 

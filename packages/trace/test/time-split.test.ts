@@ -3,16 +3,19 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { attributeInBigints, attributeRollout, splitRolloutTime } from '../src/analyze/attribution.js';
+import { AttributionTotals } from '../src/analyze/attribution-summary.js';
 import { outermostOf } from '../src/assemble/rollouts.js';
-import { hopPhaseDurations, hopTimeline, splitByPhase } from '../src/analyze/hop-timeline.js';
+import { emptyClientPhases } from '../src/analyze/client-phases.js';
+import { emptyHopTimeline, fillHopTimeline, hopPhaseDurations, hopTimeline, splitByPhase } from '../src/analyze/hop-timeline.js';
 import type { HopPhase, HopTimeline } from '../src/analyze/hop-timeline.js';
 import { sumTimeSplit } from '../src/analyze/time-split.js';
 import { nsToMs } from '../src/span-record.js';
 import { assembleTraces } from '../src/assemble/assemble-traces.js';
 import { findRollouts } from '../src/assemble/rollouts.js';
 import type { Rollout } from '../src/assemble/rollouts.js';
-import { AGENT, bare, defaultPresetSpans, MODEL, RESOURCES, rolloutSpans, toRecords } from './support/fixtures.js';
+import { AGENT, bare, defaultPresetSpans, MODEL, rolloutSpans, toRecords } from './support/fixtures.js';
 import type { FixtureSpan } from './support/fixtures.js';
+import { HOP_SHAPES as shapes } from './support/hop-shapes.js';
 import { clientPhaseAttributes as phases, phasedRolloutSpans } from './support/phased-rollouts.js';
 
 const rid = (id: string) => ({ 'nemo.gym.rollout.id': id });
@@ -20,45 +23,6 @@ const rid = (id: string) => ({ 'nemo.gym.rollout.id': id });
 function rolloutsOf(spans: FixtureSpan[]): Rollout[] {
   return findRollouts(assembleTraces(toRecords(spans)));
 }
-
-// Hand-built rollouts: phases with a callee whose clock runs early or late, a retried request, no
-// phases, no SERVER span, parallel calls, CLIENT calls out of the model server, a zero-length one.
-const shapes: Record<string, FixtureSpan[]> = {
-  phases: [
-    bare('gym.rollout', '0000000000000001', null, 0, 100, { attributes: rid('a') }),
-    bare('HTTP POST', '0000000000000002', '0000000000000001', 10, 90, { kind: 'CLIENT', attributes: phases(12, 3, 16) }),
-    bare('POST /v1/responses', '0000000000000003', '0000000000000002', 30, 80, { kind: 'SERVER', service: MODEL }),
-  ],
-  'callee clock early and late': [
-    bare('gym.rollout', '0000000000000001', null, 0, 100, { attributes: rid('b') }),
-    bare('HTTP POST', '0000000000000002', '0000000000000001', 10, 90, { kind: 'CLIENT', attributes: phases(20, 0, 21) }),
-    bare('POST /v1/responses', '0000000000000003', '0000000000000002', 22, 95, { kind: 'SERVER', service: MODEL }),
-    bare('HTTP POST', '0000000000000004', '0000000000000001', 91, 99, { kind: 'CLIENT', attributes: phases(1, 0, 1.5) }),
-    bare('POST /verify', '0000000000000005', '0000000000000004', 90, 99.5, { kind: 'SERVER', service: RESOURCES }),
-  ],
-  retried: [
-    bare('gym.rollout', '0000000000000001', null, 0, 100, { attributes: rid('c') }),
-    bare('HTTP POST', '0000000000000002', '0000000000000001', 0, 100, { kind: 'CLIENT', attributes: phases(2, 1, 63, { 'http.request.resend_count': 1 }) }),
-    bare('POST /verify', '0000000000000003', '0000000000000002', 5, 30, { kind: 'SERVER', service: RESOURCES, status: { code: 'ERROR', message: 'HTTP 503' } }),
-    bare('POST /verify', '0000000000000004', '0000000000000002', 64, 98, { kind: 'SERVER', service: RESOURCES }),
-  ],
-  'no phases, no server, parallel calls': [
-    bare('gym.rollout', '0000000000000001', null, 0, 100, { attributes: rid('d') }),
-    bare('HTTP POST', '0000000000000002', '0000000000000001', 0, 60, { kind: 'CLIENT' }),
-    bare('POST /search', '0000000000000003', '0000000000000002', 7, 52, { kind: 'SERVER', service: RESOURCES }),
-    bare('HTTP POST', '0000000000000004', '0000000000000001', 0, 30, { kind: 'CLIENT' }),
-    bare('POST /lookup', '0000000000000005', '0000000000000004', 0, 30, { kind: 'SERVER', service: RESOURCES }),
-    bare('HTTP GET', '0000000000000006', '0000000000000001', 60, 100, { kind: 'CLIENT', attributes: phases(3, 2, 6) }),
-  ],
-  'calls out of the model server': [
-    bare('gym.rollout', '0000000000000001', null, 0, 100, { attributes: rid('e') }),
-    bare('HTTP POST', '0000000000000002', '0000000000000001', 5, 95, { kind: 'CLIENT' }),
-    bare('POST /v1/responses', '0000000000000003', '0000000000000002', 6, 94, { kind: 'SERVER', service: MODEL }),
-    bare('HTTP POST', '0000000000000004', '0000000000000003', 10, 80, { kind: 'CLIENT', service: MODEL }),
-    bare('HTTP POST', '0000000000000005', '0000000000000003', 81, 90, { kind: 'CLIENT', service: MODEL, attributes: phases(1, 1, 2.5) }),
-  ],
-  'zero length': [bare('gym.rollout', '0000000000000001', null, 50, 50, { attributes: rid('f') })],
-};
 
 const split = (r: Rollout) => {
   const a = attributeRollout(r);
@@ -105,6 +69,24 @@ describe("the time split stats sums, and why's attribution, in numbers", () => {
     assert.ok(hops >= 10, String(hops));
   });
 
+  it('fills a reused timeline (and its phases) as hopTimeline builds a new one, hop after hop', () => {
+    const tl = emptyHopTimeline();
+    const into = emptyClientPhases();
+    const runs = [
+      ...Object.values(shapes),
+      phasedRolloutSpans({ rolloutId: 'q', atMs: 0, model: { serverMs: 40, queuedMs: 7.3, connectMs: 2.1, transitMs: 3.7, returnMs: 1.9 } }),
+      phasedRolloutSpans({ rolloutId: 'q2', atMs: 0, model: { serverMs: 4, queuedMs: 0, connectMs: 0, transitMs: 0.5, returnMs: 0 } }),
+    ];
+    let hops = 0;
+    for (const run of runs)
+      for (const node of assembleTraces(toRecords(run)).traces.values().next().value!.nodes.values())
+        if (node.span.kind === 'CLIENT') {
+          assert.deepEqual(fillHopTimeline(tl, node, into), hopTimeline(node), node.span.spanId);
+          hops++;
+        }
+    assert.ok(hops >= 12, String(hops));
+  });
+
   it("equals why's attribution on phased rollouts with the collector's hop, and on a default-preset run", () => {
     const spans = [
       ...phasedRolloutSpans({ rolloutId: 'p0', atMs: 0 }),
@@ -125,6 +107,47 @@ describe("the time split stats sums, and why's attribution, in numbers", () => {
       assert.deepEqual(attributeRollout(r), attributeInBigints(outermostOf(r), r.rolloutId, r.node.span.service), r.rolloutId);
     }
     assert.ok(rollouts.some((r) => r.envelope !== null && splitRolloutTime(r).categories.collector_send > 0));
+  });
+
+  it("adds into stats' totals from the walk's slots what adding each rollout's split adds, the long rollout's included", () => {
+    const days = 120 * 24 * 3600 * 1000;
+    const spans = [
+      ...Object.values(shapes).flatMap((shape, i) => shape.map((s) => ({ ...s, traceId: String(i + 1).padStart(32, '0') }))),
+      ...phasedRolloutSpans({ rolloutId: 'p1', atMs: 10, collector: { serverMs: 0, queuedMs: 120, transitMs: 30, returnMs: 15 } }),
+      ...defaultPresetSpans(['d0', 'd1']),
+      bare('gym.rollout', '0000000000000001', null, 0, days, { traceId: 'e'.repeat(32), attributes: rid('long') }),
+      bare('HTTP POST', '0000000000000002', '0000000000000001', 1, days - 1, { traceId: 'e'.repeat(32), kind: 'CLIENT', attributes: phases(0.5, 0, 1) }),
+    ];
+    const rollouts = rolloutsOf(spans);
+    assert.equal(rollouts.length, Object.keys(shapes).length + 4);
+    const bySlots = new AttributionTotals();
+    const bySplits = new AttributionTotals();
+    for (const r of rollouts) {
+      bySlots.addRollout(r);
+      bySplits.add(splitRolloutTime(r));
+    }
+    assert.equal(JSON.stringify(bySlots.state()), JSON.stringify(bySplits.state()));
+    assert.ok(bySlots.finish().categories.collector_send.totalMs > 0);
+  });
+
+  it('walks children ending together, starting together or nested in the order the critical path takes them, few or many', () => {
+    // siblings with equal intervals: the one the path walks into owns the time, the other none
+    let seed = 7;
+    const next = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
+    for (const children of [2, 3, 5, 16, 17, 40]) {
+      const spans: FixtureSpan[] = [bare('gym.rollout', '0000000000000001', null, 0, 100, { attributes: rid(`k${children}`) })];
+      for (let i = 0; i < children; i++) {
+        const start = next(4) * 10;
+        const end = 100 - next(4) * 10;
+        const id = (i + 2).toString(16).padStart(16, '0');
+        spans.push(bare(`step ${i}`, id, '0000000000000001', start, end, { service: i % 2 === 0 ? AGENT : MODEL }));
+        if (i % 3 === 0) spans.push(bare(`inner ${i}`, (i + 200).toString(16).padStart(16, '0'), id, start + 1, end - 1, { service: MODEL }));
+      }
+      const [r] = rolloutsOf(spans);
+      const a = attributeRollout(r!);
+      assert.deepEqual(a, attributeInBigints(outermostOf(r!), r!.rolloutId, r!.node.span.service), String(children));
+      assert.ok(a.criticalSpans.length >= 2, String(children));
+    }
   });
 
   it('falls back to bigints for a rollout longer than 2^53 ns (104 days), with the same answer', () => {

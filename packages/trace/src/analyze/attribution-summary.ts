@@ -4,7 +4,11 @@
  */
 import { TIME_CATEGORIES } from './categorize.js';
 import type { TimeCategory } from './categorize.js';
+import { outermostOf } from '../assemble/rollouts.js';
+import type { Rollout } from '../assemble/rollouts.js';
+import { splitRolloutTime } from './attribution.js';
 import type { Attribution, TimeSplit } from './attribution.js';
+import { SPLIT_AFTER, SPLIT_BEFORE, SPLIT_WALL, walkTimeSplit } from './time-split.js';
 
 /** Totals and mean shares per category over many rollouts. */
 export interface AttributionSummary {
@@ -51,6 +55,33 @@ export class AttributionTotals {
       this.#categories[c].totalMs += a.categories[c];
       if (a.wallMs > 0) this.#categories[c].meanShare += a.categories[c] / a.wallMs;
     }
+  }
+
+  /**
+   * {@link add} from the slots {@link walkTimeSplit} fills (ns), without a {@link TimeSplit} per
+   * rollout: the same numbers, added in the same order.
+   */
+  addSums(sums: Float64Array): void {
+    const wallMs = sums[SPLIT_WALL]! / 1e6;
+    this.#items++;
+    this.#totalWallMs += wallMs;
+    this.#network.beforeMs += sums[SPLIT_BEFORE]! / 1e6;
+    this.#network.afterMs += sums[SPLIT_AFTER]! / 1e6;
+    if (wallMs > 0) this.#counted++;
+    for (let i = 0; i < TIME_CATEGORIES.length; i++) {
+      const ms = sums[i]! / 1e6;
+      const sum = this.#categories[TIME_CATEGORIES[i]!];
+      sum.totalMs += ms;
+      if (wallMs > 0) sum.meanShare += ms / wallMs;
+    }
+  }
+
+  /** Adds the time split of the rollout `r`, as `splitRolloutTime` gives it, from one walk of its critical path and no object. */
+  addRollout(r: Rollout): void {
+    const sums = walkTimeSplit(outermostOf(r), r.node.span.service);
+    // a rollout longer than 2^53 ns is summed in bigints
+    if (sums === null) this.add(splitRolloutTime(r));
+    else this.addSums(sums);
   }
 
   /** Number of attributions added. */

@@ -16,6 +16,7 @@ import { criticalPath } from './critical-path.js';
 import type { CriticalPath } from './critical-path.js';
 import { hopPhaseDurations, hopTimeline, splitByPhase } from './hop-timeline.js';
 import type { HopPhase, HopTimeline } from './hop-timeline.js';
+import type { Tally } from './tally.js';
 import { CriticalDetail, hopCategory, sumTimeSplit } from './time-split.js';
 
 /** One CLIENT→SERVER hop: the time the caller spent outside the callee's span, in phases. */
@@ -142,15 +143,15 @@ export function splitRolloutTime(r: Rollout): TimeSplit {
   return sumTimeSplit(root, agentService) ?? splitPath(root, agentService, criticalPath(root), categorizeSubtree(root, agentService), new Map(), null);
 }
 
-// A span is listed under the category it owns most critical time in (`byCat`: category, ns, …).
-function shareOf(n: SpanNode, byCat: ReadonlyArray<TimeCategory | number>): CriticalSpanShare {
+// A span is listed under the category it owns most critical time in (the first of equals).
+function shareOf(n: SpanNode, byCat: Tally<TimeCategory>): CriticalSpanShare {
   let total = 0;
   let category: TimeCategory = 'unaccounted';
   let most = -1;
-  for (let i = 0; i < byCat.length; i += 2) {
-    const v = byCat[i + 1] as number;
+  for (let i = 0; i < byCat.count; i++) {
+    const v = byCat.values[i]!;
     total += v;
-    if (v > most) [most, category] = [v, byCat[i] as TimeCategory];
+    if (v > most) [most, category] = [v, byCat.keys[i]!];
   }
   return { spanId: n.span.spanId, name: n.span.name, service: n.span.service, category, ms: total / 1e6 };
 }
@@ -181,7 +182,7 @@ function collectHops(root: SpanNode, agentService: string, detail: CriticalDetai
     const whole = hopPhaseDurations(tl);
     const crit: Partial<Record<HopPhase, number>> = {};
     const onCritical = detail.criticalOf(n);
-    if (onCritical !== undefined) for (const p in onCritical) crit[p as HopPhase] = onCritical[p as HopPhase]! / 1e6;
+    if (onCritical !== undefined) for (let k = 0; k < onCritical.count; k++) crit[onCritical.keys[k]!] = onCritical.values[k]! / 1e6;
     hops.push({
       clientSpanId: c.spanId,
       serverSpanId: s?.spanId ?? null,
@@ -230,8 +231,8 @@ export function attributeInBigints(root: SpanNode, rolloutId: string | null, age
   const hopsDetail = new CriticalDetail();
   for (const n of cats.keys()) if (path.spanIds.has(n.span.spanId)) hopsDetail.walk(n);
   for (const [n, phases] of detail.critical) {
-    const critical = hopsDetail.criticalAt(hopsDetail.client(n, timelines.get(n)));
-    for (const p in phases) critical[p as HopPhase] = Number(phases[p as HopPhase]!);
+    const critical = hopsDetail.criticalAt(hopsDetail.client(n, cats.get(n) ?? 'unaccounted', timelines.get(n)));
+    for (const p in phases) critical.add(p as HopPhase, Number(phases[p as HopPhase]!));
   }
   return attribution(root, rolloutId, agentService, split, collectHops(root, agentService, hopsDetail), criticalSpans);
 }

@@ -53,8 +53,11 @@ export interface Bottleneck {
   window: { startNs: bigint; endNs: bigint };
 }
 
-// `unaccounted` comes from the hops, which know the callee that left no span.
-const CATEGORY_CAUSES: readonly TimeCategory[] = ['model', 'tools', 'verify', 'seed', 'agent'];
+/** The categories that are causes of their own, in the order they are added. `unaccounted` comes from the hops, which know the callee that left no span. */
+export const CATEGORY_CAUSES: readonly TimeCategory[] = ['model', 'tools', 'verify', 'seed', 'agent'];
+
+/** What a category cause names of the span holding most of its time. */
+export type SpanOfCause = Pick<CriticalSpanShare, 'name' | 'service'>;
 
 /** Finds the bottleneck of `items` over their common window. */
 export function findBottleneck(items: readonly Attribution[], saturation: SaturationData): Bottleneck {
@@ -87,42 +90,59 @@ export class BottleneckAccumulator {
   #start: bigint | null = null;
   #end: bigint | null = null;
 
-  #cause(c: Omit<Cause, 'ms'>, ms: number): void {
+  #cause(kind: CauseKind, from: string | null, to: string | null, spanName: string | null, collector: boolean, ms: number): void {
     if (ms <= 0) return;
-    let byFrom = this.#index.get(c.kind);
-    if (byFrom === undefined) this.#index.set(c.kind, (byFrom = new Map<string | null, Map<string | null, [Cause | undefined, Cause | undefined]>>()));
-    let byTo = byFrom.get(c.from);
-    if (byTo === undefined) byFrom.set(c.from, (byTo = new Map<string | null, [Cause | undefined, Cause | undefined]>()));
-    let pair = byTo.get(c.to);
-    if (pair === undefined) byTo.set(c.to, (pair = [undefined, undefined]));
-    const slot = c.collector ? 1 : 0;
+    let byFrom = this.#index.get(kind);
+    if (byFrom === undefined) this.#index.set(kind, (byFrom = new Map<string | null, Map<string | null, [Cause | undefined, Cause | undefined]>>()));
+    let byTo = byFrom.get(from);
+    if (byTo === undefined) byFrom.set(from, (byTo = new Map<string | null, [Cause | undefined, Cause | undefined]>()));
+    let pair = byTo.get(to);
+    if (pair === undefined) byTo.set(to, (pair = [undefined, undefined]));
+    const slot = collector ? 1 : 0;
     const prev = pair[slot];
     if (prev !== undefined) prev.ms += ms;
-    else this.#causes.push((pair[slot] = { ...c, ms }));
+    else this.#causes.push((pair[slot] = { kind, from, to, spanName, collector, ms })); // the key order of the JSON output
   }
 
   add(a: Attribution): void {
-    this.#items++;
-    this.#wallMs += a.wallMs;
-    if (this.#start === null || a.startNs < this.#start) this.#start = a.startNs;
-    if (this.#end === null || a.endNs > this.#end) this.#end = a.endNs;
+    this.addRoot(a.wallMs, a.startNs, a.endNs);
     for (const cat of CATEGORY_CAUSES) {
-      if (a.categories[cat] <= 0) continue; // what #cause would drop: no search for its span
-      const top = firstOfCategory(a.criticalSpans, cat);
-      this.#cause({ kind: cat as CauseKind, from: top?.service ?? (cat === 'agent' ? a.agentService : null), to: null, spanName: top?.name ?? null, collector: false }, a.categories[cat]);
+      const ms = a.categories[cat];
+      if (ms <= 0) continue; // what #cause would drop: no search for its span
+      this.addCategory(cat, ms, firstOfCategory(a.criticalSpans, cat), a.agentService);
     }
-    for (const h of a.hops) {
-      for (const p in h.critical) {
-        const phase = p as HopPhase;
-        const ms = h.critical[phase]!;
-        const kind = phaseCause(phase);
-        if (kind === null) continue;
-        this.#cause({ kind, from: h.fromService, to: h.toService, spanName: h.name, collector: h.collector }, ms);
-        // a busy caller delays every call it makes: its queue is also counted over all its calls
-        if (kind === 'caller_queue' && !h.collector) this.#cause({ kind, from: h.fromService, to: null, spanName: null, collector: false }, ms);
-        if ((kind === 'caller_queue' || kind === 'connect' || kind === 'return') && !h.collector) this.#loopWait.set(h.fromService, (this.#loopWait.get(h.fromService) ?? 0) + ms);
-      }
-    }
+    for (const h of a.hops) for (const p in h.critical) this.addHopPhase(p as HopPhase, h.critical[p as HopPhase]!, h.fromService, h.toService, h.name, h.collector);
+  }
+
+  /**
+   * The first part of {@link add} without an {@link Attribution}: one rollout (or root) of wall time
+   * `wallMs` over [startNs, endNs]. Its causes follow: {@link addCategory} for each of
+   * {@link CATEGORY_CAUSES}, then {@link addHopPhase} for each hop's critical phases.
+   */
+  addRoot(wallMs: number, startNs: bigint, endNs: bigint): void {
+    this.#items++;
+    this.#wallMs += wallMs;
+    if (this.#start === null || startNs < this.#start) this.#start = startNs;
+    if (this.#end === null || endNs > this.#end) this.#end = endNs;
+  }
+
+  /**
+   * The critical time `ms` of `category` in one rollout, held mostly by the span `top` (the largest
+   * critical span listed under that category; it is of no use when `ms` ≤ 0), in a rollout whose
+   * agent is `agentService`.
+   */
+  addCategory(category: TimeCategory, ms: number, top: SpanOfCause | undefined, agentService: string): void {
+    this.#cause(category as CauseKind, top?.service ?? (category === 'agent' ? agentService : null), null, top?.name ?? null, false, ms);
+  }
+
+  /** The critical time `ms` of one phase of one hop (`name`, from `from` to `to`) of a rollout. */
+  addHopPhase(phase: HopPhase, ms: number, from: string, to: string, name: string, collector: boolean): void {
+    const kind = phaseCause(phase);
+    if (kind === null) return;
+    this.#cause(kind, from, to, name, collector, ms);
+    // a busy caller delays every call it makes: its queue is also counted over all its calls
+    if (kind === 'caller_queue' && !collector) this.#cause(kind, from, null, null, false, ms);
+    if ((kind === 'caller_queue' || kind === 'connect' || kind === 'return') && !collector) this.#loopWait.set(from, (this.#loopWait.get(from) ?? 0) + ms);
   }
 
   /** The sums so far, as plain data (for {@link BottleneckAccumulator.merge} in another thread). */
@@ -132,7 +152,7 @@ export class BottleneckAccumulator {
 
   /** Adds another instance's sums, as if its attributions had been added here after these. */
   merge(s: BottleneckState): void {
-    for (const c of s.causes) this.#cause(c, c.ms);
+    for (const c of s.causes) this.#cause(c.kind, c.from, c.to, c.spanName, c.collector, c.ms);
     for (const [from, ms] of s.loopWait) this.#loopWait.set(from, (this.#loopWait.get(from) ?? 0) + ms);
     this.#wallMs += s.wallMs;
     this.#items += s.items;
@@ -142,14 +162,13 @@ export class BottleneckAccumulator {
 
   finish(saturation: SaturationData): Bottleneck {
     const causes = this.#causes;
-    const add = (c: Omit<Cause, 'ms'>, ms: number): void => this.#cause(c, ms);
     const window = { startNs: this.#start ?? 0n, endNs: this.#end ?? 0n };
     const loadMap = loadInWindow(saturation, window.startNs, window.endNs);
     // A busy loop holds back the sends (undici writes on a reused socket on a later turn of the loop,
     // a new socket's connect callback waits for it too) and the reading of the answers alike:
     // measured over real processes, the queue alone held about a third of the wait and the return,
     // counted per callee, named an idle callee.
-    for (const [from, ms] of this.#loopWait) if (isBusy(loadMap.get(from))) add({ kind: 'caller_loop', from, to: null, spanName: null, collector: false }, ms);
+    for (const [from, ms] of this.#loopWait) if (isBusy(loadMap.get(from))) this.#cause('caller_loop', from, null, null, false, ms);
     const sorted = causes.map((c) => ({ ...c })).sort((a, b) => b.ms - a.ms);
     const loads = [...loadMap.values()].sort((a, b) => (b.elu ?? -1) - (a.elu ?? -1));
     let cause = sorted[0] ?? null;

@@ -39,20 +39,33 @@ export interface ClientPhases {
  * duration and the sent offset are required; negative values (a producer bug) count as 0.
  */
 export function clientPhasesOf(span: SpanRecord): ClientPhases | null {
+  return fillClientPhases(null, span);
+}
+
+/** Phases to fill with {@link fillClientPhases}. */
+export function emptyClientPhases(): ClientPhases {
+  return { queuedMs: 0, connectMs: 0, reused: null, sentAtMs: 0, headersAtMs: null, doneAtMs: null, resent: false };
+}
+
+/**
+ * {@link clientPhasesOf} read into `into` (its owner reuses it from one span to the next; null: a
+ * new object): the phases, or null when the span carries none.
+ */
+export function fillClientPhases(into: ClientPhases | null, span: SpanRecord): ClientPhases | null {
   if (span.kind !== 'CLIENT') return null;
   const queued = num(span.attributes[PHASE_ATTR.queuedMs]);
   const sentAt = num(span.attributes[PHASE_ATTR.sentAtMs]);
   if (queued === null || sentAt === null) return null;
   const reused = span.attributes[PHASE_ATTR.reused];
-  return {
-    queuedMs: Math.max(0, queued),
-    connectMs: Math.max(0, num(span.attributes[PHASE_ATTR.connectMs]) ?? 0),
-    reused: reused === true || reused === 'true' ? true : reused === false || reused === 'false' ? false : null,
-    sentAtMs: Math.max(0, sentAt),
-    headersAtMs: num(span.attributes[PHASE_ATTR.headersAtMs]),
-    doneAtMs: num(span.attributes[PHASE_ATTR.doneAtMs]),
-    resent: retryCount(span) > 0,
-  };
+  const p = into ?? emptyClientPhases();
+  p.queuedMs = Math.max(0, queued);
+  p.connectMs = Math.max(0, num(span.attributes[PHASE_ATTR.connectMs]) ?? 0);
+  p.reused = reused === true || reused === 'true' ? true : reused === false || reused === 'false' ? false : null;
+  p.sentAtMs = Math.max(0, sentAt);
+  p.headersAtMs = num(span.attributes[PHASE_ATTR.headersAtMs]);
+  p.doneAtMs = num(span.attributes[PHASE_ATTR.doneAtMs]);
+  p.resent = retryCount(span) > 0;
+  return p;
 }
 
 /** True when the CLIENT span opened a new connection (said so, or spent time connecting). */

@@ -7,7 +7,7 @@
  */
 import type { SpanNode } from '../assemble/trace-model.js';
 import { MAX_EXACT_NS, nsToMs } from '../span-record.js';
-import { clientPhasesOf } from './client-phases.js';
+import { fillClientPhases } from './client-phases.js';
 import type { ClientPhases } from './client-phases.js';
 import { failedWithoutAnswer } from './unanswered.js';
 
@@ -56,19 +56,40 @@ export function lastServerChildOf(node: SpanNode): SpanNode | null {
 
 /** Builds the timeline of the CLIENT span `client`. */
 export function hopTimeline(client: SpanNode): HopTimeline {
+  return fillHopTimeline(emptyHopTimeline(), client);
+}
+
+/** A timeline to fill with {@link fillHopTimeline} (one per hop being looked at, reused from rollout to rollout). */
+export function emptyHopTimeline(): HopTimeline {
+  return { client: NO_NODE, server: null, unanswered: false, phases: null, attemptNs: 0n, queuedEndNs: 0n, connectedNs: 0n, serverStartNs: 0n, serverEndNs: 0n, clockSkewMs: 0 };
+}
+
+/** Drops what `tl` holds of a rollout's spans, so that a kept timeline keeps none alive. */
+export function clearHopTimeline(tl: HopTimeline): void {
+  tl.client = NO_NODE;
+  tl.server = null;
+  tl.phases = null;
+}
+
+/**
+ * Fills `tl` with the timeline of the CLIENT span `client`: {@link hopTimeline} without a new
+ * object; with `phasesInto`, the client phases are read into that object rather than a new one
+ * (its owner fills it again for the next hop).
+ */
+export function fillHopTimeline(tl: HopTimeline, client: SpanNode, phasesInto: ClientPhases | null = null): HopTimeline {
   const cs = client.span.startNs;
   const ce = client.span.endNs;
   const server = lastServerChildOf(client);
-  const phases = clientPhasesOf(client.span);
+  const phases = fillClientPhases(phasesInto, client.span);
   let attemptNs = cs;
   let queuedEndNs = cs;
   let connectedNs = cs;
   if (phases !== null) {
-    const sent = clamp(cs + msToNs(phases.sentAtMs), cs, ce);
+    const sent = clamp(plusMs(cs, phases.sentAtMs), cs, ce);
     // The last attempt began (about) queue + connect before its request was written.
-    attemptNs = phases.resent ? clamp(sent - msToNs(phases.queuedMs + phases.connectMs), cs, sent) : cs;
-    queuedEndNs = clamp(attemptNs + msToNs(phases.queuedMs), attemptNs, ce);
-    connectedNs = clamp(queuedEndNs + msToNs(phases.connectMs), queuedEndNs, ce);
+    attemptNs = phases.resent ? clamp(minusMs(sent, phases.queuedMs + phases.connectMs), cs, sent) : cs;
+    queuedEndNs = clamp(plusMs(attemptNs, phases.queuedMs), attemptNs, ce);
+    connectedNs = clamp(plusMs(queuedEndNs, phases.connectMs), queuedEndNs, ce);
   }
   let serverStartNs = ce;
   let serverEndNs = ce;
@@ -78,14 +99,24 @@ export function hopTimeline(client: SpanNode): HopTimeline {
     const se = server.span.endNs;
     serverStartNs = clamp(ss, connectedNs, ce);
     serverEndNs = clamp(se, serverStartNs, ce);
-    const early = connectedNs - ss;
-    const late = se - ce;
-    if (early > skewNs) skewNs = early;
-    if (late > skewNs) skewNs = late;
+    // differences only when positive: each bigint made is an allocation, and skew is rare
+    if (connectedNs > ss) skewNs = connectedNs - ss;
+    if (se > ce && se - ce > skewNs) skewNs = se - ce;
   }
-  const unanswered = server === null && failedWithoutAnswer(client.span);
-  return { client, server, unanswered, phases, attemptNs, queuedEndNs, connectedNs, serverStartNs, serverEndNs, clockSkewMs: nsToMs(skewNs) };
+  tl.client = client;
+  tl.server = server;
+  tl.unanswered = server === null && failedWithoutAnswer(client.span);
+  tl.phases = phases;
+  tl.attemptNs = attemptNs;
+  tl.queuedEndNs = queuedEndNs;
+  tl.connectedNs = connectedNs;
+  tl.serverStartNs = serverStartNs;
+  tl.serverEndNs = serverEndNs;
+  tl.clockSkewMs = nsToMs(skewNs);
+  return tl;
 }
+
+const NO_NODE = null as unknown as SpanNode;
 
 /** The phase of the CLIENT span's own time at instant `t` (one not covered by its SERVER child). */
 export function phaseAt(tl: HopTimeline, t: bigint): HopPhase {
@@ -198,6 +229,13 @@ function clamp(t: bigint, lo: bigint, hi: bigint): bigint {
   return t < lo ? lo : t > hi ? hi : t;
 }
 
-function msToNs(ms: number): bigint {
-  return BigInt(Math.round(ms * 1e6));
+// `t` + `ms` in whole ns; `t` itself when that rounds to 0 (no bigint made for a phase that took none)
+function plusMs(t: bigint, ms: number): bigint {
+  const ns = Math.round(ms * 1e6);
+  return ns === 0 ? t : t + BigInt(ns);
+}
+
+function minusMs(t: bigint, ms: number): bigint {
+  const ns = Math.round(ms * 1e6);
+  return ns === 0 ? t : t - BigInt(ns);
 }

@@ -18,6 +18,8 @@ export function retryCount(span: SpanRecord): number {
     if (Number.isFinite(x) && x > n) n = x;
   }
   let events = 0;
-  for (const e of span.events) if (/retry/i.test(e.name)) events++;
+  // indexed: a span without events may share a frozen empty list, which `for … of` walks through a new iterator
+  const list = span.events;
+  for (let i = 0; i < list.length; i++) if (/retry/i.test(list[i]!.name)) events++;
   return Math.max(n, events);
 }

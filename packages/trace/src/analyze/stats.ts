@@ -6,7 +6,7 @@
  */
 import { outermostOf } from '../assemble/rollouts.js';
 import type { Rollout } from '../assemble/rollouts.js';
-import type { TraceSet } from '../assemble/trace-model.js';
+import type { SpanNode, TraceSet } from '../assemble/trace-model.js';
 import { TRACE_ERROR_CODES, TraceUserError } from '../errors.js';
 import { isTruncated, nsToMs } from '../span-record.js';
 import type { SpanRecord } from '../span-record.js';
@@ -126,42 +126,48 @@ export class StatsAccumulator {
   }
 
   add(set: TraceSet, rollouts: readonly Rollout[], shared: ReadonlySet<string> | null = null): void {
-    for (const trace of set.traces.values()) {
-      for (const node of trace.nodes.values()) {
-        const s = node.span;
-        // a child of a span of another set: its interval counts against that span's self time
-        if (shared !== null && node.parent === null && s.parentSpanId !== null && shared.has(s.parentSpanId)) {
-          let b = this.#boundary.get(s.parentSpanId);
-          if (b === undefined) this.#boundary.set(s.parentSpanId, (b = new BigInt64List()));
-          b.push(s.startNs);
-          b.push(s.endNs);
-        }
-        if (isTruncated(s)) {
-          this.#truncatedExcluded++;
-          continue;
-        }
-        const key = keyOf(s, this.#by);
-        if (key === null) {
-          this.#ungrouped++;
-          continue;
-        }
-        const a = this.#group(key);
-        a.durations.push(s.durationMs);
-        if (s.status.code === 'ERROR') a.errors++;
-        a.totalMs += s.durationMs;
-        if (shared !== null && shared.has(s.spanId))
-          this.#pending.set(s.spanId, { group: a, startNs: s.startNs, endNs: s.endNs, children: node.children.flatMap((c) => [c.span.startNs, c.span.endNs]) });
-        else {
-          const self = selfTimeNumber(node);
-          if (self !== null) addSelf(a, self);
-          else a.selfNs += selfTimeNs(node);
-        }
-      }
-    }
+    this.#shared = shared;
+    // forEach, not `for … of nodes.values()`: V8 makes an iterator result per span for the latter
+    for (const trace of set.traces.values()) trace.nodes.forEach(this.#addNode);
+    this.#shared = null;
     this.#rolloutCount += rollouts.length;
     // a rollout's wall as `why` counts it: from the collector's call around it when that is in the input
     for (const r of rollouts) this.#rolloutWallMs += outermostOf(r).span.durationMs;
   }
+
+  // the `shared` of the set being added
+  #shared: ReadonlySet<string> | null = null;
+
+  readonly #addNode = (node: SpanNode): void => {
+    const shared = this.#shared;
+    const s = node.span;
+    // a child of a span of another set: its interval counts against that span's self time
+    if (shared !== null && node.parent === null && s.parentSpanId !== null && shared.has(s.parentSpanId)) {
+      let b = this.#boundary.get(s.parentSpanId);
+      if (b === undefined) this.#boundary.set(s.parentSpanId, (b = new BigInt64List()));
+      b.push(s.startNs);
+      b.push(s.endNs);
+    }
+    if (isTruncated(s)) {
+      this.#truncatedExcluded++;
+      return;
+    }
+    const key = keyOf(s, this.#by);
+    if (key === null) {
+      this.#ungrouped++;
+      return;
+    }
+    const a = this.#group(key);
+    a.durations.push(s.durationMs);
+    if (s.status.code === 'ERROR') a.errors++;
+    a.totalMs += s.durationMs;
+    if (shared !== null && shared.has(s.spanId)) this.#pending.set(s.spanId, { group: a, startNs: s.startNs, endNs: s.endNs, children: node.children.flatMap((c) => [c.span.startNs, c.span.endNs]) });
+    else {
+      const self = selfTimeNumber(node);
+      if (self !== null) addSelf(a, self);
+      else a.selfNs += selfTimeNs(node);
+    }
+  };
 
   /**
    * What has been added so far, as plain data: another thread's accumulator {@link merge}s it.

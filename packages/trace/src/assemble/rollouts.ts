@@ -16,10 +16,13 @@ export interface Rollout {
   trace: Trace;
   /** The `gym.rollout` span. */
   node: SpanNode;
-  /** The first `gym.verify` span under it, if any. */
-  verify: SpanNode | null;
+  /**
+   * The first `gym.verify` span under it, if any. In what {@link findRollouts} returns, this and
+   * `reward` are looked for when first read (getters of the object's class: a spread copy lacks them).
+   */
+  readonly verify: SpanNode | null;
   /** `gym.verify.reward` of that span, when numeric. */
-  reward: number | null;
+  readonly reward: number | null;
   /** True when the trace holds other rollouts too (the `default` preset's `gym.job` trace). */
   sharedTrace: boolean;
   /**
@@ -34,15 +37,45 @@ export function findRollouts(set: TraceSet): Rollout[] {
   const out: Rollout[] = [];
   for (const trace of set.traces.values()) {
     const found: SpanNode[] = [];
-    for (const node of trace.nodes.values()) if (node.span.name === SPAN.ROLLOUT) found.push(node);
-    for (const node of found) {
-      // the `default` preset has no gym.verify span, but the /verify SERVER span is there
-      const verify = findDescendant(node, isVerifySpan) ?? findDescendant(node, isVerifyServerSpan);
-      const reward = (verify === null ? null : rewardOf(verify.span)) ?? rewardOf(node.span);
-      out.push({ rolloutId: rolloutIdOf(node.span), traceId: trace.traceId, trace, node, verify, reward, sharedTrace: found.length > 1, envelope: envelopeOf(node) });
-    }
+    // forEach, not `for … of nodes.values()`: V8 makes an iterator result per span for the latter
+    trace.nodes.forEach(pushIfRollout, found);
+    for (const node of found) out.push(new FoundRollout(rolloutIdOf(node.span), trace, node, found.length > 1, envelopeOf(node)));
   }
-  return out.sort(byRolloutStart);
+  // usually in start order already (a sort copies the list even then)
+  for (let i = 1; i < out.length; i++) if (byRolloutStart(out[i - 1]!, out[i]!) > 0) return out.sort(byRolloutStart);
+  return out;
+}
+
+// A rollout whose verification is looked for when first asked: `stats` and `why --all` never ask.
+class FoundRollout implements Rollout {
+  readonly traceId: string;
+  #verify: SpanNode | null | undefined = undefined;
+  #reward: number | null | undefined = undefined;
+
+  constructor(
+    readonly rolloutId: string,
+    readonly trace: Trace,
+    readonly node: SpanNode,
+    readonly sharedTrace: boolean,
+    readonly envelope: SpanNode | null,
+  ) {
+    this.traceId = trace.traceId;
+  }
+
+  get verify(): SpanNode | null {
+    // the `default` preset has no gym.verify span, but the /verify SERVER span is there
+    if (this.#verify === undefined) this.#verify = findDescendant(this.node, isVerifySpan) ?? findDescendant(this.node, isVerifyServerSpan);
+    return this.#verify;
+  }
+
+  get reward(): number | null {
+    if (this.#reward === undefined) this.#reward = (this.verify === null ? null : rewardOf(this.verify.span)) ?? rewardOf(this.node.span);
+    return this.#reward;
+  }
+}
+
+function pushIfRollout(this: SpanNode[], node: SpanNode): void {
+  if (node.span.name === SPAN.ROLLOUT) this.push(node);
 }
 
 function byRolloutStart(a: Rollout, b: Rollout): number {

@@ -7,12 +7,10 @@
  */
 import { AnomalyAccumulator } from '../analyze/anomalies.js';
 import type { AnomalyState } from '../analyze/anomalies.js';
-import { attributeRollout, attributeTime, splitRolloutTime } from '../analyze/attribution.js';
-import type { Attribution } from '../analyze/attribution.js';
 import { AttributionTotals } from '../analyze/attribution-summary.js';
 import type { AttributionTotalsState } from '../analyze/attribution-summary.js';
-import { BottleneckAccumulator } from '../analyze/bottleneck.js';
-import type { BottleneckState } from '../analyze/bottleneck.js';
+import { AttributionSums } from '../analyze/attribution-sums.js';
+import type { AttributionSumsState } from '../analyze/attribution-sums.js';
 import { StatsAccumulator } from '../analyze/stats.js';
 import type { StatsGrouping, StatsState } from '../analyze/stats.js';
 import { ReportBuilder } from '../report/report-data.js';
@@ -65,7 +63,7 @@ export class StatsTask implements BatchTask<{ stats: StatsState; totals: Attribu
 
   add({ set, rollouts, shared }: Batch): void {
     this.stats.add(set, rollouts, shared);
-    for (const r of rollouts) this.totals.add(splitRolloutTime(r));
+    for (const r of rollouts) this.totals.addRollout(r);
   }
 
   state(): { stats: StatsState; totals: AttributionTotalsState } {
@@ -96,34 +94,27 @@ export class AnomaliesTask implements BatchTask<AnomalyState> {
   }
 }
 
-interface AttributionSums {
-  totals: AttributionTotals;
-  bottleneck: BottleneckAccumulator;
-}
-
 interface WhyAllState {
-  byRollout: { totals: AttributionTotalsState; bottleneck: BottleneckState };
-  byRoot: { totals: AttributionTotalsState; bottleneck: BottleneckState };
+  byRollout: AttributionSumsState;
+  byRoot: AttributionSumsState;
 }
 
 /** `why --all`: the time split and bottleneck over every rollout (or every trace root, without rollouts). */
 export class WhyAllTask implements BatchTask<WhyAllState> {
   readonly spec: BatchTaskSpec = { kind: 'why-all' };
-  readonly byRollout: AttributionSums = { totals: new AttributionTotals(), bottleneck: new BottleneckAccumulator() };
+  readonly byRollout = new AttributionSums();
   // Without rollout spans, fall back to every trace root, so plain traces still get an answer.
-  readonly byRoot: AttributionSums = { totals: new AttributionTotals(), bottleneck: new BottleneckAccumulator() };
+  readonly byRoot = new AttributionSums();
 
   add({ set, rollouts, shared }: Batch): void {
-    const into = rollouts.length > 0 ? this.byRollout : this.byRoot;
-    const items: Attribution[] =
-      rollouts.length > 0
-        ? rollouts.map(attributeRollout)
-        : // a root whose parent was read in another batch is inside a rollout there, not a trace root
-          [...set.traces.values()].flatMap((t) => t.roots.filter((r) => shared === null || r.span.parentSpanId === null || !shared.has(r.span.parentSpanId)).map((root) => attributeTime(root)));
-    for (const a of items) {
-      into.totals.add(a);
-      into.bottleneck.add(a);
+    if (rollouts.length > 0) {
+      for (const r of rollouts) this.byRollout.addRollout(r);
+      return;
     }
+    for (const t of set.traces.values())
+      for (const root of t.roots)
+        // a root whose parent was read in another batch is inside a rollout there, not a trace root
+        if (shared === null || root.span.parentSpanId === null || !shared.has(root.span.parentSpanId)) this.byRoot.add(root);
   }
 
   /** The sums to answer from: over rollouts when there were any. */
@@ -132,15 +123,12 @@ export class WhyAllTask implements BatchTask<WhyAllState> {
   }
 
   state(): WhyAllState {
-    const of = (s: AttributionSums) => ({ totals: s.totals.state(), bottleneck: s.bottleneck.state() });
-    return { byRollout: of(this.byRollout), byRoot: of(this.byRoot) };
+    return { byRollout: this.byRollout.state(), byRoot: this.byRoot.state() };
   }
 
   merge(s: WhyAllState): void {
-    this.byRollout.totals.merge(s.byRollout.totals);
-    this.byRollout.bottleneck.merge(s.byRollout.bottleneck);
-    this.byRoot.totals.merge(s.byRoot.totals);
-    this.byRoot.bottleneck.merge(s.byRoot.bottleneck);
+    this.byRollout.merge(s.byRollout);
+    this.byRoot.merge(s.byRoot);
   }
 }
 
