@@ -18,7 +18,7 @@ import { TIME_CATEGORIES } from '../analyze/categorize.js';
 import type { TimeCategory } from '../analyze/categorize.js';
 import { StatsAccumulator } from '../analyze/stats.js';
 import type { StatsState } from '../analyze/stats.js';
-import { outermostOf, subtree } from '../assemble/rollouts.js';
+import { outermostOf } from '../assemble/rollouts.js';
 import type { Rollout } from '../assemble/rollouts.js';
 import type { Trace, TraceSet } from '../assemble/trace-model.js';
 import type { ReadStats } from '../read/read-stats.js';
@@ -269,7 +269,7 @@ export class ReportBuilder {
 // A rollout is drawn from its outermost span (the collector's call around it when recorded).
 function fromRollout(r: Rollout): RowItem {
   const root = outermostOf(r);
-  return { id: r.rolloutId, traceId: r.traceId, rollout: r, root, roots: [root], nodes: subtree(root) };
+  return { id: r.rolloutId, traceId: r.traceId, rollout: r, root, roots: [root], nodes: null };
 }
 
 // A trace without rollouts: its first root carries the attribution; every root is drawn.

@@ -8,10 +8,10 @@
  * @module
  */
 import { attributeRollout, attributeTime } from '../analyze/attribution.js';
+import { AttributionSums } from '../analyze/attribution-sums.js';
+import type { AttributionSumsState } from '../analyze/attribution-sums.js';
 import { AttributionTotals } from '../analyze/attribution-summary.js';
-import type { AttributionTotalsState } from '../analyze/attribution-summary.js';
 import { BottleneckAccumulator } from '../analyze/bottleneck.js';
-import type { BottleneckState } from '../analyze/bottleneck.js';
 import { BigInt64List } from '../analyze/number-lists.js';
 import { verdictOf } from '../analyze/verdict.js';
 import type { Rollout } from '../assemble/rollouts.js';
@@ -30,7 +30,8 @@ export interface RowItem {
   rollout: Rollout | null;
   root: SpanNode;
   roots: SpanNode[];
-  nodes: SpanNode[];
+  /** The spans of a trace row; a rollout row's are counted under its root when needed. */
+  nodes: SpanNode[] | null;
 }
 
 /** A row as kept: its key, start offset and pick are known only at the end. */
@@ -39,10 +40,7 @@ type KeptRow = Omit<ReportRow, 'key' | 'startMs' | 'detail' | 'picked'> & { star
 type Status = ReportRow['status'];
 
 /** The floating-point sums of one batch. */
-interface BatchSums {
-  totals: AttributionTotalsState;
-  bottleneck: BottleneckState;
-}
+type BatchSums = AttributionSumsState;
 
 /** What a {@link RowTrack} holds, as structured-cloneable data (the intervals in typed arrays). */
 export interface RowTrackState {
@@ -81,23 +79,24 @@ export class RowTrack {
   /** Adds the rows of one batch, in their order. */
   addBatch(items: readonly RowItem[]): void {
     if (items.length === 0) return;
-    const totals = new AttributionTotals();
-    const bottleneck = new BottleneckAccumulator();
-    for (const it of items) this.#add(it, totals, bottleneck);
-    this.#sums.push({ totals: totals.state(), bottleneck: bottleneck.state() });
+    const sums = new AttributionSums();
+    for (const it of items) this.#add(it, sums);
+    this.#sums.push(sums.state());
   }
 
-  #add(it: RowItem, totals: AttributionTotals, bottleneck: BottleneckAccumulator): void {
-    const attribution = it.rollout === null ? attributeTime(it.root) : attributeRollout(it.rollout);
-    totals.add(attribution);
-    bottleneck.add(attribution);
+  #add(it: RowItem, sums: AttributionSums): void {
+    // every row's time split and causes go straight into the sums; the attribution itself is
+    // built only for a row that gets a waterfall
+    if (it.rollout === null) sums.add(it.root);
+    else sums.addRollout(it.rollout);
     this.starts.push(it.root.span.startNs);
     this.ends.push(it.root.span.endNs);
     const nodes = it.nodes;
     const verdict = it.rollout === null ? null : verdictOf(it.rollout);
-    const status = verdict?.status ?? (hasError(nodes) ? 'error' : nodes.some((n) => !n.span.ended || isTruncated(n.span)) ? 'incomplete' : 'ok');
+    const status = verdict?.status ?? (nodes === null ? 'ok' : hasError(nodes) ? 'error' : nodes.some((n) => !n.span.ended || isTruncated(n.span)) ? 'incomplete' : 'ok');
     this.statusCounts[status]++;
-    const row: KeptRow = { id: it.id, traceId: it.traceId, startNs: it.root.span.startNs, durationMs: it.root.span.durationMs, reward: verdict?.reward ?? null, status, spans: nodes.length };
+    const spans = nodes === null ? spansUnder(it.root) : nodes.length;
+    const row: KeptRow = { id: it.id, traceId: it.traceId, startNs: it.root.span.startNs, durationMs: it.root.span.durationMs, reward: verdict?.reward ?? null, status, spans };
     const order = this.count++;
     if (this.#all !== null) {
       this.#all.push(row);
@@ -109,7 +108,7 @@ export class RowTrack {
       identity: `${row.traceId}/${row.id}`,
       durationMs: row.durationMs,
       failure: status === 'error' ? 2 : status === 'incomplete' ? 1 : 0,
-      build: () => ({ row, detail: buildDetail(it.roots, attribution, maxSpans) }),
+      build: () => ({ row, detail: buildDetail(it.roots, it.rollout === null ? attributeTime(it.root) : attributeRollout(it.rollout), maxSpans) }),
     });
   }
 
@@ -182,4 +181,16 @@ export class RowTrack {
 // Unique within the report: rollout ids may repeat across runs, a row's position may not.
 function keyOf(order: number): string {
   return `r${order}`;
+}
+
+/** How many spans the subtree under `root` holds, itself included (a stack, not recursion: a chain of spans may be deep). */
+function spansUnder(root: SpanNode): number {
+  let n = 0;
+  const stack = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    n++;
+    for (let i = 0; i < node.children.length; i++) stack.push(node.children[i]!);
+  }
+  return n;
 }
