@@ -45,6 +45,17 @@ const CODE_INDEX: Record<StatusCodeName, number> = { UNSET: 0, OK: 1, ERROR: 2 }
 // writes to them; frozen, so that nothing can)
 const BARE_STATUS = CODES.map((code) => Object.freeze({ code }));
 const NO_EVENTS = Object.freeze([]) as unknown as SpanEvent[];
+
+// `toString('hex', …)` checks its arguments and looks the encoding up for each of a partition's
+// ids; Buffer's own `hexSlice` (not in the typings) skips that, and is used when the running Node has it
+type HexSlice = (this: Buffer, start: number, end: number) => string;
+const ownHexSlice = (Buffer.prototype as unknown as { hexSlice?: HexSlice }).hexSlice;
+const hexSlice: HexSlice =
+  typeof ownHexSlice === 'function'
+    ? ownHexSlice
+    : function (this: Buffer, start: number, end: number) {
+        return this.toString('hex', start, end);
+      };
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 
@@ -235,15 +246,21 @@ export function readCompactSpans(bytes: Buffer, paths: (file: number) => string,
   const services = shared.map((r) => serviceOf(r.attributes));
   const scopes = meta.scopes.map((s) => (s.version === undefined ? { name: s.name } : { name: s.name, version: s.version }));
   const { traces, names, externals, keys, values } = meta;
-  const extras = new Map(meta.extras);
+  // the extras are written in span order, so a cursor finds each (a file out of order takes a map)
+  const extras = meta.extras;
+  const inOrder = extras.every((e, k) => k === 0 || e[0] > extras[k - 1]![0]);
+  const extrasBySpan = inOrder ? null : new Map(extras);
+  let nextExtra = 0;
   const ids: string[] = new Array<string>(n);
-  for (let i = 0; i < n; i++) ids[i] = buf.toString('hex', layout.ids + 8 * i, layout.ids + 8 * i + 8);
+  for (let i = 0; i < n; i++) ids[i] = hexSlice.call(buf, layout.ids + 8 * i, layout.ids + 8 * i + 8);
   let lastFile = -1;
   let path = '';
   for (let i = 0; i < n; i++) {
     const file = c.file[i]!;
     if (file !== lastFile) path = paths((lastFile = file));
-    const x = extras.get(i);
+    let x: SpanExtras | undefined;
+    if (extrasBySpan !== null) x = extrasBySpan.get(i);
+    else if (nextExtra < extras.length && extras[nextExtra]![0] === i) x = extras[nextExtra++]![1];
     const duration = c.duration[i]!;
     const ended = duration !== -1;
     const startNs = x?.s === undefined ? c.start[i]! : BigInt(x.s);
