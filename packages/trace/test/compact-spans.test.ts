@@ -188,6 +188,22 @@ describe('compact spans beside the partitions', () => {
     }
   });
 
+  it("finds each span's extras (status message, events, wide times) whatever their order in the file", async () => {
+    const d = unusualRun();
+    const index = await openIndex(await expandPaths([d.dir]), d.dir, { partitionTargetBytes: 1 << 20 });
+    const expected = await readAll(index);
+    const file = join(index.dir, `0${COMPACT_SUFFIX}`);
+    const good = readFileSync(file);
+    const metaAt = good.length - good.readUInt32LE(24);
+    const meta = JSON.parse(good.toString('utf8', metaAt)) as { extras: unknown[] };
+    assert.ok(meta.extras.length >= 3, `${meta.extras.length} spans with extras`);
+    // the same meta with its extras reversed: the same length, so only their order changes
+    const reversed = Buffer.from(JSON.stringify({ ...meta, extras: [...meta.extras].reverse() }));
+    assert.equal(reversed.length, good.length - metaAt);
+    writeFileSync(file, Buffer.concat([good.subarray(0, metaAt), reversed]));
+    assert.deepEqual(await readAll(index), expected);
+  });
+
   it('keeps attribute values apart: a scalar is stored once, an object or array once per span that has it', async () => {
     const d = unusualRun();
     const index = await openIndex(await expandPaths([d.dir]), d.dir, { partitionTargetBytes: 1 << 20 });
