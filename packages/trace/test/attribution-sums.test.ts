@@ -13,10 +13,10 @@ import { assembleTraces } from '../src/assemble/assemble-traces.js';
 import { findRollouts, outermostOf } from '../src/assemble/rollouts.js';
 import type { Rollout } from '../src/assemble/rollouts.js';
 import type { SpanNode } from '../src/assemble/trace-model.js';
-import { AGENT, bare, defaultPresetSpans, MODEL, RESOURCES, rolloutSpans, toRecords } from './support/fixtures.js';
+import { AGENT, bare, MODEL, RESOURCES, toRecords } from './support/fixtures.js';
 import type { FixtureSpan } from './support/fixtures.js';
 import { HOP_SHAPES } from './support/hop-shapes.js';
-import { clientPhaseAttributes as phases, phasedRolloutSpans } from './support/phased-rollouts.js';
+import { clientPhaseAttributes as phases, mixedRolloutSpans } from './support/phased-rollouts.js';
 
 const rid = (id: string) => ({ 'nemo.gym.rollout.id': id });
 
@@ -59,19 +59,7 @@ describe("why --all's sums without an attribution per rollout", () => {
   }
 
   it('sum as the attributions do over every shape together, phased rollouts with the collector hop, and a default-preset run', () => {
-    const spans = [
-      ...Object.values(HOP_SHAPES).flatMap((shape, i) => shape.map((s) => ({ ...s, traceId: String(i + 1).padStart(32, '0') }))),
-      ...phasedRolloutSpans({ rolloutId: 'p0', atMs: 0 }),
-      ...phasedRolloutSpans({
-        rolloutId: 'p1',
-        atMs: 10,
-        model: { serverMs: 40, queuedMs: 7, connectMs: 2, transitMs: 3, returnMs: 1 },
-        collector: { serverMs: 0, queuedMs: 120, transitMs: 30, returnMs: 15 },
-      }),
-      ...phasedRolloutSpans({ rolloutId: 'p2', atMs: 20, tool: { serverMs: 5, transitMs: 9 }, verify: { serverMs: 1, connectMs: 4 } }),
-      ...defaultPresetSpans(['d0', 'd1', 'd2']),
-      ...rolloutSpans({ rolloutId: 'r0' }),
-    ];
+    const spans = [...Object.values(HOP_SHAPES).flatMap((shape, i) => shape.map((s) => ({ ...s, traceId: String(i + 1).padStart(32, '0') }))), ...mixedRolloutSpans()];
     const rollouts = rolloutsOf(spans);
     assert.equal(rollouts.length, Object.keys(HOP_SHAPES).length + 7);
     assertSameSums(rollouts, 'all');

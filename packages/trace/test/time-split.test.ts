@@ -13,10 +13,10 @@ import { nsToMs } from '../src/span-record.js';
 import { assembleTraces } from '../src/assemble/assemble-traces.js';
 import { findRollouts } from '../src/assemble/rollouts.js';
 import type { Rollout } from '../src/assemble/rollouts.js';
-import { AGENT, bare, defaultPresetSpans, MODEL, rolloutSpans, toRecords } from './support/fixtures.js';
+import { AGENT, bare, defaultPresetSpans, MODEL, toRecords } from './support/fixtures.js';
 import type { FixtureSpan } from './support/fixtures.js';
 import { HOP_SHAPES as shapes } from './support/hop-shapes.js';
-import { clientPhaseAttributes as phases, phasedRolloutSpans } from './support/phased-rollouts.js';
+import { clientPhaseAttributes as phases, mixedRolloutSpans, phasedRolloutSpans } from './support/phased-rollouts.js';
 
 const rid = (id: string) => ({ 'nemo.gym.rollout.id': id });
 
@@ -88,19 +88,7 @@ describe("the time split stats sums, and why's attribution, in numbers", () => {
   });
 
   it("equals why's attribution on phased rollouts with the collector's hop, and on a default-preset run", () => {
-    const spans = [
-      ...phasedRolloutSpans({ rolloutId: 'p0', atMs: 0 }),
-      ...phasedRolloutSpans({
-        rolloutId: 'p1',
-        atMs: 10,
-        model: { serverMs: 40, queuedMs: 7, connectMs: 2, transitMs: 3, returnMs: 1 },
-        collector: { serverMs: 0, queuedMs: 120, transitMs: 30, returnMs: 15 },
-      }),
-      ...phasedRolloutSpans({ rolloutId: 'p2', atMs: 20, tool: { serverMs: 5, transitMs: 9 }, verify: { serverMs: 1, connectMs: 4 } }),
-      ...defaultPresetSpans(['d0', 'd1', 'd2']),
-      ...rolloutSpans({ rolloutId: 'r0' }),
-    ];
-    const rollouts = rolloutsOf(spans);
+    const rollouts = rolloutsOf(mixedRolloutSpans());
     assert.equal(rollouts.length, 7);
     for (const r of rollouts) {
       assert.deepEqual(splitRolloutTime(r), split(r), r.rolloutId);

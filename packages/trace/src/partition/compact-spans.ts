@@ -29,6 +29,7 @@
  */
 import type { Attributes, AttributeValue, SpanEvent, SpanKindName, SpanRecord, SpanResource, StatusCodeName } from '../span-record.js';
 import { serviceOf } from '../read/normalize.js';
+import { hexSlice } from '../read/buffer-slices.js';
 import type { ResourceCache } from '../read/resource-cache.js';
 
 /** Version of the compact layout: a file of another version is not read (the lines are, and it is rewritten). */
@@ -46,16 +47,6 @@ const CODE_INDEX: Record<StatusCodeName, number> = { UNSET: 0, OK: 1, ERROR: 2 }
 const BARE_STATUS = CODES.map((code) => Object.freeze({ code }));
 const NO_EVENTS = Object.freeze([]) as unknown as SpanEvent[];
 
-// `toString('hex', …)` checks its arguments and looks the encoding up for each of a partition's
-// ids; Buffer's own `hexSlice` (not in the typings) skips that, and is used when the running Node has it
-type HexSlice = (this: Buffer, start: number, end: number) => string;
-const ownHexSlice = (Buffer.prototype as unknown as { hexSlice?: HexSlice }).hexSlice;
-const hexSlice: HexSlice =
-  typeof ownHexSlice === 'function'
-    ? ownHexSlice
-    : function (this: Buffer, start: number, end: number) {
-        return this.toString('hex', start, end);
-      };
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 

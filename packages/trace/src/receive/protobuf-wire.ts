@@ -4,6 +4,7 @@
  * objects. Every read is bounds-checked; malformed input throws {@link WireError}.
  * @module
  */
+import { utf8Slice } from '../read/buffer-slices.js';
 
 /** The bytes of a request are not a well-formed protobuf message. */
 export class WireError extends Error {
@@ -17,17 +18,6 @@ export class WireError extends Error {
 export const WIRE = { varint: 0, fixed64: 1, bytes: 2, fixed32: 5 } as const;
 
 const TWO_32 = 4294967296;
-
-// `toString('utf8', …)` checks its arguments and looks the encoding up on every call; Buffer's own
-// `utf8Slice` (not in the typings) skips that, and is used when the running Node has it
-type Utf8Slice = (this: Buffer, start: number, end: number) => string;
-const ownUtf8Slice = (Buffer.prototype as unknown as { utf8Slice?: Utf8Slice }).utf8Slice;
-const utf8Slice: Utf8Slice =
-  typeof ownUtf8Slice === 'function'
-    ? ownUtf8Slice
-    : function (this: Buffer, start: number, end: number) {
-        return this.toString('utf8', start, end);
-      };
 
 /**
  * A cursor over the fields of one message, `bytes[start, end)`. After {@link next} returns true,

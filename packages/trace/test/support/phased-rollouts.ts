@@ -2,7 +2,7 @@
 // them, with known delays injected into chosen phases of chosen hops, and the collector's CLIENT
 // span around each rollout (the `per_rollout` preset's root).
 import type { FixtureSpan } from './fixtures.js';
-import { AGENT, MODEL, nextId, RESOURCES } from './fixtures.js';
+import { AGENT, defaultPresetSpans, MODEL, nextId, RESOURCES, rolloutSpans } from './fixtures.js';
 
 export const COLLECTOR = 'nemo-gym/collector';
 
@@ -129,4 +129,24 @@ export function clientPhaseAttributes(queued: number, connect: number, sentAt: n
     'gym.http.phase.sent_at_ms': sentAt,
     ...extra,
   };
+}
+
+/**
+ * Seven rollouts of every shape the analyses treat apart: phased rollouts (one idle, one with the
+ * collector's hop and queued calls, one with tool and verify phases), a default-preset run of three
+ * and one rollout without phases.
+ */
+export function mixedRolloutSpans(): FixtureSpan[] {
+  return [
+    ...phasedRolloutSpans({ rolloutId: 'p0', atMs: 0 }),
+    ...phasedRolloutSpans({
+      rolloutId: 'p1',
+      atMs: 10,
+      model: { serverMs: 40, queuedMs: 7, connectMs: 2, transitMs: 3, returnMs: 1 },
+      collector: { serverMs: 0, queuedMs: 120, transitMs: 30, returnMs: 15 },
+    }),
+    ...phasedRolloutSpans({ rolloutId: 'p2', atMs: 20, tool: { serverMs: 5, transitMs: 9 }, verify: { serverMs: 1, connectMs: 4 } }),
+    ...defaultPresetSpans(['d0', 'd1', 'd2']),
+    ...rolloutSpans({ rolloutId: 'r0' }),
+  ];
 }
