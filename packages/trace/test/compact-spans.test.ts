@@ -188,7 +188,7 @@ describe('compact spans beside the partitions', () => {
     }
   });
 
-  it("finds each span's extras (status message, events, wide times) whatever their order in the file", async () => {
+  it("gives the same spans when a compact file's extras (status message, events, wide times) are out of span order", async () => {
     const d = unusualRun();
     const index = await openIndex(await expandPaths([d.dir]), d.dir, { partitionTargetBytes: 1 << 20 });
     const expected = await readAll(index);

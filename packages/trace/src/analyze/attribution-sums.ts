@@ -98,19 +98,8 @@ export class AttributionSums {
     const detail = this.#detail;
     for (let i = 0; i < detail.spanCount; i++) {
       const byCat = detail.shares[i]!;
-      let total = 0;
-      let category: TimeCategory = 'unaccounted';
-      let most = -1;
-      for (let k = 0; k < byCat.count; k++) {
-        const v = byCat.values[k]!;
-        total += v;
-        if (v > most) {
-          most = v;
-          category = byCat.keys[k]!;
-        }
-      }
-      this.#spanMs[i] = total / 1e6;
-      this.#spanCategory[i] = category;
+      this.#spanMs[i] = byCat.total() / 1e6;
+      this.#spanCategory[i] = byCat.largestKey('unaccounted');
     }
   }
 

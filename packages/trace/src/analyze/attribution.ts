@@ -145,15 +145,7 @@ export function splitRolloutTime(r: Rollout): TimeSplit {
 
 // A span is listed under the category it owns most critical time in (the first of equals).
 function shareOf(n: SpanNode, byCat: Tally<TimeCategory>): CriticalSpanShare {
-  let total = 0;
-  let category: TimeCategory = 'unaccounted';
-  let most = -1;
-  for (let i = 0; i < byCat.count; i++) {
-    const v = byCat.values[i]!;
-    total += v;
-    if (v > most) [most, category] = [v, byCat.keys[i]!];
-  }
-  return { spanId: n.span.spanId, name: n.span.name, service: n.span.service, category, ms: total / 1e6 };
+  return { spanId: n.span.spanId, name: n.span.name, service: n.span.service, category: byCat.largestKey('unaccounted'), ms: byCat.total() / 1e6 };
 }
 
 function byMsDesc(a: CriticalSpanShare, b: CriticalSpanShare): number {

@@ -116,7 +116,8 @@ export function fillHopTimeline(tl: HopTimeline, client: SpanNode, phasesInto: C
   return tl;
 }
 
-const NO_NODE = null as unknown as SpanNode;
+/** What a kept slot holds once emptied: no span of a past rollout stays alive through it. */
+export const NO_NODE = null as unknown as SpanNode;
 
 /** The phase of the CLIENT span's own time at instant `t` (one not covered by its SERVER child). */
 export function phaseAt(tl: HopTimeline, t: bigint): HopPhase {

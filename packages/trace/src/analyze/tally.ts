@@ -26,4 +26,23 @@ export class Tally<K extends string> {
     this.keys[this.count] = key;
     this.values[this.count++] = value;
   }
+
+  /** The sum of every value. */
+  total(): number {
+    let sum = 0;
+    for (let i = 0; i < this.count; i++) sum += this.values[i]!;
+    return sum;
+  }
+
+  /** The key of the largest value (the first of equals), or `none` when empty. */
+  largestKey<N>(none: N): K | N {
+    let key: K | N = none;
+    let most = -1;
+    for (let i = 0; i < this.count; i++)
+      if (this.values[i]! > most) {
+        most = this.values[i]!;
+        key = this.keys[i]!;
+      }
+    return key;
+  }
 }

@@ -15,7 +15,7 @@ import { byEndDesc } from './critical-path.js';
 import type { TimeCategory } from './categorize.js';
 import { emptyClientPhases } from './client-phases.js';
 import type { ClientPhases } from './client-phases.js';
-import { clearHopTimeline, emptyHopTimeline, fillHopTimeline, HopCuts, phaseAt } from './hop-timeline.js';
+import { clearHopTimeline, emptyHopTimeline, fillHopTimeline, HopCuts, NO_NODE, phaseAt } from './hop-timeline.js';
 import type { HopPhase, HopTimeline } from './hop-timeline.js';
 import { Tally } from './tally.js';
 
@@ -31,7 +31,6 @@ const SUMS = new Float64Array(SPLIT_WALL + 1);
 // children of one span sorted in the walk's own list; more (a `gym.job` over a whole run) are sorted in a copy
 const MAX_SORTED_IN_PLACE = 16;
 // what the reused lists hold once emptied
-const NO_NODE = null as unknown as SpanNode;
 const NO_TIMELINE = null as unknown as HopTimeline;
 
 /** The category of a piece of CLIENT time: its phase, or for the collector's hop which side of /run. */

@@ -156,9 +156,12 @@ function breakCycles(nodes: Map<string, SpanNode>, roots: SpanNode[], orphans: S
   }
 }
 
-// Indexed loops, one root's subtree on the stack at a time: this runs over every span of a batch,
-// and `for … of` and a copy of the roots showed as allocations in the profile.
-function countFrom(roots: readonly SpanNode[]): number {
+/**
+ * How many spans the subtrees under `roots` hold, the roots included. Indexed loops, one root's
+ * subtree on the stack at a time: this runs over every span of a batch, and `for … of` and a copy
+ * of the roots showed as allocations in the profile.
+ */
+export function countFrom(roots: readonly SpanNode[]): number {
   let count = 0;
   const stack: SpanNode[] = [];
   for (let r = 0; r < roots.length; r++) {

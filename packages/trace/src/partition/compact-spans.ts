@@ -232,15 +232,14 @@ export function readCompactSpans(bytes: Buffer, paths: (file: number) => string,
     return null;
   }
   if (!isMeta(meta)) return null;
+  // the extras are written in span order, so a cursor finds each; a file out of order is not ours
+  const extras = meta.extras;
+  if (!extras.every((e, k) => k === 0 || e[0] > extras[k - 1]![0])) return null;
   const c = columnsOf(buf, layout);
   const shared = meta.resources.map((attributes) => resources.intern(attributes));
   const services = shared.map((r) => serviceOf(r.attributes));
   const scopes = meta.scopes.map((s) => (s.version === undefined ? { name: s.name } : { name: s.name, version: s.version }));
   const { traces, names, externals, keys, values } = meta;
-  // the extras are written in span order, so a cursor finds each (a file out of order takes a map)
-  const extras = meta.extras;
-  const inOrder = extras.every((e, k) => k === 0 || e[0] > extras[k - 1]![0]);
-  const extrasBySpan = inOrder ? null : new Map(extras);
   let nextExtra = 0;
   const ids: string[] = new Array<string>(n);
   for (let i = 0; i < n; i++) ids[i] = hexSlice.call(buf, layout.ids + 8 * i, layout.ids + 8 * i + 8);
@@ -249,9 +248,7 @@ export function readCompactSpans(bytes: Buffer, paths: (file: number) => string,
   for (let i = 0; i < n; i++) {
     const file = c.file[i]!;
     if (file !== lastFile) path = paths((lastFile = file));
-    let x: SpanExtras | undefined;
-    if (extrasBySpan !== null) x = extrasBySpan.get(i);
-    else if (nextExtra < extras.length && extras[nextExtra]![0] === i) x = extras[nextExtra++]![1];
+    const x = nextExtra < extras.length && extras[nextExtra]![0] === i ? extras[nextExtra++]![1] : undefined;
     const duration = c.duration[i]!;
     const ended = duration !== -1;
     const startNs = x?.s === undefined ? c.start[i]! : BigInt(x.s);

@@ -14,6 +14,7 @@ import { AttributionTotals } from '../analyze/attribution-summary.js';
 import { BottleneckAccumulator } from '../analyze/bottleneck.js';
 import { BigInt64List } from '../analyze/number-lists.js';
 import { verdictOf } from '../analyze/verdict.js';
+import { countFrom } from '../assemble/assemble-traces.js';
 import type { Rollout } from '../assemble/rollouts.js';
 import type { SpanNode } from '../assemble/trace-model.js';
 import { isTruncated } from '../span-record.js';
@@ -95,7 +96,7 @@ export class RowTrack {
     const verdict = it.rollout === null ? null : verdictOf(it.rollout);
     const status = verdict?.status ?? (nodes === null ? 'ok' : hasError(nodes) ? 'error' : nodes.some((n) => !n.span.ended || isTruncated(n.span)) ? 'incomplete' : 'ok');
     this.statusCounts[status]++;
-    const spans = nodes === null ? spansUnder(it.root) : nodes.length;
+    const spans = nodes === null ? countFrom(it.roots) : nodes.length;
     const row: KeptRow = { id: it.id, traceId: it.traceId, startNs: it.root.span.startNs, durationMs: it.root.span.durationMs, reward: verdict?.reward ?? null, status, spans };
     const order = this.count++;
     if (this.#all !== null) {
@@ -181,16 +182,4 @@ export class RowTrack {
 // Unique within the report: rollout ids may repeat across runs, a row's position may not.
 function keyOf(order: number): string {
   return `r${order}`;
-}
-
-/** How many spans the subtree under `root` holds, itself included (a stack, not recursion: a chain of spans may be deep). */
-function spansUnder(root: SpanNode): number {
-  let n = 0;
-  const stack = [root];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    n++;
-    for (let i = 0; i < node.children.length; i++) stack.push(node.children[i]!);
-  }
-  return n;
 }
