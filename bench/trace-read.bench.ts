@@ -1,58 +1,24 @@
 // `gym trace` over a large run: spans/s and peak RSS of each command, in a fresh process each.
-// Generates a default-preset run (one gym.job trace; per rollout the collector's call, the
-// agent's /run, gym.rollout, a model call and its server spans; console lines with log lines
-// between them), or reads TRACE_BENCH_DIR (e.g. an amplified real run: bench/support/amplify-run.ts).
+// Generates a default-preset run (bench/support/generate-run.ts: spans of thousands of rollouts
+// interleaved in one file per process, as a run at high concurrency writes them), or reads
+// TRACE_BENCH_DIR (e.g. an amplified real run: bench/support/amplify-run.ts).
 // The first command builds the partition index beside the logs; the others reuse it.
 // Run: npm run bench -- trace-read   (TRACE_BENCH_SPANS=20000000 for 20M; default 1M)
 import { spawnSync } from 'node:child_process';
-import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
-import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expandPaths, sql, TRACE_WORKERS_ENV as WORKERS_ENV } from '@gym/trace';
-import { consoleSpanLine } from './support/console-span-line.js';
+import { PER_ROLLOUT, writeRun } from './support/generate-run.js';
 
 const SPANS = Number(process.env['TRACE_BENCH_SPANS'] ?? 1_000_000);
-const PER_ROLLOUT = 7;
-const BASE = 1_767_225_600_000_000_000n;
 const RUNNER = new URL('./support/trace-command.ts', import.meta.url).pathname;
-
-const hex = (n: number, width: number) => n.toString(16).padStart(width, '0');
-const TRACE = hex(1, 32);
-const JOB = hex(1, 16);
-
-function line(spanId: string, parent: string | null, name: string, kind: string, service: string, start: bigint, end: bigint, attributes: object): string {
-  return consoleSpanLine({ traceId: TRACE, spanId, parent, name, kind, service, runId: 'bench', start, end, attributes });
-}
-
-// one rollout every 50 µs, 1 s long: about 20,000 in flight, as at high concurrency
-function rolloutLines(i: number): string[] {
-  const at = BASE + BigInt(i) * 50_000n;
-  const id = (j: number) => hex(i * PER_ROLLOUT + j + 2, 16);
-  const rid = { 'nemo.gym.rollout.id': `${i}-0` };
-  const ms = (n: number) => at + BigInt(n) * 1_000_000n;
-  return [
-    line(id(0), JOB, 'HTTP POST', 'CLIENT', 'nemo-gym/collector', ms(0), ms(1000), { 'url.full': 'http://127.0.0.1:9000/run', ...rid }),
-    line(id(1), id(0), 'POST /run', 'SERVER', 'nemo-gym/simple_agent', ms(1), ms(999), { 'http.route': '/run', ...rid }),
-    line(id(2), id(1), 'gym.rollout', 'INTERNAL', 'nemo-gym/simple_agent', ms(2), ms(998), rid),
-    line(id(3), id(2), 'HTTP POST', 'CLIENT', 'nemo-gym/simple_agent', ms(5), ms(605), { 'url.full': 'http://127.0.0.1:9001/v1/responses', ...rid }),
-    line(id(4), id(3), 'POST /v1/responses', 'SERVER', 'nemo-gym/policy_model', ms(10), ms(600), { 'http.route': '/v1/responses', ...rid }),
-    line(id(5), id(4), 'gym.model.responses', 'INTERNAL', 'nemo-gym/policy_model', ms(12), ms(598), { 'gen_ai.request.model': 'bench', ...rid }),
-    `{"level":30,"time":1767225600000,"pid":1,"msg":"request completed","reqId":"req-${i}","responseTime":0.9}`,
-    line(id(6), id(2), 'gym.verify', 'INTERNAL', 'nemo-gym/simple_agent', ms(700), ms(990), { 'gym.verify.reward': 1, ...rid }),
-  ];
-}
 
 let dir = process.env['TRACE_BENCH_DIR'];
 const generated = dir === undefined;
 if (dir === undefined) {
   dir = mkdtempSync(join(tmpdir(), 'gym-trace-bench-'));
-  const out = createWriteStream(join(dir, 'run.log'));
-  const rollouts = Math.ceil((SPANS - 1) / PER_ROLLOUT);
-  out.write(line(JOB, null, 'gym.job', 'INTERNAL', 'nemo-gym/collector', BASE, BASE + BigInt(rollouts) * 50_000n + 1_000_000_000n, {}) + '\n');
-  for (let i = 0; i < rollouts; i++) if (!out.write(rolloutLines(i).join('\n') + '\n')) await once(out, 'drain');
-  out.end();
-  await once(out, 'finish');
+  await writeRun(dir, Math.ceil((SPANS - 1) / PER_ROLLOUT));
 }
 try {
   const bytes = (await expandPaths([dir])).reduce((n, f) => n + f.bytes, 0);

@@ -9,7 +9,7 @@ import { assembleTraces } from '../src/assemble/assemble-traces.js';
 import { findRollouts } from '../src/assemble/rollouts.js';
 import { anomalies } from '../src/commands/anomalies.js';
 import { StatsTask } from '../src/commands/batch-tasks.js';
-import { failWorkersForTests, shareBatches, WORKERS_ENV } from '../src/commands/batch-workers.js';
+import { failWorkersForTests, sharePartitions, WORKERS_ENV } from '../src/commands/batch-workers.js';
 import { BATCH_ENV, readInBatches } from '../src/commands/load-batches.js';
 import { stats } from '../src/commands/stats.js';
 import { why } from '../src/commands/why.js';
@@ -180,17 +180,18 @@ describe('merging the sums of two threads', () => {
   });
 });
 
-describe('shareBatches', () => {
-  it('gives each worker consecutive batches of about equal bytes, every batch once', () => {
+describe('sharePartitions', () => {
+  it('gives each worker consecutive partitions of about equal bytes, every partition once', () => {
     const bytes = [10, 10, 10, 10, 10, 10, 50, 10];
-    const batches = bytes.map((_, i) => [i]);
-    const shares = shareBatches(batches, bytes, 2);
-    assert.deepEqual(shares, [
-      [[0], [1], [2], [3], [4], [5]],
-      [[6], [7]],
+    assert.deepEqual(sharePartitions(bytes, 2), [
+      [0, 1, 2, 3, 4, 5],
+      [6, 7],
     ]);
-    assert.deepEqual(shareBatches(batches, bytes, 3).flat(), batches);
-    assert.equal(shareBatches([[0]], [5], 4).length, 1);
-    assert.deepEqual(shareBatches([], [], 2), []);
+    assert.deepEqual(
+      sharePartitions(bytes, 3).flat(),
+      bytes.map((_, p) => p),
+    );
+    assert.equal(sharePartitions([5], 4).length, 1);
+    assert.deepEqual(sharePartitions([], 2), []);
   });
 });

@@ -25,10 +25,17 @@ export function percentile(sorted: ArrayLike<number>, p: number): number {
 /**
  * Count, p50/p90/p95/p99 and max of `values` (not changed): the values a sorted copy holds at those
  * ranks. Found by selection in a copy, not by sorting it: a run's largest group holds a few million
- * durations, sorted on one thread once every batch is in.
+ * durations, sorted on one thread once every batch is in. `more` are further values (the shares of
+ * other threads), copied in beside them instead of being joined first.
  */
-export function summarizeDurations(values: ArrayLike<number>): DurationSummary {
-  const a = new Float64Array(values);
+export function summarizeDurations(values: ArrayLike<number>, more: readonly Float64Array[] = []): DurationSummary {
+  const a = new Float64Array(more.reduce((n, m) => n + m.length, values.length));
+  a.set(values);
+  let filled = values.length;
+  for (const m of more) {
+    a.set(m, filled);
+    filled += m.length;
+  }
   const n = a.length;
   if (n === 0 || !plainNumbers(a)) return summarizeSorted(a.sort());
   const at = (p: number) => Math.min(Math.max(1, Math.ceil((p / 100) * n)), n) - 1;

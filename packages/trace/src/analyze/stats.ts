@@ -65,6 +65,11 @@ export function computeStats(set: TraceSet, rollouts: readonly Rollout[], by: St
 
 interface GroupAcc {
   durations: Float64List;
+  /**
+   * Durations of merged states, kept as they came (another thread's, transferred): joined only in
+   * the copy that percentiles are selected in, so the main thread never holds them twice.
+   */
+  merged: Float64Array[];
   errors: number;
   totalMs: number;
   /** Self time in ns: `selfNs` plus `selfPart`, a number kept under 2^53 so that its sums are exact. */
@@ -84,6 +89,15 @@ function addSelf(a: GroupAcc, ns: number): void {
 
 function selfOf(a: GroupAcc): bigint {
   return a.selfNs + BigInt(a.selfPart);
+}
+
+// every duration of `a` in one array: a view of its own list when nothing was merged in
+function durationsOf(a: GroupAcc): Float64Array {
+  if (a.merged.length === 0) return a.durations.view();
+  const all = new Float64List();
+  all.pushAll(a.durations.view());
+  for (const m of a.merged) all.pushAll(m);
+  return all.view();
 }
 
 /** A span outside rollouts whose children may be read with another set: its self time waits for them. */
@@ -171,17 +185,19 @@ export class StatsAccumulator {
 
   /**
    * What has been added so far, as plain data: another thread's accumulator {@link merge}s it.
-   * The typed arrays are copies, so they can be transferred.
+   * The typed arrays are views of this accumulator's storage, not copies (tens of MB at 20M
+   * spans): they stay right while more is added, but transferring them detaches that storage, so
+   * only a thread that is done with the accumulator transfers them (`batch-worker.ts`).
    */
   state(): StatsState {
     const keyOf = new Map<GroupAcc, string>();
     const groups: StatsState['groups'] = [];
     for (const [key, a] of this.#acc) {
       keyOf.set(a, key);
-      groups.push({ key, durations: a.durations.view().slice(), errors: a.errors, totalMs: a.totalMs, selfNs: selfOf(a) });
+      groups.push({ key, durations: durationsOf(a), errors: a.errors, totalMs: a.totalMs, selfNs: selfOf(a) });
     }
     const pending = [...this.#pending].map(([spanId, p]) => ({ spanId, key: keyOf.get(p.group)!, startNs: p.startNs, endNs: p.endNs, children: p.children }));
-    const boundary = [...this.#boundary].map(([id, b]): [string, BigInt64Array] => [id, b.view().slice()]);
+    const boundary = [...this.#boundary].map(([id, b]): [string, BigInt64Array] => [id, b.view()]);
     return { groups, truncatedExcluded: this.#truncatedExcluded, ungrouped: this.#ungrouped, rolloutCount: this.#rolloutCount, rolloutWallMs: this.#rolloutWallMs, pending, boundary };
   }
 
@@ -189,7 +205,7 @@ export class StatsAccumulator {
   merge(s: StatsState): void {
     for (const g of s.groups) {
       const a = this.#group(g.key);
-      a.durations.pushAll(g.durations);
+      if (g.durations.length > 0) a.merged.push(g.durations);
       a.errors += g.errors;
       a.totalMs += g.totalMs;
       a.selfNs += g.selfNs;
@@ -208,7 +224,7 @@ export class StatsAccumulator {
 
   #group(key: string): GroupAcc {
     let a = this.#acc.get(key);
-    if (a === undefined) this.#acc.set(key, (a = { durations: new Float64List(), errors: 0, totalMs: 0, selfNs: 0n, selfPart: 0 }));
+    if (a === undefined) this.#acc.set(key, (a = { durations: new Float64List(), merged: [], errors: 0, totalMs: 0, selfNs: 0n, selfPart: 0 }));
     return a;
   }
 
@@ -218,7 +234,7 @@ export class StatsAccumulator {
     const rolloutWallMs = this.#rolloutWallMs;
     const groups: StatsGroup[] = [];
     for (const [key, a] of this.#acc) {
-      const d = summarizeDurations(a.durations.view());
+      const d = summarizeDurations(a.durations.view(), a.merged);
       const totalSelfMs = nsToMs(selfOf(a));
       groups.push({
         key,

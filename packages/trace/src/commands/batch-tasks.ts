@@ -23,11 +23,6 @@ export type BatchTaskSpec = { kind: 'stats'; by: StatsGrouping } | { kind: 'anom
 /** Sums over batches that can be handed to another thread and merged there. */
 export interface BatchTask<S = unknown> {
   readonly spec: BatchTaskSpec;
-  /**
-   * True when the answer depends on where the batches are cut (it sums floating-point numbers
-   * batch by batch): the batches are then cut in the same places whatever the number of threads.
-   */
-  readonly fixedBatches?: boolean;
   add(batch: Batch): void;
   /** The sums so far, as structured-cloneable data. */
   state(): S;
@@ -135,7 +130,6 @@ export class WhyAllTask implements BatchTask<WhyAllState> {
 /** `report`: the page data ({@link ReportBuilder}); the same file whatever the number of threads. */
 export class ReportTask implements BatchTask<ReportState> {
   readonly spec: BatchTaskSpec;
-  readonly fixedBatches = true;
   readonly builder: ReportBuilder;
 
   constructor(options: { maxRollouts: number; maxSpans: number; maxRows: number }) {

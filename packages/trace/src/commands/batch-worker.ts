@@ -1,6 +1,6 @@
 /**
- * The entry of a worker thread of `batch-workers.ts`: reads its batches of the index, adds each
- * to its task, and posts the task's sums and its read counters back.
+ * The entry of a worker thread of `batch-workers.ts`: reads its partitions of the index slice by
+ * slice, adds each slice to its task, and posts the task's sums and its read counters back.
  * @module
  */
 import { parentPort, workerData } from 'node:worker_threads';
@@ -8,14 +8,14 @@ import { readSplitRoots } from '../partition/read-partitions.js';
 import { emptyReadStats } from '../read/read-stats.js';
 import { makeBatchTask } from './batch-tasks.js';
 import type { WorkerInput, WorkerOutput } from './batch-workers.js';
-import { readBatch } from './load-batches.js';
+import { readBatches } from './load-batches.js';
 
-const { index, batches, spec } = workerData as WorkerInput;
+const { index, partitions, spec } = workerData as WorkerInput;
 const task = makeBatchTask(spec);
 const stats = emptyReadStats();
 const shared = await readSplitRoots(index);
-for (const which of batches) task.add(await readBatch(index, which, stats, shared));
-const output: WorkerOutput = { state: task.state(), stats };
+const batches = await readBatches(index, partitions, stats, shared, (batch) => task.add(batch));
+const output: WorkerOutput = { state: task.state(), stats, batches };
 // the durations (8 bytes a span) move to the main thread instead of being copied there
 parentPort!.postMessage(output, typedArrayBuffers(output.state));
 

@@ -1,8 +1,8 @@
 /**
- * Runs a {@link BatchTask} over the batches of a partition index in worker threads: each worker
- * reads, assembles and analyses a contiguous share of the batches and hands back its sums; the
- * caller merges them in order. The batches are independent, so on N cores this is up to N times
- * faster; each worker reads batches of 1/N of the batch size, so memory stays about the same.
+ * Runs a {@link BatchTask} over the partitions of a partition index in worker threads: each worker
+ * reads, assembles and analyses a contiguous share of the partitions, slice by slice, and hands
+ * back its sums; the caller merges them in order. The slices are independent, so on N cores this
+ * is up to N times faster, with one slice alive per worker.
  * @module
  */
 import { availableParallelism } from 'node:os';
@@ -18,8 +18,8 @@ export const WORKERS_ENV = 'GYM_TRACE_WORKERS';
 /** What a worker is given. */
 export interface WorkerInput {
   index: PartitionIndex;
-  /** Its batches, each a list of partitions. */
-  batches: number[][];
+  /** Its partitions, in order. */
+  partitions: number[];
   spec: BatchTaskSpec;
 }
 
@@ -28,6 +28,8 @@ export interface WorkerOutput {
   state: unknown;
   /** Spans and malformed records it read (the other counters are the index's). */
   stats: ReadStats;
+  /** Batches (slices) it analysed. */
+  batches: number;
 }
 
 let failure: string | undefined;
@@ -48,35 +50,34 @@ export function workerCount(env: NodeJS.ProcessEnv = process.env): number {
 }
 
 /**
- * Splits `batches` into at most `workers` runs of consecutive batches of about equal bytes (the
- * merge then sees the batches in their order).
+ * Splits the partitions (their sizes in `partitionBytes`) into at most `workers` runs of
+ * consecutive partitions of about equal bytes (the merge then sees the slices in their order).
  */
-export function shareBatches(batches: readonly number[][], partitionBytes: readonly number[], workers: number): number[][][] {
-  const bytesOf = (b: readonly number[]) => b.reduce((n, p) => n + (partitionBytes[p] ?? 0), 0);
-  const total = batches.reduce((n, b) => n + bytesOf(b), 0);
-  const shares: number[][][] = [];
-  let current: number[][] = [];
+export function sharePartitions(partitionBytes: readonly number[], workers: number): number[][] {
+  const total = partitionBytes.reduce((n, b) => n + b, 0);
+  const shares: number[][] = [];
+  let current: number[] = [];
   let done = 0;
-  for (const b of batches) {
-    current.push(b);
-    done += bytesOf(b);
+  partitionBytes.forEach((bytes, p) => {
+    current.push(p);
+    done += bytes;
     // close a share once it reaches its part of the total (the last share takes the rest)
     if (shares.length < workers - 1 && done >= (total * (shares.length + 1)) / workers) {
       shares.push(current);
       current = [];
     }
-  }
+  });
   if (current.length > 0) shares.push(current);
   return shares;
 }
 
 /** Runs `spec` over each share in a worker of its own; the outputs come back in share order. */
-export async function runInWorkers(index: PartitionIndex, shares: readonly number[][][], spec: BatchTaskSpec): Promise<WorkerOutput[]> {
+export async function runInWorkers(index: PartitionIndex, shares: readonly number[][], spec: BatchTaskSpec): Promise<WorkerOutput[]> {
   const workers: Worker[] = [];
   try {
     return await Promise.all(
-      shares.map((batches) => {
-        const input: WorkerInput = { index, batches, spec };
+      shares.map((partitions) => {
+        const input: WorkerInput = { index, partitions, spec };
         const worker = startReader(input);
         workers.push(worker);
         return new Promise<WorkerOutput>((resolve, reject) => {

@@ -202,53 +202,94 @@ export class CompactSpansWriter {
   }
 }
 
-/** What a compact file holds, decoded. */
-export interface CompactSpans {
-  /** Spans per input format. */
-  formats: { console: number; python: number; otlp: number };
-  malformed: MalformedAt[];
-  spans: number;
-}
-
 /**
- * Decodes a compact file's `bytes`, handing each span to `onSpan` in the order it was read;
- * `paths` names the inputs by index (a span's source file). Returns null when the bytes are not a
- * compact file of this version and byte order, or are cut short (the caller reads the partition's
- * lines instead).
+ * A compact file opened for reading: its counters, the columns that say how its spans hang
+ * together ({@link parent}, {@link trace}), and each span decoded on demand. Spans are decoded in
+ * any order and any subset, so a partition can be handed on in slices (`partition-slices.ts`).
  */
-export function readCompactSpans(bytes: Buffer, paths: (file: number) => string, resources: ResourceCache, onSpan: (s: SpanRecord) => void): CompactSpans | null {
-  if (bytes.length < HEADER_BYTES || !bytes.subarray(0, 8).equals(MAGIC)) return null;
-  // typed-array views need their element alignment: a pooled (small) buffer may not have it
-  const buf = bytes.byteOffset % 8 === 0 ? bytes : Buffer.from(bytes);
-  const header = new Uint32Array(buf.buffer, buf.byteOffset + 8, 8);
-  if (header[0] !== BYTE_ORDER_MARK || header[1] !== COMPACT_VERSION) return null;
-  const n = header[2]!;
-  const layout = layoutOf(n, header[3]!);
-  if (buf.length !== layout.meta + header[4]!) return null;
-  let meta: CompactMeta;
-  try {
-    meta = JSON.parse(buf.toString('utf8', layout.meta)) as CompactMeta;
-  } catch {
-    return null;
+export class CompactSpans {
+  /** Number of spans. */
+  readonly spans: number;
+  /** Spans per input format. */
+  readonly formats: { console: number; python: number; otlp: number };
+  readonly malformed: MalformedAt[];
+  /** Each span's parent: the index of a span of this file, −1 none, −2 − k the k-th {@link externalId}. */
+  readonly parent: Int32Array;
+  /** Each span's trace, as an index of the file's trace table (equal indices, equal trace ids). */
+  readonly trace: Int32Array;
+  readonly #buf: Buffer;
+  readonly #layout: ReturnType<typeof layoutOf>;
+  readonly #c: ReturnType<typeof columnsOf>;
+  readonly #meta: CompactMeta;
+  readonly #paths: (file: number) => string;
+  readonly #resources: SpanResource[];
+  readonly #services: string[];
+  readonly #scopes: Array<{ name: string; version?: string }>;
+  readonly #extras: ReadonlyMap<number, SpanExtras>;
+  #lastFile = -1;
+  #path = '';
+
+  private constructor(buf: Buffer, layout: ReturnType<typeof layoutOf>, meta: CompactMeta, paths: (file: number) => string, resources: ResourceCache) {
+    this.#buf = buf;
+    this.#layout = layout;
+    this.#c = columnsOf(buf, layout);
+    this.#meta = meta;
+    this.#paths = paths;
+    this.#resources = meta.resources.map((attributes) => resources.intern(attributes));
+    this.#services = this.#resources.map((r) => serviceOf(r.attributes));
+    this.#scopes = meta.scopes.map((s) => (s.version === undefined ? { name: s.name } : { name: s.name, version: s.version }));
+    this.#extras = new Map(meta.extras);
+    this.spans = layout.n;
+    this.formats = { console: meta.formats[0], python: meta.formats[1], otlp: meta.formats[2] };
+    this.malformed = meta.malformed.map(([file, line, reason]) => ({ file, line, reason }));
+    this.parent = this.#c.parent;
+    this.trace = this.#c.trace;
   }
-  if (!isMeta(meta)) return null;
-  // the extras are written in span order, so a cursor finds each; a file out of order is not ours
-  const extras = meta.extras;
-  if (!extras.every((e, k) => k === 0 || e[0] > extras[k - 1]![0])) return null;
-  const c = columnsOf(buf, layout);
-  const shared = meta.resources.map((attributes) => resources.intern(attributes));
-  const services = shared.map((r) => serviceOf(r.attributes));
-  const scopes = meta.scopes.map((s) => (s.version === undefined ? { name: s.name } : { name: s.name, version: s.version }));
-  const { traces, names, externals, keys, values } = meta;
-  let nextExtra = 0;
-  const ids: string[] = new Array<string>(n);
-  for (let i = 0; i < n; i++) ids[i] = hexSlice.call(buf, layout.ids + 8 * i, layout.ids + 8 * i + 8);
-  let lastFile = -1;
-  let path = '';
-  for (let i = 0; i < n; i++) {
+
+  /**
+   * Opens a compact file's `bytes`; `paths` names the inputs by index (a span's source file).
+   * Returns null when the bytes are not a compact file of this version and byte order, or are cut
+   * short (the caller reads the partition's lines instead).
+   */
+  static open(bytes: Buffer, paths: (file: number) => string, resources: ResourceCache): CompactSpans | null {
+    if (bytes.length < HEADER_BYTES || !bytes.subarray(0, 8).equals(MAGIC)) return null;
+    // typed-array views need their element alignment: a pooled (small) buffer may not have it
+    const buf = bytes.byteOffset % 8 === 0 ? bytes : Buffer.from(bytes);
+    const header = new Uint32Array(buf.buffer, buf.byteOffset + 8, 8);
+    if (header[0] !== BYTE_ORDER_MARK || header[1] !== COMPACT_VERSION) return null;
+    const layout = layoutOf(header[2]!, header[3]!);
+    if (buf.length !== layout.meta + header[4]!) return null;
+    let meta: CompactMeta;
+    try {
+      meta = JSON.parse(buf.toString('utf8', layout.meta)) as CompactMeta;
+    } catch {
+      return null;
+    }
+    if (!isMeta(meta)) return null;
+    // the writer lists extras once each, in span order: a file with them otherwise is not ours
+    const extras = meta.extras;
+    if (!extras.every((e, k) => k === 0 || e[0] > extras[k - 1]![0])) return null;
+    return new CompactSpans(buf, layout, meta, paths, resources);
+  }
+
+  /** The span id of span `i`. */
+  idOf(i: number): string {
+    const at = this.#layout.ids + 8 * i;
+    return hexSlice.call(this.#buf, at, at + 8);
+  }
+
+  /** The id of the k-th parent that is not a span of this file. */
+  externalId(k: number): string {
+    return this.#meta.externals[k]!;
+  }
+
+  /** Span `i`, decoded. */
+  decode(i: number): SpanRecord {
+    const c = this.#c;
+    const { traces, names, keys, values } = this.#meta;
     const file = c.file[i]!;
-    if (file !== lastFile) path = paths((lastFile = file));
-    const x = nextExtra < extras.length && extras[nextExtra]![0] === i ? extras[nextExtra++]![1] : undefined;
+    if (file !== this.#lastFile) this.#path = this.#paths((this.#lastFile = file));
+    const x = this.#extras.size === 0 ? undefined : this.#extras.get(i);
     const duration = c.duration[i]!;
     const ended = duration !== -1;
     const startNs = x?.s === undefined ? c.start[i]! : BigInt(x.s);
@@ -266,10 +307,10 @@ export function readCompactSpans(bytes: Buffer, paths: (file: number) => string,
     }
     const resource = c.resource[i]!;
     const scope = c.scope[i]!;
-    onSpan({
+    return {
       traceId: traces[c.trace[i]!]!,
-      spanId: ids[i]!,
-      parentSpanId: parent >= 0 ? ids[parent]! : parent === -1 ? null : externals[-2 - parent]!,
+      spanId: this.idOf(i),
+      parentSpanId: parent >= 0 ? this.idOf(parent) : parent === -1 ? null : this.externalId(-2 - parent),
       name: names[c.name[i]!]!,
       kind: KINDS[c.kind[i]!]!,
       startNs,
@@ -279,17 +320,12 @@ export function readCompactSpans(bytes: Buffer, paths: (file: number) => string,
       status: x?.m === undefined ? BARE_STATUS[code]! : { code: CODES[code]!, message: x.m },
       attributes,
       events: x?.e === undefined ? NO_EVENTS : x.e.map((e): SpanEvent => ({ name: e[0], timeNs: BigInt(e[1]), attributes: e[2] })),
-      service: services[resource]!,
-      resource: shared[resource]!,
-      scope: scope === -1 ? null : scopes[scope]!,
-      source: { file: path, line: c.line[i]! },
-    });
+      service: this.#services[resource]!,
+      resource: this.#resources[resource]!,
+      scope: scope === -1 ? null : this.#scopes[scope]!,
+      source: { file: this.#path, line: c.line[i]! },
+    };
   }
-  return {
-    formats: { console: meta.formats[0], python: meta.formats[1], otlp: meta.formats[2] },
-    malformed: meta.malformed.map(([file, line, reason]) => ({ file, line, reason })),
-    spans: n,
-  };
 }
 
 /** Byte offsets of the columns of a file of `n` spans and `pairs` attribute pairs; `meta` is where the meta section starts. */

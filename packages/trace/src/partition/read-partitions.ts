@@ -17,8 +17,9 @@ import type { SpanFormat } from '../read/records.js';
 import { ResourceCache } from '../read/resource-cache.js';
 import type { SpanRecord } from '../span-record.js';
 import { rolloutShardOf, SOURCE_KEY } from './build-partitions.js';
-import { CompactSpansWriter, readCompactSpans } from './compact-spans.js';
+import { CompactSpans, CompactSpansWriter } from './compact-spans.js';
 import type { PartitionIndex } from './partition-index.js';
+import { sliceSpans } from './partition-slices.js';
 
 const FORMAT_OF_TAG: Record<string, SpanFormat> = { c: 'console', p: 'python', o: 'otlp' };
 const FORMAT_INDEX = { console: 0, python: 1, otlp: 2 } as const;
@@ -32,42 +33,67 @@ export const COMPACT_SUFFIX = '.spans';
  * time is read from its lines, and its compact form is written for the next command.
  */
 export async function readPartitions(index: PartitionIndex, which: readonly number[], stats: ReadStats, onSpan: (s: SpanRecord) => void, resources = new ResourceCache()): Promise<void> {
-  const pathOf = (file: number): string => index.givenPaths[file] ?? index.inputs[file]?.path ?? '?';
-  const malformed = (file: number, line: number, reason: string): void => {
-    stats.malformedLines++;
-    if (stats.malformedExamples.length < MAX_MALFORMED_EXAMPLES) stats.malformedExamples.push({ file: pathOf(file), line, reason });
-  };
   for (const p of which) {
-    const compactPath = join(index.dir, `${p}${COMPACT_SUFFIX}`);
-    const compact = await readFile(compactPath).then(
-      (bytes) => readCompactSpans(bytes, pathOf, resources, onSpan),
-      () => null,
-    );
-    if (compact !== null) {
-      stats.spans += compact.spans;
-      stats.formats.console += compact.formats.console;
-      stats.formats.python += compact.formats.python;
-      stats.formats.otlp += compact.formats.otlp;
-      for (const m of compact.malformed) malformed(m.file, m.line, m.reason);
-      continue;
-    }
-    // a temporary index is removed after this command: no one would read the compact form
-    const writer = index.temporary ? null : new CompactSpansWriter();
-    await forEachRecord(join(index.dir, `${p}.part`), (obj, file, line, tag) => {
-      const format = FORMAT_OF_TAG[tag];
-      const s = format === undefined ? 'invalid JSON' : fromConsoleSpan(obj, { file: pathOf(file), line }, resources);
-      if (typeof s === 'string') {
-        malformed(file, line, s);
-        writer?.malformed(file, line, s);
-        return;
-      }
-      stats.spans++;
-      stats.formats[format!]++;
-      writer?.add(s, file, line, FORMAT_INDEX[format!]);
-      onSpan(s);
-    });
-    if (writer !== null) await writeAtomically(compactPath, writer.bytes());
+    const file = await compactPartition(index, p, stats, resources);
+    for (let i = 0; i < file.spans; i++) onSpan(file.decode(i));
   }
+}
+
+/**
+ * Reads partition `p` of `index` as {@link readPartitions} does, handing its spans to `onSlice` in
+ * slices of whole traces of about `maxSpans` spans (`partition-slices.ts`; `splitRoots` as
+ * {@link readSplitRoots} gives them), one slice after another. Returns the number of slices.
+ */
+export async function readPartitionSlices(
+  index: PartitionIndex,
+  p: number,
+  stats: ReadStats,
+  splitRoots: ReadonlySet<string>,
+  maxSpans: number,
+  onSlice: (spans: SpanRecord[]) => void,
+  resources = new ResourceCache(),
+): Promise<number> {
+  const file = await compactPartition(index, p, stats, resources);
+  const slices = sliceSpans(file, splitRoots, maxSpans);
+  for (const slice of slices) {
+    const spans = new Array<SpanRecord>(slice.length);
+    for (let k = 0; k < slice.length; k++) spans[k] = file.decode(slice[k]!);
+    onSlice(spans);
+  }
+  return slices.length;
+}
+
+// The compact form of partition `p`, its spans and malformed records counted into `stats`: read
+// from its file, or made from the partition's lines (and written for the next command, unless the
+// index is temporary and no one would read it).
+async function compactPartition(index: PartitionIndex, p: number, stats: ReadStats, resources: ResourceCache): Promise<CompactSpans> {
+  const pathOf = (file: number): string => index.givenPaths[file] ?? index.inputs[file]?.path ?? '?';
+  const compactPath = join(index.dir, `${p}${COMPACT_SUFFIX}`);
+  let file = await readFile(compactPath).then(
+    (bytes) => CompactSpans.open(bytes, pathOf, resources),
+    () => null,
+  );
+  if (file === null) {
+    const writer = new CompactSpansWriter();
+    await forEachRecord(join(index.dir, `${p}.part`), (obj, inputFile, line, tag) => {
+      const format = FORMAT_OF_TAG[tag];
+      const s = format === undefined ? 'invalid JSON' : fromConsoleSpan(obj, { file: pathOf(inputFile), line }, resources);
+      if (typeof s === 'string') writer.malformed(inputFile, line, s);
+      else writer.add(s, inputFile, line, FORMAT_INDEX[format!]);
+    });
+    const bytes = writer.bytes();
+    if (!index.temporary) await writeAtomically(compactPath, bytes);
+    file = CompactSpans.open(bytes, pathOf, resources)!;
+  }
+  stats.spans += file.spans;
+  stats.formats.console += file.formats.console;
+  stats.formats.python += file.formats.python;
+  stats.formats.otlp += file.formats.otlp;
+  for (const m of file.malformed) {
+    stats.malformedLines++;
+    if (stats.malformedExamples.length < MAX_MALFORMED_EXAMPLES) stats.malformedExamples.push({ file: pathOf(m.file), line: m.line, reason: m.reason });
+  }
+  return file;
 }
 
 // Written under a name of its own and renamed into place: a command reading the same index at the

@@ -124,13 +124,13 @@ export class RowTrack {
     return { totals, bottleneck };
   }
 
-  /** What this track holds (for {@link merge} in another thread). */
+  /** What this track holds (for {@link merge} in another thread); its typed arrays are views, not copies, as in `StatsAccumulator.state`. */
   state(): RowTrackState {
     return {
       count: this.count,
       statusCounts: this.statusCounts,
-      starts: this.starts.view().slice(),
-      ends: this.ends.view().slice(),
+      starts: this.starts.view(),
+      ends: this.ends.view(),
       all: this.#all,
       picker: this.#picker.state(),
       sums: this.#sums,
