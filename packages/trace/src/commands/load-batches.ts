@@ -31,7 +31,7 @@ import type { CommandOutput } from './output.js';
  */
 export const BATCH_ENV = 'GYM_TRACE_BATCH_MIB';
 
-/** Default of {@link BATCH_ENV}: a batch of span lines this size assembles in about 2× its size of memory. */
+/** Default of {@link BATCH_ENV}: an input of span lines this size, read whole, assembles in about 2× its size of memory. */
 export const DEFAULT_BATCH_MIB = 64;
 
 /**
