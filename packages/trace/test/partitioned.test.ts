@@ -132,6 +132,27 @@ describe('reading a large run in batches', () => {
     });
   }
 
+  it('reads partitions in slices of several rollouts, their spans interleaved as at high concurrency, to the one-read answer', async () => {
+    // about ten rollouts in flight, each span written when it ends: a partition's rollouts interleave
+    const ids = Array.from({ length: 80 }, (_, i) => `${i}-0`);
+    const d = writeRunLogs([...defaultPresetSpans(ids)].sort((a, b) => a.endMs - b.endMs));
+    cleanups.push(d.cleanup);
+    const sliced = async <T>(body: () => Promise<T>): Promise<T> => {
+      // 0.4 MiB: read through the index (the run is larger), partitions of ~100 KB, slices of 26 spans (two rollouts or more)
+      process.env[BATCH_ENV] = '0.4';
+      try {
+        return await body();
+      } finally {
+        delete process.env[BATCH_ENV];
+      }
+    };
+    for (const [name, cmd] of Object.entries(COMMANDS)) {
+      const whole = await cmd(d.dir, 'json');
+      assert.deepEqual(rounded(await sliced(() => cmd(d.dir, 'json'))), rounded(whole), name);
+    }
+    assert.ok(existsSync(join(d.dir, '.gym-trace-index')), 'read through the index');
+  });
+
   it('why --all on a saturated run: the same bottleneck, window and loads in batches', async () => {
     const d = writeSaturatedRun({
       rollouts: 12,
