@@ -50,6 +50,17 @@ export class BigInt64List {
   }
 }
 
+/** The values of `parts`, one after another, in a new array. */
+export function joinFloat64(parts: readonly ArrayLike<number>[]): Float64Array {
+  const out = new Float64Array(parts.reduce((n, part) => n + part.length, 0));
+  let filled = 0;
+  for (const part of parts) {
+    out.set(part, filled);
+    filled += part.length;
+  }
+  return out;
+}
+
 // doubling while small, then by a quarter: tens of millions of values waste little memory
 function nextSize(size: number): number {
   return size < 1 << 20 ? size * 2 : Math.ceil(size * 1.25);

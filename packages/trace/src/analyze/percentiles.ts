@@ -3,6 +3,7 @@
  * value at rank ⌈p/100 · n⌉ (1-based). It is always an observed value, never interpolated.
  * @module
  */
+import { joinFloat64 } from './number-lists.js';
 
 /** Summary of a sample of durations. */
 export interface DurationSummary {
@@ -29,13 +30,7 @@ export function percentile(sorted: ArrayLike<number>, p: number): number {
  * other threads), copied in beside them instead of being joined first.
  */
 export function summarizeDurations(values: ArrayLike<number>, more: readonly Float64Array[] = []): DurationSummary {
-  const a = new Float64Array(more.reduce((n, m) => n + m.length, values.length));
-  a.set(values);
-  let filled = values.length;
-  for (const m of more) {
-    a.set(m, filled);
-    filled += m.length;
-  }
+  const a = joinFloat64([values, ...more]);
   const n = a.length;
   if (n === 0 || !plainNumbers(a)) return summarizeSorted(a.sort());
   const at = (p: number) => Math.min(Math.max(1, Math.ceil((p / 100) * n)), n) - 1;

@@ -11,7 +11,7 @@ import { TRACE_ERROR_CODES, TraceUserError } from '../errors.js';
 import { isTruncated, nsToMs } from '../span-record.js';
 import type { SpanRecord } from '../span-record.js';
 import { summarizeDurations } from './percentiles.js';
-import { BigInt64List, Float64List } from './number-lists.js';
+import { BigInt64List, Float64List, joinFloat64 } from './number-lists.js';
 import { selfTimeNs, selfTimeNumber } from './self-time.js';
 
 /** How spans are grouped: by name, by service, or by the value of one attribute. */
@@ -93,11 +93,7 @@ function selfOf(a: GroupAcc): bigint {
 
 // every duration of `a` in one array: a view of its own list when nothing was merged in
 function durationsOf(a: GroupAcc): Float64Array {
-  if (a.merged.length === 0) return a.durations.view();
-  const all = new Float64List();
-  all.pushAll(a.durations.view());
-  for (const m of a.merged) all.pushAll(m);
-  return all.view();
+  return a.merged.length === 0 ? a.durations.view() : joinFloat64([a.durations.view(), ...a.merged]);
 }
 
 /** A span outside rollouts whose children may be read with another set: its self time waits for them. */

@@ -33,12 +33,10 @@ export function sliceSpans(file: CompactSpans, splitRoots: ReadonlySet<string>, 
     sizes[s]! += size;
     sliceOfUnit.set(u, s);
   });
-  const sliceOf = new Int32Array(n);
-  for (let i = 0; i < n; i++) sliceOf[i] = sliceOfUnit.get(unit[i]!)!;
   const slices = sizes.map((size) => new Int32Array(size));
   const filled = new Int32Array(sizes.length);
   for (let i = 0; i < n; i++) {
-    const s = sliceOf[i]!;
+    const s = sliceOfUnit.get(unit[i]!)!;
     slices[s]![filled[s]!++] = i;
   }
   return slices;
