@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { EXAMPLE_ROW as ROW, startExampleEnvironment, telemetryEnv } from './support/example-environment.js';
 import { runLoad } from './support/load.js';
 import { summarizeProfile } from './support/cpu-profile.js';
-import { processCpuSeconds } from './support/proc-cpu.js';
+import { mainThreadCpuSeconds, processCpuSeconds } from './support/proc-cpu.js';
 
 const GROUPS = process.env.BENCH_PROFILE_GROUPS ?? 'default';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
@@ -34,14 +34,22 @@ try {
   const agent = running.servers.find((s) => s.display.server_type === 'responses_api_agents')!;
   const pids = running.servers.map((s) => ({ name: s.display.name, pid: s.child.pid! }));
   const before = new Map(pids.map((p) => [p.name, processCpuSeconds(p.pid)]));
+  const mainBefore = new Map(pids.map((p) => [p.name, mainThreadCpuSeconds(p.pid)]));
   const load = await runLoad(`${agent.display.url}/run`, ROW, { concurrency: CONCURRENCY, durationMs: SECONDS * 1000, warmupMs: 1000 });
   const after = new Map(pids.map((p) => [p.name, processCpuSeconds(p.pid)]));
+  const mainAfter = new Map(pids.map((p) => [p.name, mainThreadCpuSeconds(p.pid)]));
   await running.stop();
   const total = load.completed + load.errors;
   console.log(`\n${GROUPS}: ${load.perSecond.toFixed(0)} rollouts/s at ${CONCURRENCY} in flight (${load.errors} errors), node ${process.version}\n`);
-  console.log('| process | CPU µs per rollout (user+sys, all threads) |');
-  console.log('| --- | --- |');
-  for (const { name } of pids) console.log(`| ${name} | ${(((after.get(name)! - before.get(name)!) / total) * 1e6).toFixed(0)} |`);
+  // the other threads are V8's garbage-collector helpers and libuv's pool (file writes)
+  const perRollout = (a: Map<string, number>, b: Map<string, number>, name: string) => ((a.get(name)! - b.get(name)!) / total) * 1e6;
+  console.log('| process | CPU µs per rollout (user+sys, all threads) | main thread | other threads |');
+  console.log('| --- | --- | --- | --- |');
+  for (const { name } of pids) {
+    const all = perRollout(after, before, name);
+    const main = perRollout(mainAfter, mainBefore, name);
+    console.log(`| ${name} | ${all.toFixed(0)} | ${main.toFixed(0)} | ${(all - main).toFixed(0)} |`);
+  }
   for (const file of TOP > 0 ? readdirSync(profiles).sort() : []) {
     const pid = Number(file.split('.')[3]);
     const name = pids.find((p) => p.pid === pid)?.name ?? `pid ${pid}`;
