@@ -1,7 +1,8 @@
 /**
  * The `console` exporter: one compact JSON object per line for spans, metrics and log records, on
  * one stream (stdout by default). Records are serialised synchronously and handed to a shared
- * {@link JsonLinesWriter}; export never throws. Records the writer had to drop are reported in the
+ * {@link JsonLinesWriter} (which encodes them into reused buffers for a file or a socket); export
+ * never throws. Records the writer had to drop are reported in the
  * export's result (a failure carrying `lostItems`), so the loss tally counts them.
  * @module
  */
@@ -27,25 +28,8 @@ const BENCH_DISCARD = process.env['GYM_BENCH_CONSOLE_DISCARD'];
 // eslint-disable-next-line @typescript-eslint/no-unused-vars -- written, never read: the serialising must not be optimised away
 let benchDiscarded = 0;
 
-/** Writes one line per item; returns how many items were lost (unserialisable, or dropped by the writer). */
-function writeLines<T>(writer: JsonLinesWriter, items: readonly T[], toLine: (item: T) => string): number {
-  let text = '';
-  let count = 0;
-  let lost = 0;
-  for (const item of items) {
-    try {
-      text += `${toLine(item)}\n`;
-      count++;
-    } catch {
-      writer.countDropped(1);
-      lost++;
-    }
-  }
-  return lost + writer.write(text, count);
-}
-
 function writeRecords<T>(writer: JsonLinesWriter, items: readonly T[], toRecord: (item: T) => unknown): number {
-  return writeLines(writer, items, (item) => JSON.stringify(toRecord(item)));
+  return writer.writeItems(items, (item) => JSON.stringify(toRecord(item)));
 }
 
 /** The result of an export that lost `lost` items: a failure carrying the count, so the loss tally is exact. */
@@ -85,7 +69,7 @@ export class ConsoleSpanExporter extends ConsoleExporterBase implements SpanExpo
       for (const span of spans) benchDiscarded += spanLine(span).length;
       return done(SUCCESS);
     }
-    done(resultOf(this.isShutdown ? spans.length : writeLines(this.writer, spans, spanLine)));
+    done(resultOf(this.isShutdown ? spans.length : this.writer.writeItems(spans, spanLine)));
   }
 }
 

@@ -4,12 +4,25 @@
  * @module
  */
 import { lensWarn, LENS_WARNINGS } from '../../warnings.js';
+import { LineBuffers, releasesChunksOnCallback } from './line-buffers.js';
 
 /** The part of a writable stream the writer uses (`process.stdout`, a file stream, a PassThrough). */
 export interface OutputStream {
   write(chunk: string): boolean;
   once(event: 'drain', listener: () => void): unknown;
   on(event: 'error', listener: (err: Error) => void): unknown;
+}
+
+/** A chunk on its way to the stream: text, or bytes of a reused buffer with the call that hands it back. */
+interface Chunk {
+  data: string | Buffer;
+  records: number;
+  release?: () => void;
+}
+
+/** What {@link JsonLinesWriter} needs of a stream to write reused bytes to it. */
+interface ByteStream {
+  write(chunk: Buffer, callback: () => void): boolean;
 }
 
 /** Options of {@link JsonLinesWriter}. */
@@ -26,7 +39,9 @@ export interface JsonLinesWriterOptions {
 export class JsonLinesWriter {
   readonly #stream: OutputStream;
   readonly #maxBuffered: number;
-  #pending: Array<{ text: string; records: number }> = [];
+  /** Reused batch buffers, for a file or socket stream; text for any other stream. */
+  readonly #buffers: LineBuffers | undefined;
+  #pending: Chunk[] = [];
   #pendingRecords = 0;
   #blocked = false;
   #failed = false;
@@ -37,6 +52,7 @@ export class JsonLinesWriter {
   constructor(stream: OutputStream, options: JsonLinesWriterOptions = {}) {
     this.#stream = stream;
     this.#maxBuffered = options.maxBufferedRecords ?? 100_000;
+    this.#buffers = releasesChunksOnCallback(stream) ? new LineBuffers() : undefined;
     try {
       stream.on('error', (err) => this.#fail(err));
     } catch {
@@ -54,24 +70,60 @@ export class JsonLinesWriter {
     this.#dropped += records;
   }
 
+  /**
+   * Writes one line per item (`toLine` makes it, without the newline); returns how many items were
+   * lost: lines that could not be made (counted as dropped) and records the writer dropped.
+   */
+  writeItems<T>(items: readonly T[], toLine: (item: T) => string): number {
+    if (this.#buffers === undefined) {
+      let text = '';
+      let records = 0;
+      let failed = 0;
+      for (const item of items) {
+        try {
+          text += `${toLine(item)}\n`;
+          records++;
+        } catch {
+          failed++;
+        }
+      }
+      this.#dropped += failed;
+      return failed + this.#accept({ data: text, records });
+    }
+    const batch = this.#buffers.encode(items, toLine);
+    this.#dropped += batch.failed;
+    return batch.failed + this.#accept({ data: batch.bytes, records: batch.records, release: batch.release });
+  }
+
   /** Writes `text` (one or more complete lines) holding `records` records; returns how many of them were dropped. */
   write(text: string, records: number): number {
-    if (records === 0) return 0;
+    return this.#accept({ data: text, records });
+  }
+
+  /** Hands `chunk` to the stream, or holds it while the stream is backed up; returns the records dropped. */
+  #accept(chunk: Chunk): number {
+    const { records } = chunk;
+    if (records === 0) {
+      chunk.release?.();
+      return 0;
+    }
     if (this.#failed) {
+      chunk.release?.();
       this.#dropped += records;
       return records;
     }
     if (this.#blocked) {
       if (this.#pendingRecords + records > this.#maxBuffered) {
+        chunk.release?.();
         this.#dropped += records;
         return records;
       }
-      this.#pending.push({ text, records });
+      this.#pending.push(chunk);
       this.#pendingRecords += records;
       return 0;
     }
     const before = this.#dropped;
-    this.#writeNow(text, records);
+    this.#writeNow(chunk);
     return this.#dropped - before;
   }
 
@@ -96,14 +148,16 @@ export class JsonLinesWriter {
     );
   }
 
-  #writeNow(text: string, records: number): void {
+  #writeNow(chunk: Chunk): void {
     try {
-      if (!this.#stream.write(text)) {
+      const { data, release } = chunk;
+      const accepted = release === undefined ? this.#stream.write(data as string) : (this.#stream as unknown as ByteStream).write(data as Buffer, release);
+      if (!accepted) {
         this.#blocked = true;
         this.#stream.once('drain', () => this.#drain());
       }
     } catch (err) {
-      this.#dropped += records;
+      this.#dropped += chunk.records;
       this.#fail(err);
     }
   }
@@ -113,7 +167,7 @@ export class JsonLinesWriter {
     while (!this.#blocked && !this.#failed && this.#pending.length > 0) {
       const next = this.#pending.shift()!;
       this.#pendingRecords -= next.records;
-      this.#writeNow(next.text, next.records);
+      this.#writeNow(next);
     }
     if (!this.#blocked) this.#release();
   }
@@ -122,6 +176,7 @@ export class JsonLinesWriter {
     if (this.#failed) return;
     this.#failed = true;
     this.#dropped += this.#pendingRecords;
+    for (const chunk of this.#pending) chunk.release?.();
     this.#pending = [];
     this.#pendingRecords = 0;
     const message = err instanceof Error ? err.message : String(err);

@@ -1,0 +1,75 @@
+/**
+ * Reused byte buffers for a batch of JSON lines bound for a file or a socket. Joining a batch's
+ * lines into one string and letting the stream turn it into bytes made two large objects per
+ * export (a string of a few hundred KB, then a Buffer of it), which a busy server's garbage
+ * collector then had to deal with; here each line is encoded straight into a buffer kept from one
+ * export to the next. Only for streams that are done with a chunk when its write callback runs
+ * (`fs.WriteStream`, `net.Socket` and so `tty.WriteStream`): a PassThrough hands the very chunk to
+ * its reader later, so reusing it would corrupt what the reader has not read yet.
+ * @module
+ */
+import { WriteStream } from 'node:fs';
+import { Socket } from 'node:net';
+
+/** Room a batch buffer starts with: a 256-span export of gym's spans is about 300 KB. */
+const INITIAL_BYTES = 512 * 1024;
+/** A buffer grown past this (a flush of a long backlog) is not kept for reuse. */
+const MAX_KEPT_BYTES = 4 * 1024 * 1024;
+/** Free buffers kept: one being written while the next batch is encoded, and one spare. */
+const MAX_FREE = 2;
+const NEWLINE = 0x0a;
+
+/** Whether `stream` is one whose chunks may be reused once their write callback has run. */
+export function releasesChunksOnCallback(stream: object): boolean {
+  return stream instanceof WriteStream || stream instanceof Socket;
+}
+
+/** One batch being encoded: its lines, newline-terminated, in one buffer. */
+export interface EncodedBatch {
+  readonly bytes: Buffer;
+  readonly records: number;
+  /** Items whose line could not be made (their `toLine` threw). */
+  readonly failed: number;
+  /** Hands the buffer back for reuse; call once the stream is done with `bytes`. */
+  readonly release: () => void;
+}
+
+export class LineBuffers {
+  readonly #free: Buffer[] = [];
+
+  /** Encodes the line of each item into a reused buffer; an item whose line throws is counted, not written. */
+  encode<T>(items: readonly T[], toLine: (item: T) => string): EncodedBatch {
+    let buffer = this.#free.pop() ?? Buffer.allocUnsafeSlow(INITIAL_BYTES);
+    let at = 0;
+    let records = 0;
+    let failed = 0;
+    for (const item of items) {
+      let line: string;
+      try {
+        line = toLine(item);
+      } catch {
+        failed++;
+        continue;
+      }
+      // a UTF-16 code unit takes at most 3 bytes in UTF-8, so this much room never cuts a line
+      const room = line.length * 3 + 1;
+      if (at + room > buffer.length) buffer = grown(buffer, at, at + room);
+      at += buffer.write(line, at);
+      buffer[at++] = NEWLINE;
+      records++;
+    }
+    const kept = buffer;
+    return { bytes: kept.subarray(0, at), records, failed, release: () => this.#release(kept) };
+  }
+
+  #release(buffer: Buffer): void {
+    if (buffer.length <= MAX_KEPT_BYTES && this.#free.length < MAX_FREE) this.#free.push(buffer);
+  }
+}
+
+/** A larger buffer holding the first `used` bytes of `buffer`. */
+function grown(buffer: Buffer, used: number, needed: number): Buffer {
+  const next = Buffer.allocUnsafeSlow(Math.max(needed, buffer.length * 2));
+  buffer.copy(next, 0, 0, used);
+  return next;
+}
