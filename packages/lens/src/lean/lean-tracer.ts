@@ -71,7 +71,9 @@ class GlobalTracer implements LeanTracer {
 
 /** The lean tracer of scope `name`/`version` for the current pipeline. Look it up after setup, not at import. */
 export function getLeanTracer(name: string, version?: string): LeanTracer {
-  const key = `${name}@${version ?? ''}`;
+  // looked up for every span lens starts: a scope without a version is keyed by its name alone,
+  // so the lookup makes no string (a name holding the separator is not a scope anyone writes)
+  const key = version === undefined ? name : `${name}\u0000${version}`;
   let tracer = tracers.get(key);
   if (tracer === undefined) {
     const scope: InstrumentationScope = version === undefined ? { name } : { name, version };
