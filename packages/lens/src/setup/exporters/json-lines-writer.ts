@@ -20,7 +20,9 @@ interface Chunk {
   release?: () => void;
 }
 
-/** What {@link JsonLinesWriter} needs of a stream to write reused bytes to it. */
+const NOTHING = (): void => undefined;
+
+/** What {@link JsonLinesWriter} needs of a stream to write bytes to it (only file and socket streams get bytes). */
 interface ByteStream {
   write(chunk: Buffer, callback: () => void): boolean;
 }
@@ -118,7 +120,7 @@ export class JsonLinesWriter {
         this.#dropped += records;
         return records;
       }
-      this.#pending.push(chunk);
+      this.#pending.push(detached(chunk));
       this.#pendingRecords += records;
       return 0;
     }
@@ -151,7 +153,7 @@ export class JsonLinesWriter {
   #writeNow(chunk: Chunk): void {
     try {
       const { data, release } = chunk;
-      const accepted = release === undefined ? this.#stream.write(data as string) : (this.#stream as unknown as ByteStream).write(data as Buffer, release);
+      const accepted = typeof data === 'string' ? this.#stream.write(data) : (this.#stream as unknown as ByteStream).write(data, release ?? NOTHING);
       if (!accepted) {
         this.#blocked = true;
         this.#stream.once('drain', () => this.#drain());
@@ -189,6 +191,18 @@ export class JsonLinesWriter {
     this.#waiters = [];
     for (const w of waiters) w();
   }
+}
+
+/**
+ * `chunk` as it may wait behind a backed-up stream: its bytes copied out of the reused buffer, which
+ * goes back at once (a long backlog of half-empty batch buffers would hold far more memory than its
+ * lines).
+ */
+function detached(chunk: Chunk): Chunk {
+  if (chunk.release === undefined) return chunk;
+  const data = Buffer.from(chunk.data as Buffer);
+  chunk.release();
+  return { data, records: chunk.records };
 }
 
 const writers = new WeakMap<object, JsonLinesWriter>();
