@@ -5,6 +5,8 @@ import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
+import { createServer, connect } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -91,6 +93,42 @@ describe('JsonLinesWriter over a file', () => {
     stream.end();
     await once(stream, 'finish');
     assert.equal(readFileSync(path, 'utf8'), '{"ok":1}\n{"ok":2}\n');
+  });
+});
+
+describe('JsonLinesWriter over a socket', () => {
+  it('delivers every line whole and in order to a reader that falls behind', async () => {
+    const received: Buffer[] = [];
+    let peer: Socket | undefined;
+    const server = createServer((socket) => {
+      peer = socket;
+      // the reader stops for a while: the writer's socket backs up with batches in flight
+      socket.pause();
+      setTimeout(() => socket.resume(), 200);
+      socket.on('data', (chunk: Buffer) => received.push(chunk));
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
+    await once(socket, 'connect');
+    try {
+      const writer = new JsonLinesWriter(socket);
+      const expected: string[] = [];
+      for (let b = 0; b < 40; b++) {
+        const items = batch(b, 300);
+        for (const item of items) expected.push(JSON.stringify(item));
+        writer.writeItems(items, (item) => JSON.stringify(item));
+        if (b % 10 === 9) await new Promise((resolve) => setImmediate(resolve));
+      }
+      await writer.flush();
+      socket.end();
+      await once(peer!, 'end');
+      assert.deepEqual(Buffer.concat(received).toString('utf8').split('\n').slice(0, -1), expected);
+      assert.equal(writer.dropped, 0);
+    } finally {
+      socket.destroy();
+      server.close();
+    }
   });
 });
 
