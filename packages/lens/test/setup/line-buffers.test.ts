@@ -46,6 +46,11 @@ describe('LineBuffers', () => {
     const third = buffers.encode(['three'], (s) => s);
     assert.equal(third.bytes.buffer, first.bytes.buffer, 'the released buffer was not reused');
     assert.equal(second.bytes.toString(), 'two\n');
+    // a second release of the same batch does not put its buffer back while `third` holds it
+    first.release();
+    const fourth = buffers.encode(['four'], (s) => s);
+    assert.notEqual(fourth.bytes.buffer, third.bytes.buffer, 'a buffer released twice was handed out twice');
+    assert.equal(third.bytes.toString(), 'three\n');
   });
 
   it('is used for files and sockets only: a PassThrough hands its chunks to a reader later', () => {

@@ -59,7 +59,14 @@ export class LineBuffers {
       records++;
     }
     const kept = buffer;
-    return { bytes: kept.subarray(0, at), records, failed, release: () => this.#release(kept) };
+    let released = false;
+    // once only: a buffer in the free list twice would be handed to two batches at once
+    const release = (): void => {
+      if (released) return;
+      released = true;
+      this.#release(kept);
+    };
+    return { bytes: kept.subarray(0, at), records, failed, release };
   }
 
   #release(buffer: Buffer): void {
