@@ -21,6 +21,22 @@ function batch(b: number, size: number): Array<{ b: number; i: number; text: str
   return Array.from({ length: size }, (_, i) => ({ b, i, text: i % 7 === 0 ? `héllo wörld ✓ 🚀 ${'x'.repeat(i)}` : 'plain' }));
 }
 
+/**
+ * Writes `count` batches of `size` records through `writer`, yielding to the event loop after every
+ * `yieldEvery` batches (never when 0); returns the lines expected, in order, and the records lost.
+ */
+async function writeBatches(writer: JsonLinesWriter, count: number, size: number, yieldEvery = 0): Promise<{ expected: string[]; lost: number }> {
+  const expected: string[] = [];
+  let lost = 0;
+  for (let b = 0; b < count; b++) {
+    const items = batch(b, size);
+    for (const item of items) expected.push(JSON.stringify(item));
+    lost += writer.writeItems(items, (item) => JSON.stringify(item));
+    if (yieldEvery > 0 && b % yieldEvery === yieldEvery - 1) await new Promise((resolve) => setImmediate(resolve));
+  }
+  return { expected, lost };
+}
+
 describe('LineBuffers', () => {
   it('encodes newline-terminated lines, counts the items whose line threw, and grows for a line larger than its buffer', () => {
     const buffers = new LineBuffers();
@@ -67,15 +83,8 @@ describe('JsonLinesWriter over a file', () => {
     // a tiny high-water mark: every batch backs the stream up, so later batches wait, holding buffers
     const stream = createWriteStream(path, { highWaterMark: 1024 });
     const writer = new JsonLinesWriter(stream);
-    const expected: string[] = [];
-    for (let b = 0; b < 40; b++) {
-      const items = batch(b, 300);
-      for (const item of items) expected.push(JSON.stringify(item));
-      assert.equal(
-        writer.writeItems(items, (item) => JSON.stringify(item)),
-        0,
-      );
-    }
+    const { expected, lost } = await writeBatches(writer, 40, 300);
+    assert.equal(lost, 0);
     await writer.flush();
     stream.end();
     await once(stream, 'finish');
@@ -118,13 +127,7 @@ describe('JsonLinesWriter over a socket', () => {
     await once(socket, 'connect');
     try {
       const writer = new JsonLinesWriter(socket);
-      const expected: string[] = [];
-      for (let b = 0; b < 40; b++) {
-        const items = batch(b, 300);
-        for (const item of items) expected.push(JSON.stringify(item));
-        writer.writeItems(items, (item) => JSON.stringify(item));
-        if (b % 10 === 9) await new Promise((resolve) => setImmediate(resolve));
-      }
+      const { expected } = await writeBatches(writer, 40, 300, 10);
       await writer.flush();
       socket.end();
       await once(peer!, 'end');
@@ -141,12 +144,7 @@ describe('JsonLinesWriter over a PassThrough', () => {
   it('hands over text that later batches cannot change', async () => {
     const stream = new PassThrough();
     const writer = new JsonLinesWriter(stream);
-    const expected: string[] = [];
-    for (let b = 0; b < 5; b++) {
-      const items = batch(b, 50);
-      for (const item of items) expected.push(JSON.stringify(item));
-      writer.writeItems(items, (item) => JSON.stringify(item));
-    }
+    const { expected } = await writeBatches(writer, 5, 50);
     stream.end();
     // read only now, after every batch was written
     const chunks: Buffer[] = [];
