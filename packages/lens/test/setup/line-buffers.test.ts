@@ -48,7 +48,7 @@ describe('LineBuffers', () => {
     });
     assert.equal(encoded.records, 3);
     assert.equal(encoded.failed, 1);
-    assert.equal(encoded.bytes.toString('utf8'), `"a"\n${JSON.stringify(huge)}\n"🚀"\n`);
+    assert.equal(encoded.data.toString('utf8'), `"a"\n${JSON.stringify(huge)}\n"🚀"\n`);
     encoded.release();
   });
 
@@ -56,17 +56,17 @@ describe('LineBuffers', () => {
     const buffers = new LineBuffers();
     const first = buffers.encode(['one'], (s) => s);
     const second = buffers.encode(['two'], (s) => s);
-    assert.notEqual(first.bytes.buffer, second.bytes.buffer, 'a held buffer was handed out again');
-    assert.equal(first.bytes.toString(), 'one\n');
+    assert.notEqual(first.data.buffer, second.data.buffer, 'a held buffer was handed out again');
+    assert.equal(first.data.toString(), 'one\n');
     first.release();
     const third = buffers.encode(['three'], (s) => s);
-    assert.equal(third.bytes.buffer, first.bytes.buffer, 'the released buffer was not reused');
-    assert.equal(second.bytes.toString(), 'two\n');
+    assert.equal(third.data.buffer, first.data.buffer, 'the released buffer was not reused');
+    assert.equal(second.data.toString(), 'two\n');
     // a second release of the same batch does not put its buffer back while `third` holds it
     first.release();
     const fourth = buffers.encode(['four'], (s) => s);
-    assert.notEqual(fourth.bytes.buffer, third.bytes.buffer, 'a buffer released twice was handed out twice');
-    assert.equal(third.bytes.toString(), 'three\n');
+    assert.notEqual(fourth.data.buffer, third.data.buffer, 'a buffer released twice was handed out twice');
+    assert.equal(third.data.toString(), 'three\n');
   });
 
   it('is used for files and sockets only: a PassThrough hands its chunks to a reader later', () => {

@@ -4,7 +4,7 @@
  * @module
  */
 import { lensWarn, LENS_WARNINGS } from '../../warnings.js';
-import { LineBuffers, releasesChunksOnCallback } from './line-buffers.js';
+import { joinLines, LineBuffers, releasesChunksOnCallback } from './line-buffers.js';
 
 /** The part of a writable stream the writer uses (`process.stdout`, a file stream, a PassThrough). */
 export interface OutputStream {
@@ -77,24 +77,9 @@ export class JsonLinesWriter {
    * lost: lines that could not be made (counted as dropped) and records the writer dropped.
    */
   writeItems<T>(items: readonly T[], toLine: (item: T) => string): number {
-    if (this.#buffers === undefined) {
-      let text = '';
-      let records = 0;
-      let failed = 0;
-      for (const item of items) {
-        try {
-          text += `${toLine(item)}\n`;
-          records++;
-        } catch {
-          failed++;
-        }
-      }
-      this.#dropped += failed;
-      return failed + this.#accept({ data: text, records });
-    }
-    const batch = this.#buffers.encode(items, toLine);
+    const batch = this.#buffers === undefined ? joinLines(items, toLine) : this.#buffers.encode(items, toLine);
     this.#dropped += batch.failed;
-    return batch.failed + this.#accept({ data: batch.bytes, records: batch.records, release: batch.release });
+    return batch.failed + this.#accept(batch);
   }
 
   /** Writes `text` (one or more complete lines) holding `records` records; returns how many of them were dropped. */

@@ -1,11 +1,11 @@
 /**
- * Reused byte buffers for a batch of JSON lines bound for a file or a socket. Joining a batch's
- * lines into one string and letting the stream turn it into bytes made two large objects per
- * export (a string of a few hundred KB, then a Buffer of it), which a busy server's garbage
- * collector then had to deal with; here each line is encoded straight into a buffer kept from one
- * export to the next. Only for streams that are done with a chunk when its write callback runs
- * (`fs.WriteStream`, `net.Socket` and so `tty.WriteStream`): a PassThrough hands the very chunk to
- * its reader later, so reusing it would corrupt what the reader has not read yet.
+ * An export's JSON lines as one chunk: bytes in a reused buffer for a file or a socket, text for
+ * any other stream. Joining the lines into one string and letting the stream turn it into bytes made
+ * two large objects per export (a string of a few hundred KB, then a Buffer of it) for a busy
+ * server's garbage collector; bytes are encoded straight into a buffer kept from one export to the
+ * next. Only for streams that are done with a chunk when its write callback runs (`fs.WriteStream`,
+ * `net.Socket` and so `tty.WriteStream`): a PassThrough hands the very chunk to its reader later,
+ * so reusing it would corrupt what the reader has not read yet.
  * @module
  */
 import { WriteStream } from 'node:fs';
@@ -24,21 +24,37 @@ export function releasesChunksOnCallback(stream: object): boolean {
   return stream instanceof WriteStream || stream instanceof Socket;
 }
 
-/** One batch being encoded: its lines, newline-terminated, in one buffer. */
-export interface EncodedBatch {
-  readonly bytes: Buffer;
+/** One export's lines, newline-terminated: as text, or as bytes in a reused buffer. */
+export interface LineBatch {
+  readonly data: string | Buffer;
   readonly records: number;
   /** Items whose line could not be made (their `toLine` threw). */
   readonly failed: number;
-  /** Hands the buffer back for reuse; call once the stream is done with `bytes`. */
-  readonly release: () => void;
+  /** For bytes in a reused buffer: hands it back; call once the stream is done with `data`. */
+  readonly release?: () => void;
+}
+
+/** The lines of `items` joined into one string, for a stream that may hold its chunk after writing it. */
+export function joinLines<T>(items: readonly T[], toLine: (item: T) => string): LineBatch {
+  let data = '';
+  let records = 0;
+  let failed = 0;
+  for (const item of items) {
+    try {
+      data += `${toLine(item)}\n`;
+      records++;
+    } catch {
+      failed++;
+    }
+  }
+  return { data, records, failed };
 }
 
 export class LineBuffers {
   readonly #free: Buffer[] = [];
 
   /** Encodes the line of each item into a reused buffer; an item whose line throws is counted, not written. */
-  encode<T>(items: readonly T[], toLine: (item: T) => string): EncodedBatch {
+  encode<T>(items: readonly T[], toLine: (item: T) => string): LineBatch & { readonly data: Buffer; readonly release: () => void } {
     let buffer = this.#free.pop() ?? Buffer.allocUnsafeSlow(INITIAL_BYTES);
     let at = 0;
     let records = 0;
@@ -66,7 +82,7 @@ export class LineBuffers {
       released = true;
       this.#release(kept);
     };
-    return { bytes: kept.subarray(0, at), records, failed, release };
+    return { data: kept.subarray(0, at), records, failed, release };
   }
 
   #release(buffer: Buffer): void {
