@@ -106,6 +106,31 @@ describe('why under load names the bottleneck', () => {
     );
   });
 
+  describe('(c) with slow event-loop delays on the callee', () => {
+    const injected = 50;
+    // metrics every 10 ms over a run of about 120 ms: a dozen samples
+    const slowWire = (modelDelayAt: (ms: number) => number): RunShape => ({
+      rollouts: 6,
+      spacingMs: 10,
+      exportEveryMs: 10,
+      shape: () => ({ model: { serverMs: 5, transitMs: injected } }),
+      loads: { [AGENT]: { elu: 0.1, delayP99Ms: 11 }, [MODEL]: { elu: 0.3, delayP99Ms: 10, delayP99At: modelDelayAt }, [RESOURCES]: IDLE, [COLLECTOR]: IDLE },
+    });
+    const transitToModel = (doc: WhyJson) => assert.deepEqual([doc.bottleneck.cause.kind, doc.bottleneck.cause.from, doc.bottleneck.cause.to], ['transit', AGENT, MODEL]);
+
+    it('one stalled sample (a cold handler, a host that left the process waiting) does not make the callee busy: the wire', async () => {
+      const doc = await whyJson(slowWire((ms) => (ms > 30 && ms <= 40 ? 134 : 10)));
+      transitToModel(doc);
+      assert.match(doc.diagnosis, /in transit simple_agent → policy_model with both event loops idle \(policy_model 30\.0%, simple_agent 10\.0%\): the wire between them is slow/);
+    });
+
+    it('delays of 100 ms or more over most of the run make the callee busy, however low its utilization', async () => {
+      const doc = await whyJson(slowWire((ms) => (ms > 10 ? 150 : 10)));
+      transitToModel(doc);
+      assert.match(doc.diagnosis, /^policy_model event loop 30% busy \(delay p99 150ms\): requests from simple_agent waited in policy_model before its handler ran/);
+    });
+  });
+
   it('(d) an agent burning CPU in its own loop: caller queue with a busy caller', async () => {
     const perCall = 30; // every send waits for the loop
     const run: RunShape = {

@@ -140,7 +140,7 @@ function report(name: string, run: CauseRun): void {
     .sort((x, y) => y[1] - x[1]))
     process.stderr.write(`  ${c.padEnd(18)} ${ms.toFixed(1)}ms\n`);
   for (const c of run.bottleneck.causes.slice(0, 6)) process.stderr.write(`  cause ${c.kind} ${c.from} → ${c.to}: ${c.ms.toFixed(1)}ms\n`);
-  for (const l of run.bottleneck.loads) process.stderr.write(`  load ${l.service}: elu ${l.elu?.toFixed(2)} p99 ${l.delayP99Ms?.toFixed(1)}ms\n`);
+  for (const l of run.bottleneck.loads) process.stderr.write(`  load ${l.service}: elu ${l.elu?.toFixed(2)} p99 ${l.delayP99Ms?.toFixed(1)}ms, slow ${l.slowDelayShare?.toFixed(2)}\n`);
   process.stderr.write(`  ${run.diagnosis}\n`);
 }
 

@@ -48,6 +48,8 @@ export interface LoadShape {
   eluAt?: (ms: number) => number;
   /** Event-loop delay p99, ms. */
   delayP99Ms: number;
+  /** Delay p99 over time instead (ms after the base instant → ms). */
+  delayP99At?: (ms: number) => number;
   /** Share of the time in GC, 0..1. */
   gcShare?: number;
 }
@@ -60,10 +62,11 @@ export function saturationLines(p: ProcessResource, load: LoadShape, fromMs: num
   for (let t = fromMs + everyMs; t <= toMs + everyMs - 1; t += everyMs) {
     const end = Math.min(t, toMs);
     // gauges of the interval; cumulative points all start at the process start
+    const p99 = load.delayP99At === undefined ? load.delayP99Ms : load.delayP99At(end);
     lines.push(metricLine(p, 'nodejs.eventloop.utilization', '1', 'GAUGE', fromMs, end, [{ value: load.eluAt === undefined ? load.elu : load.eluAt(end) }]));
-    lines.push(metricLine(p, 'nodejs.eventloop.delay.p50', 's', 'GAUGE', fromMs, end, [{ value: load.delayP99Ms / 4000 }]));
-    lines.push(metricLine(p, 'nodejs.eventloop.delay.p99', 's', 'GAUGE', fromMs, end, [{ value: load.delayP99Ms / 1000 }]));
-    lines.push(metricLine(p, 'nodejs.eventloop.delay.max', 's', 'GAUGE', fromMs, end, [{ value: (load.delayP99Ms * 1.5) / 1000 }]));
+    lines.push(metricLine(p, 'nodejs.eventloop.delay.p50', 's', 'GAUGE', fromMs, end, [{ value: p99 / 4000 }]));
+    lines.push(metricLine(p, 'nodejs.eventloop.delay.p99', 's', 'GAUGE', fromMs, end, [{ value: p99 / 1000 }]));
+    lines.push(metricLine(p, 'nodejs.eventloop.delay.max', 's', 'GAUGE', fromMs, end, [{ value: (p99 * 1.5) / 1000 }]));
     gcSum += ((load.gcShare ?? 0.01) * (end - (t - everyMs))) / 1000;
     gcCount += 10;
     lines.push(metricLine(p, 'v8js.gc.duration', 's', 'HISTOGRAM', fromMs, end, [{ attributes: { 'v8js.gc.type': 'minor' }, count: gcCount, sum: gcSum }]));
