@@ -119,9 +119,17 @@ describe('why under load names the bottleneck', () => {
     const transitToModel = (doc: WhyJson) => assert.deepEqual([doc.bottleneck.cause.kind, doc.bottleneck.cause.from, doc.bottleneck.cause.to], ['transit', AGENT, MODEL]);
 
     it('one stalled sample (a cold handler, a host that left the process waiting) does not make the callee busy: the wire', async () => {
-      const doc = await whyJson(slowWire((ms) => (ms > 30 && ms <= 40 ? 134 : 10)));
+      const run = slowWire((ms) => (ms > 30 && ms <= 40 ? 134 : 10));
+      const doc = await whyJson(run);
       transitToModel(doc);
       assert.match(doc.diagnosis, /in transit simple_agent → policy_model with both event loops idle \(policy_model 30\.0%, simple_agent 10\.0%\): the wire between them is slow/);
+      // the load table shows the stall and how little of the run it covered
+      const d = writeSaturatedRun(run);
+      cleanups.push(d.cleanup);
+      const c = capture();
+      assert.equal(await why({ paths: [d.dir], all: true, width: 80 }, c), 0, c.err);
+      const row = c.out.split('\n').find((l) => l.startsWith('policy_model '));
+      assert.match(row ?? '', /^policy_model +1 +30\.0% +134ms +(\d\.\d|1\d\.\d)% +1\.0%$/, c.out);
     });
 
     it('delays of 100 ms or more over most of the run make the callee busy, however low its utilization', async () => {

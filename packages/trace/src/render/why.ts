@@ -8,6 +8,7 @@ import type { Attribution, NetworkHop } from '../analyze/attribution.js';
 import type { AttributionSummary } from '../analyze/attribution-summary.js';
 import type { Bottleneck } from '../analyze/bottleneck.js';
 import { TIME_CATEGORIES } from '../analyze/categorize.js';
+import { BUSY_DELAY_P99_MS } from '../analyze/saturation-window.js';
 import type { RolloutVerdict } from '../analyze/verdict.js';
 import { verdictLabel } from '../analyze/verdict.js';
 import { CATEGORY_LABEL } from './category-labels.js';
@@ -121,8 +122,17 @@ function renderLoads(b: Bottleneck, format: WhyFormat, what: string, width: numb
   const { table, prose } = tableFor(format, width);
   if (!b.saturationRecorded) return prose(`\nProcess load: ${NO_METRICS}.\n`);
   if (b.loads.length === 0) return `\nProcess load: no saturation samples over ${what}'s window.\n`;
-  const rows = b.loads.map((l) => [displayService(l.service), String(l.processes), formatPct(l.elu), l.delayP99Ms === null ? '-' : formatMs(l.delayP99Ms), formatPct(l.gcShare)]);
-  return `${prose(`\nProcess load over ${what}'s window (event-loop utilization, worst delay p99, share in GC):`)}\n${table(['service', 'processes', 'event loop busy', 'delay p99', 'GC'], rows, ['l', 'r', 'r', 'r', 'r'])}`;
+  const rows = b.loads.map((l) => [
+    displayService(l.service),
+    String(l.processes),
+    formatPct(l.elu),
+    l.delayP99Ms === null ? '-' : formatMs(l.delayP99Ms),
+    formatPct(l.slowDelayShare),
+    formatPct(l.gcShare),
+  ]);
+  const columns = ['service', 'processes', 'event loop busy', 'delay p99', `p99 ≥ ${BUSY_DELAY_P99_MS}ms`, 'GC'];
+  const legend = `event-loop utilization, worst delay p99, share of the window with a delay p99 of ${BUSY_DELAY_P99_MS} ms or more, share in GC`;
+  return `${prose(`\nProcess load over ${what}'s window (${legend}):`)}\n${table(columns, rows, ['l', 'r', 'r', 'r', 'r', 'r'])}`;
 }
 
 function hopRow(h: NetworkHop): string[] {
