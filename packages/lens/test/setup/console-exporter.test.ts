@@ -155,7 +155,7 @@ describe('JsonLinesWriter', () => {
     const seen = collectWarnings();
     try {
       const writer = new JsonLinesWriter(slow, { maxBufferedRecords: 3 });
-      for (let i = 0; i < 10; i++) writer.write(`{"i":${i}}\n`, 1);
+      for (let i = 0; i < 10; i++) writer.writeItems([{ i }], (r) => JSON.stringify(r));
       assert.equal(writer.dropped, 6);
       const flushed = writer.flush();
       while (release) {
@@ -181,9 +181,9 @@ describe('JsonLinesWriter', () => {
     const seen = collectWarnings();
     try {
       const writer = new JsonLinesWriter(broken);
-      writer.write('{"a":1}\n', 1);
+      writer.writeItems([{ a: 1 }], (r) => JSON.stringify(r));
       await new Promise((resolve) => broken.once('error', resolve));
-      writer.write('{"a":2}\n', 1);
+      writer.writeItems([{ a: 2 }], (r) => JSON.stringify(r));
       await writer.flush();
       await seen.settled();
       assert.equal(seen.warnings.filter((w) => w.code === 'LENS_W009').length, 1);

@@ -5,6 +5,7 @@
  */
 import { lensWarn, LENS_WARNINGS } from '../../warnings.js';
 import { joinLines, LineBuffers, releasesChunksOnCallback } from './line-buffers.js';
+import type { LineBatch } from './line-buffers.js';
 
 /** The part of a writable stream the writer uses (`process.stdout`, a file stream, a PassThrough). */
 export interface OutputStream {
@@ -13,12 +14,8 @@ export interface OutputStream {
   on(event: 'error', listener: (err: Error) => void): unknown;
 }
 
-/** A chunk on its way to the stream: text, or bytes of a reused buffer with the call that hands it back. */
-interface Chunk {
-  data: string | Buffer;
-  records: number;
-  release?: () => void;
-}
+/** A batch on its way to the stream (its failed lines already counted). */
+type Chunk = Omit<LineBatch, 'failed'>;
 
 const NOTHING = (): void => undefined;
 
@@ -80,11 +77,6 @@ export class JsonLinesWriter {
     const batch = this.#buffers === undefined ? joinLines(items, toLine) : this.#buffers.encode(items, toLine);
     this.#dropped += batch.failed;
     return batch.failed + this.#accept(batch);
-  }
-
-  /** Writes `text` (one or more complete lines) holding `records` records; returns how many of them were dropped. */
-  write(text: string, records: number): number {
-    return this.#accept({ data: text, records });
   }
 
   /** Hands `chunk` to the stream, or holds it while the stream is backed up; returns the records dropped. */
