@@ -19,6 +19,7 @@ import { searchRoots } from './search-roots.js';
 import { configPathsFromSelectors } from './selectors.js';
 import { findServerBlocks } from './servers.js';
 import { unimplementedSettingWarnings } from './unimplemented-settings.js';
+import { unreadOverrideWarnings } from './unread-overrides.js';
 import { isMap, mergeConfigs } from './tree.js';
 import { readConfigFile } from './yaml-file.js';
 import type { ConfigOverride } from './override-parse.js';
@@ -58,11 +59,9 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
   for (const layer of loaded.layers) provenance.recordLayer(layer.tree, layer.file);
   if (envFile !== undefined) provenance.recordLayer(envYaml, envFile);
   let tree = mergeConfigs([...loaded.layers.map((l) => l.tree), envYaml]);
-  tree = applyOverrides(
-    tree,
-    overrides.filter((o) => !isPathsOverride(o)),
-    provenance,
-  );
+  const valueOverrides = overrides.filter((o) => !isPathsOverride(o));
+  tree = applyOverrides(tree, valueOverrides, provenance);
+  const unread = unreadOverrideWarnings(valueOverrides, tree);
   if (loaded.entries.length > 0) tree[CONFIG_PATHS_KEY] = loaded.entries;
 
   // as in the original: directives see every layer, and run before `${…}` and the `???` check
@@ -97,7 +96,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
     head: settings.head,
     telemetry: settings.telemetry,
     sources: [...loaded.layers.map((l) => l.file), ...(envFile === undefined ? [] : [envFile])],
-    warnings: [...loaded.warnings, ...found.warnings, ...unimplementedSettingWarnings(tree)],
+    warnings: [...loaded.warnings, ...found.warnings, ...unimplementedSettingWarnings(tree), ...unread],
   };
 }
 

@@ -33,7 +33,7 @@ export function applyOverrides(tree: ConfigMap, overrides: readonly ConfigOverri
       throw new ConfigOverrideError(`Override '${ov.text}': ${key} was already set by an earlier override. Use ++${key}=… to replace it.`);
     }
     if ((ov.op === 'delete' && !exists) || (ov.op === 'set' && !exists && !BUILTIN_KEYS.has(key))) {
-      const near = closeMatches(leaf, parent === undefined ? [] : Object.keys(parent));
+      const near = closeMatches(leaf, [...(parent === undefined ? [] : Object.keys(parent)), ...builtinLeaves(ov.path)]);
       const hint = near.length > 0 ? ` Did you mean ${near.map((n) => `'${n}'`).join(' or ')}?` : '';
       const fix = ov.op === 'set' ? ` To add it, write +${key}=… (or ++${key}=…).` : '';
       throw new ConfigOverrideError(`Could not ${ov.op === 'set' ? 'override' : 'delete'} '${key}': no such key in the config.${hint}${fix}`);
@@ -49,6 +49,12 @@ export function applyOverrides(tree: ConfigMap, overrides: readonly ConfigOverri
     provenance?.record(ov.path, `command-line override '${ov.text}'`);
   }
   return out;
+}
+
+/** The last segments of the built-in keys beside `path` (`num_repeats` for `num_repeat`). */
+function builtinLeaves(path: readonly string[]): string[] {
+  const prefix = path.length === 1 ? '' : `${formatPath(path.slice(0, -1))}.`;
+  return [...BUILTIN_KEYS].filter((k) => k.startsWith(prefix) && !k.slice(prefix.length).includes('.')).map((k) => k.slice(prefix.length));
 }
 
 /** The map holding the override's last segment, or `undefined` if some ancestor is absent. */

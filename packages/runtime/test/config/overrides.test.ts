@@ -120,4 +120,20 @@ describe('loadConfig overrides', () => {
     trees.push(t);
     await assert.rejects(loadConfig({ rootDir: t.dir, selectors: { configs: ['a.yaml'] }, overrides: ['nn=3'], env: {} }), /Could not override 'nn'.*Did you mean 'n'/);
   });
+
+  it("suggests a built-in setting for a plain override's typo (num_repeat=3)", async () => {
+    const t = tempTree({ 'a.yaml': 'n: 1\n' });
+    trees.push(t);
+    await assert.rejects(loadConfig({ rootDir: t.dir, selectors: { configs: ['a.yaml'] }, overrides: ['num_repeat=3'], env: {} }), /Could not override 'num_repeat'.*Did you mean 'num_repeats'\?/);
+  });
+
+  it('warns when an added top-level setting is read by nothing, with a did-you-mean', async () => {
+    const t = tempTree({ 'a.yaml': 'n: 1\nkey_user: ${policy_api_key}\n' });
+    trees.push(t);
+    const c = await loadConfig({ rootDir: t.dir, selectors: { configs: ['a.yaml'] }, overrides: ['+num_repeat=3', '++policy_api_key=k', '+num_repeats=2', '+limit=1', '+srv={a: 1}'], env: {} });
+    const unread = c.warnings.filter((w) => w.includes('nothing reads'));
+    assert.equal(unread.length, 1, unread.join('\n'));
+    assert.match(unread[0]!, /'\+num_repeat': nothing reads the setting 'num_repeat'.*Did you mean 'num_repeats'\?/);
+    assert.doesNotMatch(unread[0]!, /=3/, 'the value is never printed');
+  });
 });
