@@ -107,7 +107,10 @@ export async function collectRollouts(options: CollectOptions): Promise<CollectR
     throw new RolloutFlagError(`--split ${options.split} and --input both choose the input rows: pass one of them.`);
   }
   // a resumed run reuses its materialized rows, which already carry the prompt
-  const resuming = options.resume === true && existsSync(rolloutPaths(options.output).materializedInputs);
+  const materialized = rolloutPaths(options.output).materializedInputs;
+  const resuming = options.resume === true && existsSync(materialized);
+  const chosenInput = input !== undefined ? `--input ${input}` : options.split !== undefined ? `--split ${options.split}` : undefined;
+  if (resuming && chosenInput !== undefined) warn(`--resume continues from ${materialized}, the rows as first run; ${chosenInput} is not read again`);
   const prompt = options.promptConfig === undefined || resuming ? undefined : loadPromptConfig(resolvePath(options.promptConfig), options.promptConfig);
   const readInput = () => {
     // the datasets of every agent, or only those of the agent asked for
@@ -187,7 +190,7 @@ export async function collectRollouts(options: CollectOptions): Promise<CollectR
           if (outcome.record['_ng_failure_terminal'] === true) terminalKeys.add(rolloutKey(row)!);
         } else if (outcome.status === 'not_persisted') counts.notPersisted++;
         else counts.abandoned++;
-        progress.finished(outcome.status === 'ok' || outcome.status === 'not_persisted');
+        progress.finished(outcome.status === 'ok' || outcome.status === 'not_persisted' ? 'ok' : outcome.status === 'failed' ? 'failed' : 'abandoned');
       },
     });
     await drain(dispatched, options, inFlight);

@@ -10,6 +10,8 @@ export interface ProgressState {
   total: number;
   done: number;
   failed: number;
+  /** Rollouts given up when the run was stopped (a second Ctrl-C): neither succeeded nor failed. */
+  abandoned: number;
   inFlight: number;
 }
 
@@ -36,11 +38,14 @@ export interface ProgressOptions {
   now?: () => number;
 }
 
+/** How a rollout ended, as the display counts it. */
+export type RolloutOutcome = 'ok' | 'failed' | 'abandoned';
+
 /** A running progress display. */
 export interface Progress {
   readonly state: ProgressState;
   started(): void;
-  finished(ok: boolean): void;
+  finished(outcome: RolloutOutcome): void;
   /** Stops the display and prints the final line. Idempotent. */
   stop(): void;
 }
@@ -62,12 +67,13 @@ export interface ProgressLook {
  */
 export function formatProgress(state: ProgressState, elapsedMs: number, look: ProgressLook | number = {}): string {
   const options = typeof look === 'number' ? { barWidth: look } : look;
-  const finished = state.done + state.failed;
+  const finished = state.done + state.failed + state.abandoned;
   const rate = elapsedMs > 0 ? (finished * 1000) / elapsedMs : 0;
   const remaining = state.total - finished;
   const timing = options.final === true ? `in ${formatDuration(elapsedMs)}` : `ETA ${remaining === 0 ? '0s' : rate > 0 ? formatDuration((remaining / rate) * 1000) : '--'}`;
   const failed = `${state.failed} failed`;
-  const counts = `${finished}/${state.total}  ${state.done} ok  ${state.failed > 0 && options.color === true ? `\x1b[31m${failed}\x1b[39m` : failed}${options.final === true ? '' : `  ${state.inFlight} running`}`;
+  const abandoned = state.abandoned > 0 ? `  ${state.abandoned} abandoned` : '';
+  const counts = `${finished}/${state.total}  ${state.done} ok  ${state.failed > 0 && options.color === true ? `\x1b[31m${failed}\x1b[39m` : failed}${abandoned}${options.final === true ? '' : `  ${state.inFlight} running`}`;
   const tail = `${counts}  ${rate.toFixed(1)}/s  ${timing}`;
   const visible = tail.replace(/\x1b\[\d+m/g, '').length;
   const most = options.barWidth ?? 24;
@@ -90,7 +96,7 @@ export function formatDuration(ms: number): string {
 export function createProgress(options: ProgressOptions): Progress {
   const now = options.now ?? Date.now;
   const start = now();
-  const state: ProgressState = { total: options.total, done: 0, failed: 0, inFlight: 0 };
+  const state: ProgressState = { total: options.total, done: 0, failed: 0, abandoned: 0, inFlight: 0 };
   const { sink } = options;
   const line = (final: boolean) =>
     formatProgress(state, now() - start, { final, ...(sink.isTty ? { color: sink.color === true, ...(sink.columns === undefined ? {} : { columns: sink.columns }) } : {}) });
@@ -101,10 +107,11 @@ export function createProgress(options: ProgressOptions): Progress {
   return {
     state,
     started: () => void state.inFlight++,
-    finished(ok) {
+    finished(outcome) {
       state.inFlight--;
-      if (ok) state.done++;
-      else state.failed++;
+      if (outcome === 'ok') state.done++;
+      else if (outcome === 'failed') state.failed++;
+      else state.abandoned++;
     },
     stop() {
       if (stopped) return;

@@ -28,7 +28,7 @@ export interface SummaryOptions {
 /** The closing lines of `gym eval run`: counts, metrics, then every file the run wrote. */
 export function formatSummary(result: CollectResult, options: SummaryOptions = {}): string[] {
   const lines = [
-    `rollouts: ${result.succeeded} succeeded, ${result.failed} failed this run; ${result.total - result.incomplete}/${result.total} complete` +
+    `rollouts: ${result.succeeded} succeeded, ${result.failed} failed${result.abandoned > 0 ? `, ${result.abandoned} abandoned` : ''} this run; ${result.total - result.incomplete}/${result.total} complete` +
       (result.plan.succeeded > 0 ? ` (${result.plan.succeeded} from earlier runs)` : ''),
   ];
   if (result.evidence !== undefined) lines.push(`model-call captures: ${result.evidence.files} file(s), ${formatBytes(result.evidence.bytes)} in ${result.evidence.captureDir}`);

@@ -145,6 +145,14 @@ describe('collectRollouts', () => {
     assert.deepEqual(keysOf(readRows(run.output)), allKeys(6, 1));
   });
 
+  it('says that --resume does not read --input again', async () => {
+    const { agent, run } = await setup(2, { run: () => ({ reward: 1 }) });
+    await collectRollouts({ environment: agent.environment, input: run.input, output: run.output });
+    const warnings: string[] = [];
+    await collectRollouts({ environment: agent.environment, input: run.input, output: run.output, resume: true, onWarning: (w) => warnings.push(w) });
+    assert.equal(warnings.filter((w) => w.includes(`--input ${run.input} is not read again`)).length, 1, warnings.join('\n'));
+  });
+
   it('replaces the files of an earlier run without --resume', async () => {
     const { agent, run } = await setup(2);
     await collectRollouts({ environment: agent.environment, input: run.input, output: run.output });

@@ -42,4 +42,20 @@ describe('formatSummary', () => {
       '  logs      .gym/logs/20260102T030405Z (one <server>.log each)',
     ]);
   });
+
+  it('counts rollouts abandoned by a second Ctrl-C as the progress bar does', () => {
+    const paths = rolloutPaths(join(cwd, 'results', 'stopped.jsonl'));
+    const result: CollectResult = {
+      paths,
+      total: 60,
+      plan: { pending: 60, succeeded: 0, terminal: 0, exhausted: 0 },
+      succeeded: 8,
+      failed: 0,
+      notPersisted: 0,
+      abandoned: 52,
+      interrupted: true,
+      incomplete: 52,
+    };
+    assert.equal(formatSummary(result)[0], 'rollouts: 8 succeeded, 0 failed, 52 abandoned this run; 8/60 complete');
+  });
 });
