@@ -2,7 +2,8 @@
 // Runs every *.test.ts under the workspace with node's test runner (via tsx).
 // Node 20 does not expand globs in `--test` arguments, so the files are listed here.
 // Usage: node scripts/run-tests.mjs [path-filter ...]
-import { readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { spawn } from 'node:child_process';
 
@@ -28,8 +29,38 @@ if (files.length === 0) {
   process.exit(1);
 }
 
-const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', '--test-timeout=300000', ...files], {
+// a second reporter records each file's time, so the slowest files are listed after the run
+const timesDir = mkdtempSync(join(tmpdir(), 'gym-test-times-'));
+const timesFile = join(timesDir, 'times.json');
+const reporters = [
+  '--test-reporter=spec',
+  '--test-reporter-destination=stdout',
+  `--test-reporter=${new URL('./file-times-reporter.mjs', import.meta.url).href}`,
+  `--test-reporter-destination=${timesFile}`,
+];
+const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', '--test', ...reporters, '--test-concurrency=2', '--test-timeout=300000', ...files], {
   cwd: ROOT,
   stdio: 'inherit',
 });
-child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+child.on('exit', (code, signal) => {
+  printSlowest();
+  rmSync(timesDir, { recursive: true, force: true });
+  process.exit(code ?? (signal ? 1 : 0));
+});
+
+/** The ten slowest files, then the counts again as the closing line (CI reads the last lines). */
+function printSlowest() {
+  let times;
+  try {
+    times = JSON.parse(readFileSync(timesFile, 'utf8'));
+  } catch {
+    return; // the run ended before the reporter wrote anything
+  }
+  const slowest = Object.entries(times.files)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 10);
+  console.log("\nslowest test files (their tests' time, imports aside):");
+  for (const [file, ms] of slowest) console.log(`  ${(ms / 1000).toFixed(1).padStart(7)} s  ${relative(ROOT, file)}`);
+  const { passed, failed, skipped } = times.counts;
+  console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+}
