@@ -35,7 +35,7 @@ export type { StartSpanOptions } from './start-span.js';
 export { emitSpan, epochSecondsToNanos } from './emit-span.js';
 export type { EmitSpanOptions, EpochSeconds } from './emit-span.js';
 export { extractContext, injectContext } from './propagation.js';
-export { hrTimeAt, nowHrTime } from './clock.js';
+export { CLOCK_OFFSET_ENV, clockOffsetNs, hrTimeAt, nowHrTime } from './clock.js';
 export { LEAN_ROOT_CONTEXT } from './lean/lean-context.js';
 export { getLeanTracer } from './lean/lean-tracer.js';
 export { getLeanCounter, getLeanHistogram } from './lean/lean-metrics.js';

@@ -53,6 +53,8 @@ export async function setUpCliTelemetry(options: CliTelemetryOptions): Promise<C
   // dashboards that select its gym.job and startup metrics by service read ours; the role names
   // only the log file
   const telemetry = await initTelemetry({ settings, serverName: CLI_SERVICE, serverType: CLI_SERVICE, env, ...(output === undefined ? {} : { output }) });
+  // the servers anchor their span clocks where this process does: spans of the host nest exactly
+  if (telemetry !== undefined) env[telemetry.lens.CLOCK_OFFSET_ENV] ??= String(telemetry.lens.clockOffsetNs());
   let closing: Promise<void> | undefined;
   return {
     env,
