@@ -141,7 +141,7 @@ export function registerTraceCommands<A extends unknown[], O extends OptionValue
       process.once('SIGINT', onSignal);
       process.once('SIGTERM', onSignal);
       try {
-        setExit(await top({ paths, intervalMs: o.interval, once: o.once === true, tty: process.stdout.isTTY === true, signal: stop.signal }, processOutput()));
+        setExit(await top({ paths, intervalMs: o.interval, once: o.once === true, tty: process.stdout.isTTY === true, signal: stop.signal }, processOutput({ rawWrite: true })));
       } finally {
         process.off('SIGINT', onSignal);
         process.off('SIGTERM', onSignal);

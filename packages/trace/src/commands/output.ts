@@ -3,6 +3,7 @@
  * @module
  */
 import { TraceUserError } from '../errors.js';
+import { terminalSafe, terminalSafeKeepingCr } from '../render/terminal-safe.js';
 
 /** Where a command writes: results to `write` (stdout), diagnostics and progress to `error` (stderr). */
 export interface CommandOutput {
@@ -15,11 +16,15 @@ export interface CommandOutput {
 /** Output formats shared by the commands. */
 export type OutputFormat = 'text' | 'json' | 'markdown';
 
-/** A {@link CommandOutput} over the process's stdout and stderr. */
-export function processOutput(): CommandOutput {
+/**
+ * A {@link CommandOutput} over the process's stdout and stderr. What it prints came in large part
+ * from files (names, messages, values), so control characters are shown escaped, never obeyed;
+ * `rawWrite` is for a command that draws the screen itself (`top`) and escapes what it draws.
+ */
+export function processOutput(options: { rawWrite?: boolean } = {}): CommandOutput {
   return {
-    write: (t) => void process.stdout.write(t),
-    error: (t) => void process.stderr.write(t),
+    write: options.rawWrite === true ? (t) => void process.stdout.write(t) : (t) => void process.stdout.write(terminalSafe(t)),
+    error: (t) => void process.stderr.write(terminalSafeKeepingCr(t)),
     errorIsTTY: process.stderr.isTTY === true,
   };
 }

@@ -16,6 +16,7 @@ import type { RecordHandlers } from '../read/records.js';
 import { ResourceCache } from '../read/resource-cache.js';
 import { resolvePaths } from './default-paths.js';
 import type { InputOptions } from './load.js';
+import { terminalSafe } from '../render/terminal-safe.js';
 import { runCommand } from './output.js';
 import type { CommandOutput } from './output.js';
 
@@ -68,7 +69,8 @@ export async function top(options: TopOptions, out: CommandOutput): Promise<numb
       scanner.push(line, lineNo);
     });
     const source = paths.join(' ');
-    const frame = (redraw: boolean) => renderTopFrame(live.snapshot(), { source, files: follower.files, behindBytes: follower.behindBytes, live: redraw });
+    // the frame shows names read from the files; the screen codes around it are top's own
+    const frame = (redraw: boolean) => terminalSafe(renderTopFrame(live.snapshot(), { source, files: follower.files, behindBytes: follower.behindBytes, live: redraw }));
     if (options.once === true) {
       while ((await follower.poll(BYTES_PER_POLL)) > 0);
       out.write(frame(false));
