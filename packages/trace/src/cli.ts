@@ -4,7 +4,7 @@
  * entry point: a host CLI imports it without loading the library's readers and analyses.
  * @module
  */
-import { Option } from '@commander-js/extra-typings';
+import { InvalidArgumentError, Option } from '@commander-js/extra-typings';
 import type { Command, OptionValues } from '@commander-js/extra-typings';
 import { processOutput } from './commands/output.js';
 import { outputWidth, useColor } from './render/format.js';
@@ -13,8 +13,24 @@ import type { OutputFormat } from './commands/output.js';
 // the host CLI sizes its own tables as trace does, without loading the library root
 export { outputWidth } from './render/format.js';
 
-// Flag policy: `--json` wins over `--markdown`; neither means text. Numbers are parsed here and
-// validated by the command (so library callers get the same checks).
+// Flag policy: `--json` wins over `--markdown`; neither means text. Numbers are checked here, before
+// any file is read, and again by the command (so library callers get the same checks).
+
+/** A whole number of at least `min` (`--slowest 3`, `--port 0`); anything else stops the command at once. */
+function wholeNumber(min: number): (value: string) => number {
+  return (value) => {
+    const n = Number(value);
+    if (value.trim() === '' || !Number.isInteger(n) || n < min) throw new InvalidArgumentError(`expected a whole number${min > 0 ? ` of at least ${min}` : ' (0 or more)'}.`);
+    return n;
+  };
+}
+
+/** A number of 0 or more (`--threshold 12.5`). */
+function nonNegative(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError('expected a number (0 or more).');
+  return n;
+}
 function formatOf(o: { json?: boolean; markdown?: boolean }): OutputFormat {
   return o.json === true ? 'json' : o.markdown === true ? 'markdown' : 'text';
 }
@@ -49,9 +65,9 @@ export function registerTraceCommands<A extends unknown[], O extends OptionValue
     .argument('[paths...]', PATHS_HELP)
     .option('--rollout <id>', 'rollout id (nemo.gym.rollout.id) or trace id')
     .option('--trace <id>', 'trace id (or a unique prefix of at least 6 hex digits)')
-    .option('--slowest <n>', 'the N slowest rollouts', (v) => Number(v))
+    .option('--slowest <n>', 'the N slowest rollouts', wholeNumber(1))
     .option('--failed', 'rollouts with error spans or without verification')
-    .option('--max-spans <n>', 'spans listed per tree at most', (v) => Number(v), 500)
+    .option('--max-spans <n>', 'spans listed per tree at most', wholeNumber(1), 500)
     .option(
       '--evidence <rollouts>',
       "a rollouts JSONL of the run (repeatable): show each rollout's captured model calls, tool calls, gaps and health verdict",
@@ -92,7 +108,7 @@ export function registerTraceCommands<A extends unknown[], O extends OptionValue
     .argument('[paths...]', PATHS_HELP)
     .addOption(new Option('--by <grouping>', 'name | service | attribute:<key>').default('name'))
     .option('--compare <inputs...>', 'compare two inputs A B (files or directories)')
-    .option('--threshold <pct>', 'flag p50/p95 moves above this percentage', (v) => Number(v), 10)
+    .option('--threshold <pct>', 'flag p50/p95 moves above this percentage', nonNegative, 10)
     .option('--json', 'JSON output')
     .option('--markdown', 'Markdown output')
     .action(async (paths, o) => {
@@ -118,8 +134,8 @@ export function registerTraceCommands<A extends unknown[], O extends OptionValue
     .argument('<query>', 'the query, e.g. "SELECT name, count(*) FROM spans GROUP BY name"')
     .argument('[paths...]', PATHS_HELP)
     .option('--memory-limit <size>', 'DuckDB memory limit; it spills to disk beyond it', '1GB')
-    .option('--threads <n>', 'DuckDB threads (default: one per core)', (v) => Number(v))
-    .option('--max-rows <n>', 'rows printed at most (all with --json)', (v) => Number(v), 1000)
+    .option('--threads <n>', 'DuckDB threads (default: one per core)', wholeNumber(1))
+    .option('--max-rows <n>', 'rows printed at most (all with --json)', wholeNumber(1), 1000)
     .option('--json', 'JSON output')
     .option('--markdown', 'Markdown output')
     .action(async (query, paths, o) => {
@@ -131,7 +147,7 @@ export function registerTraceCommands<A extends unknown[], O extends OptionValue
     .command('top')
     .description("follow a run's log files as they grow: rollouts done, failed and in flight, the slowest, each process's event loop")
     .argument('[paths...]', PATHS_HELP)
-    .option('--interval <ms>', 'milliseconds between redraws', (v) => Number(v), 1000)
+    .option('--interval <ms>', 'milliseconds between redraws', wholeNumber(50), 1000)
     .option('--once', 'read what is there, print one frame and exit')
     .action(async (paths, o) => {
       const { top } = await import('./commands/top.js');
@@ -166,7 +182,7 @@ export function registerTraceCommands<A extends unknown[], O extends OptionValue
     .requiredOption('--endpoint <url>', 'collector URL, e.g. http://127.0.0.1:4318 (HTTP) or :4317 (gRPC)')
     .addOption(new Option('--protocol <protocol>', 'OTLP protocol').choices(['http/protobuf', 'http/json', 'grpc'] as const).default('http/protobuf' as const))
     .option('--header <key=value>', 'request header or gRPC metadata (repeatable)', (v: string, prev: string[] | undefined) => [...(prev ?? []), v])
-    .option('--batch-size <n>', 'spans per export request', (v) => Number(v), 512)
+    .option('--batch-size <n>', 'spans per export request', wholeNumber(1), 512)
     .action(async (paths, o) => {
       const { push } = await import('./commands/push.js');
       const headers = Object.fromEntries((o.header ?? []).map((h): [string, string] => [h.slice(0, Math.max(0, h.indexOf('='))), h.slice(h.indexOf('=') + 1)]).filter(([k]) => k !== ''));
@@ -178,9 +194,9 @@ export function registerTraceCommands<A extends unknown[], O extends OptionValue
     .description('write one self-contained HTML report: summary, rollout list, waterfalls, span statistics')
     .argument('[paths...]', PATHS_HELP)
     .option('--out <file>', 'output HTML file', 'trace-report.html')
-    .option('--max-rollouts <n>', 'rollouts with full span detail (a quarter failed, half the slowest, the rest a sample)', (v) => Number(v), 200)
-    .option('--max-spans <n>', 'spans per waterfall at most', (v) => Number(v), 1000)
-    .option('--max-rows <n>', 'above this many rollouts, list only those with span detail (all are counted)', (v) => Number(v), 2000)
+    .option('--max-rollouts <n>', 'rollouts with full span detail (a quarter failed, half the slowest, the rest a sample)', wholeNumber(0), 200)
+    .option('--max-spans <n>', 'spans per waterfall at most', wholeNumber(1), 1000)
+    .option('--max-rows <n>', 'above this many rollouts, list only those with span detail (all are counted)', wholeNumber(0), 2000)
     .option('--evidence <rollouts>', "a rollouts JSONL of the run (repeatable): show each rollout's captured calls, tool calls, gaps and health verdict", (v: string, prev: string[] | undefined) => [
       ...(prev ?? []),
       v,
@@ -196,10 +212,10 @@ export function registerTraceCommands<A extends unknown[], O extends OptionValue
     .command('receive')
     .description('run an OTLP receiver (gRPC, HTTP protobuf/JSON) writing <service>.jsonl files the other commands read')
     .requiredOption('--out <dir>', 'directory for <service.name>.jsonl files (created if missing)')
-    .option('--grpc-port <port>', 'OTLP/gRPC port (0 = any free port)', (v) => Number(v), 4317)
-    .option('--http-port <port>', 'OTLP/HTTP port (0 = any free port)', (v) => Number(v), 4318)
+    .option('--grpc-port <port>', 'OTLP/gRPC port (0 = any free port)', wholeNumber(0), 4317)
+    .option('--http-port <port>', 'OTLP/HTTP port (0 = any free port)', wholeNumber(0), 4318)
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
-    .option('--every <n>', 'print a line every N spans received', (v) => Number(v), 1000)
+    .option('--every <n>', 'print a line every N spans received', wholeNumber(1), 1000)
     .action(async (o) => {
       const { receive } = await import('./commands/receive.js');
       setExit(await receive({ out: o.out, grpcPort: o.grpcPort, httpPort: o.httpPort, host: o.host, progressEvery: o.every }, processOutput()));

@@ -60,4 +60,20 @@ describe('registerTraceCommands', () => {
     assert.match(r.err, /GYM_TRACE_ROLLOUT_NOT_FOUND.*Closest ids/);
     assert.equal(r.out, '');
   });
+
+  it('refuses a number flag that is not one before reading any file', () => {
+    for (const args of [
+      ['show', '--slowest', 'x'],
+      ['show', '--slowest', '0'],
+      ['stats', '--threshold', '-1'],
+      ['sql', 'SELECT 1', '--max-rows', '2.5'],
+      ['top', '--interval', '10'],
+    ]) {
+      // a path that does not exist: the flag is refused first, so it is never looked at
+      const r = gym('trace', ...args, '/nonexistent-run-dir');
+      assert.notEqual(r.code, 0, args.join(' '));
+      assert.match(r.err, /argument '.*' is invalid\. expected a (whole )?number/, r.err);
+      assert.doesNotMatch(r.err, /NaN|nonexistent/);
+    }
+  });
 });
