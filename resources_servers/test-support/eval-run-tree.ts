@@ -1,6 +1,6 @@
 /**
- * Runs `gym eval run --resources-server <name> --model-type simulated_model` on the server's
- * example data with console telemetry on, and returns the span tree of one rollout — for each
+ * Runs `gym eval run --resources-server <name> --model-type simulated_model` (or another model) on
+ * the server's example data with console telemetry on, and returns the span tree of one rollout — for each
  * environment's end-to-end test, which checks the tree shows the environment's own work.
  * @module
  */
@@ -25,12 +25,15 @@ function serviceOf(span: SpanLine): string {
   return name.replace('nemo-gym/', '');
 }
 
-/** Runs the eval (default span groups plus `verify`), and returns the rows and the tree of the first row's rollout. */
-export async function evalRunTree(resourcesServer: string, extraArgs: string[] = []): Promise<EvalRunTree> {
+/**
+ * Runs the eval (default span groups plus `verify`), and returns the rows and the tree of the first
+ * row's rollout. `modelArgs` choose the policy model: the simulator unless given.
+ */
+export async function evalRunTree(resourcesServer: string, modelArgs: string[] = ['--model-type', 'simulated_model']): Promise<EvalRunTree> {
   const dir = mkdtempSync(join(tmpdir(), `gym-${resourcesServer}-`));
   try {
     const output = join(dir, 'rollouts.jsonl');
-    const args = ['eval', 'run', '--resources-server', resourcesServer, '--model-type', 'simulated_model', ...extraArgs, ...(await consoleTelemetryRun(output, join(dir, 'logs'), 'default,verify'))];
+    const args = ['eval', 'run', '--resources-server', resourcesServer, ...modelArgs, ...(await consoleTelemetryRun(output, join(dir, 'logs'), 'default,verify'))];
     const { code, stdout, stderr } = await runGym(args);
     if (code !== 0) throw new Error(`gym eval run exited ${code}:\n${stdout}\n${stderr}`);
     const rows = readFileSync(output, 'utf8')
