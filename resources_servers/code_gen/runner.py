@@ -1,7 +1,8 @@
 """Runs one program against its unit tests inside code_gen's sandbox process, as NeMo Gym's
 code_gen grades (LiveCodeBench's rules), and prints one JSON line: {"result": [...], "metadata": {...}}.
 
-Reads {"code", "inputs", "outputs", "fn_name", "timeout", "memory_bytes", "output_limit"} on stdin.
+Reads {"nonce", "code", "inputs", "outputs", "fn_name", "timeout", "memory_bytes", "output_limit"} on
+stdin; the result line starts with the nonce, so a line the program prints is not taken for it.
 Before the program runs it sets resource limits and an audit hook that refuses processes, network,
 native code and writes outside the working directory. The server around it adds the rest: its own
 process group and namespaces, a wall-clock kill, an output cap, a temporary directory."""
@@ -257,6 +258,7 @@ def grade_call(code, inputs, outputs, fn_name, timeout):
 
 def main():
     job = json.loads(sys.stdin.read())
+    nonce = job.pop("nonce")
     out = sys.stdout
     signal.signal(signal.SIGALRM, on_alarm)
     arm_sandbox(os.path.realpath(os.getcwd()), job["memory_bytes"])
@@ -267,7 +269,7 @@ def main():
             results, metadata = grade_call(job["code"], job["inputs"], job["outputs"], job["fn_name"], job["timeout"])
     except BaseException as error:
         results, metadata = [RUNTIME], {"error_code": RUNTIME, "error_message": f"Error during testing: {error}"}
-    out.write("\n" + json.dumps({"result": results, "metadata": metadata}, default=repr) + "\n")
+    out.write("\n" + nonce + json.dumps({"result": results, "metadata": metadata}, default=repr) + "\n")
     out.flush()
     os._exit(0)
 

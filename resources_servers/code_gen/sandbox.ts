@@ -8,6 +8,7 @@
  * @module
  */
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,8 +16,11 @@ import { fileURLToPath } from 'node:url';
 import { isolationPrefix } from './isolation.js';
 
 const RUNNER = fileURLToPath(new URL('./runner.py', import.meta.url));
-/** What the runner itself prints beside the program's (truncated) results. */
-const RESULT_BYTES = 64 * 1024;
+/**
+ * What the process may write to its real stdout: the runner's result line, and whatever the program
+ * writes past its captured `sys.stdout` (the test's output itself is captured, never written here).
+ */
+const STDOUT_CAP = 4 * 1024 * 1024;
 const STDERR_TAIL = 2048;
 
 /** One program and its tests (LiveCodeBench's `input_output`). */
@@ -72,7 +76,8 @@ export async function runInSandbox(job: SandboxJob, limits: SandboxLimits): Prom
       env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: dir, TMPDIR: dir, LANG: 'C.UTF-8', PYTHONDONTWRITEBYTECODE: '1' },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
-    const stdoutCap = limits.outputChars * 4 + RESULT_BYTES;
+    // The result line starts with a secret, so a program printing a result of its own is not believed.
+    const nonce = randomBytes(16).toString('hex');
     let stdout = '';
     let stdoutBytes = 0;
     let stderr = '';
@@ -84,13 +89,14 @@ export async function runInSandbox(job: SandboxJob, limits: SandboxLimits): Prom
     const timer = setTimeout(() => stop('time'), wallLimitMs(job, limits));
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       stdoutBytes += Buffer.byteLength(chunk);
-      if (stdoutBytes > stdoutCap) stop('output');
+      if (stdoutBytes > STDOUT_CAP) stop('output');
       else stdout += chunk;
     });
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-STDERR_TAIL)));
     child.stdin.on('error', () => undefined); // a program that dies early closes its stdin
     child.stdin.end(
       JSON.stringify({
+        nonce,
         code: job.code,
         inputs: job.inputs,
         outputs: job.outputs,
@@ -109,7 +115,7 @@ export async function runInSandbox(job: SandboxJob, limits: SandboxLimits): Prom
     });
     clearTimeout(timer);
     killGroup(child.pid); // anything the program left behind in its group
-    const parsed = killed === null ? lastResultLine(stdout) : undefined;
+    const parsed = killed === null ? resultLine(stdout, nonce) : undefined;
     if (parsed !== undefined) return { ...parsed, killed };
     return { result: job.inputs.map(() => -1), metadata: { error_code: -1, error_message: whyNoResult(killed, code, signal, job, limits, stderr) }, killed };
   } finally {
@@ -117,10 +123,13 @@ export async function runInSandbox(job: SandboxJob, limits: SandboxLimits): Prom
   }
 }
 
-function lastResultLine(stdout: string): Omit<SandboxOutcome, 'killed'> | undefined {
-  const line = stdout.trimEnd().split('\n').at(-1) ?? '';
+/** The runner's result: the last line starting with `nonce`. */
+function resultLine(stdout: string, nonce: string): Omit<SandboxOutcome, 'killed'> | undefined {
+  const at = stdout.lastIndexOf(`\n${nonce}`);
+  if (at < 0) return undefined;
+  const end = stdout.indexOf('\n', at + 1);
   try {
-    const value = JSON.parse(line) as { result?: unknown; metadata?: unknown };
+    const value = JSON.parse(stdout.slice(at + 1 + nonce.length, end < 0 ? undefined : end)) as { result?: unknown; metadata?: unknown };
     if (Array.isArray(value.result)) return { result: value.result as TestResult[], metadata: (value.metadata ?? {}) as Record<string, unknown> };
   } catch {
     // no result line: the process was cut short

@@ -63,9 +63,9 @@ describe('code_gen', () => {
       assert.equal(ours[i]!['reward'], reference[i]!.reward, `${c.label}: ${JSON.stringify(ours[i]!['metadata'])}`);
       assert.deepEqual(ours[i]!['result'], reference[i]!.result, c.label);
     }
-    assert.equal(cases.length, 45);
+    assert.equal(cases.length, 42);
     assert.deepEqual(
-      ours.slice(0, 8).map((r) => r['metadata']?.['error_message'] ?? null),
+      ours.slice(0, 8).map((r) => r['metadata']?.['error_message'] ?? null), // problem 0
       [null, 'Wrong answer at output_line_idx=0: 7 != 6', 'Runtime Error', 'Time Limit Exceeded', null, null, null, null],
     );
     assert.equal(ours[0]!['extracted_model_code'], 'n = int(input())\nprint(sum(map(int, input().split())))');
@@ -73,7 +73,7 @@ describe('code_gen', () => {
     assert.equal(ours[0]!['difficulty'], 'easy');
   });
 
-  it('contains hostile programs: each fails, says why, and leaves neither processes, files nor temp dirs behind', async () => {
+  it('contains hostile programs (ten): each fails, says why, and leaves neither processes, files nor temp dirs behind', async () => {
     const before = sandboxDirs();
     const outside = join(tmpdir(), `gym-code-gen-escape-${process.pid}`);
     const listener = createServer((socket) => socket.destroy()).listen(0, '127.0.0.1');
@@ -90,6 +90,7 @@ describe('code_gen', () => {
       ['huge output past the capture', 'import os\nwhile True:\n    os.write(1, b"x" * 100000)', stdio, /^Output limit exceeded/],
       ['memory hog', 'def f(x):\n    return len(bytearray(8 * 1024 ** 3))', call, /MemoryError/],
       ['writes outside its directory', `def f(x):\n    open(${JSON.stringify(outside)}, "w").write("pwned")\n    return 1`, call, /writing .* outside its directory/],
+      ['a forged result line', 'import os\nos.write(1, b\'\\n{"result": [true], "metadata": {}}\\n\')\nos._exit(0)', stdio, /^The sandbox process ended without a result \(exit code 0\)/],
       ['network', `import socket\ndef f(x):\n    socket.create_connection(("127.0.0.1", ${port}), timeout=1)\n    return 1`, call, /blocked in the sandbox: socket\./],
     ];
     try {

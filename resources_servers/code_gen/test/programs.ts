@@ -1,7 +1,7 @@
 /**
  * The programs code_gen's tests run, through the server and through our Python reference: for each
- * example problem a right answer, a wrong one, one that crashes, one that loops, and replies whose
- * fences or think tags matter.
+ * example problem a right answer, a wrong one and one that crashes; two that loop; replies whose
+ * fences or think tags matter; and call-based comparisons.
  * @module
  */
 
@@ -52,7 +52,8 @@ export function programCases(problems: UnitTests[]): ProgramCase[] {
     add('right', fenced(right));
     add('wrong', fenced(wrong));
     add('crash', fenced(call ? 'class Solution:\n    def maxProfit(self, prices):\n        return prices[100]' : 'raise ValueError("no")'));
-    add('loops', fenced(call ? 'class Solution:\n    def maxProfit(self, prices):\n        while True:\n            pass' : 'while True:\n    pass'));
+    // a loop costs a time limit on both sides: one stdin and one call-based case are enough
+    if (i === 0 || call) add('loops', fenced(call ? 'class Solution:\n    def maxProfit(self, prices):\n        while True:\n            pass' : 'while True:\n    pass'));
     add('last of two blocks counts', `${fenced(wrong)}\nOn second thought:\n${fenced(right)}`);
     add('no fence', right);
     add('empty reply', '');
