@@ -2,7 +2,8 @@
  * How the CLI is asked to stop: SIGINT (Ctrl-C), SIGTERM, SIGHUP (terminal closed), or the `gym`
  * wrapper that started it going away (its IPC channel closes; treated as SIGHUP). The first request
  * stops gracefully (no new work, in-flight work drains, servers stop, telemetry flushes); a second
- * one abandons what is still in flight. The command then exits 128 + the signal's number (130, 143,
+ * one abandons what is still in flight, and a stop that is still waiting ({@link unlessAbandoned})
+ * is left at once. The command then exits 128 + the signal's number (130, 143,
  * 129) with a line saying so.
  * @module
  */
@@ -63,6 +64,26 @@ export function watchStopRequests(onRequest: (signal: StopSignal, first: boolean
       releaseParent();
     },
   };
+}
+
+/**
+ * `work`, or `'abandoned'` as soon as a second stop request comes (at once if one came already):
+ * the command then leaves without waiting for it. Processes it started stop on their own when
+ * this one ends (their liveness channel closes).
+ */
+export function unlessAbandoned<T>(requests: StopRequests, work: Promise<T>): Promise<T | 'abandoned'> {
+  if (requests.abandon.aborted) return Promise.resolve('abandoned');
+  return new Promise((resolve, reject) => {
+    const onAbandon = () => resolve('abandoned');
+    requests.abandon.addEventListener('abort', onAbandon, { once: true });
+    work.then(resolve, reject).finally(() => requests.abandon.removeEventListener('abort', onAbandon));
+  });
+}
+
+/** The line of a stop left at once by a second request. */
+export function abandonedStopLine(requests: StopRequests): string {
+  const second = String(requests.abandon.reason ?? 'stop request');
+  return `gym: second ${second}: leaving without waiting for the servers to stop (each stops on its own when gym exits)`;
 }
 
 /** Says that the command was stopped by `signal` and leaves with 128 + its number. */

@@ -24,7 +24,7 @@ import type { GymTelemetry } from '../../telemetry/state.js';
 import { INSTALL_ROOT, argvSecretWarnings, toLoadConfigOptions } from '../config-options.js';
 import { findHeadUrl } from '../head-url.js';
 import { startCliEnvironment } from '../start-cli-environment.js';
-import { exitStopped, watchStopRequests } from '../stop-requests.js';
+import { abandonedStopLine, exitStopped, unlessAbandoned, watchStopRequests } from '../stop-requests.js';
 import { printTraceEpilogue, wroteConsoleTelemetry } from '../trace-epilogue.js';
 import { defaultOutputPath, evalRunSettings } from './eval-run-settings.js';
 import { checkIds, printHealthCheck } from './eval-health-check.js';
@@ -104,8 +104,8 @@ export async function evalRun(flags: EvalRunFlags, overrides: string[], io: CliI
         await collect(flags, { config: config.raw, instances: env.servers.map((s) => s.display) }, [cwd, ...roots], signals, io, cli.telemetry, run);
       } finally {
         collecting = false;
-        await close();
-        io.err(`gym: servers stopped; logs in ${env.logDir}`);
+        if ((await unlessAbandoned(requests, close())) === 'abandoned') io.err(abandonedStopLine(requests));
+        else io.err(`gym: servers stopped; logs in ${env.logDir}`);
         if (wroteConsoleTelemetry(cli.env)) await printTraceEpilogue(env.logDir, io, run.evidenceRollouts);
       }
     }
