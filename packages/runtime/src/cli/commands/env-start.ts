@@ -11,7 +11,7 @@ import { ExitError } from '../../errors.js';
 import { argvSecretWarnings, toLoadConfigOptions } from '../config-options.js';
 import { serverTableLines } from '../server-table.js';
 import { startCliEnvironment } from '../start-cli-environment.js';
-import { abandonedStopLine, exitStopped, unlessAbandoned, watchStopRequests } from '../stop-requests.js';
+import { abandonedStopLine, exitStopped, receivedText, unlessAbandoned, watchStopRequests } from '../stop-requests.js';
 import type { ConfigFlags } from '../config-options.js';
 import type { CliIo } from '../io.js';
 
@@ -58,7 +58,7 @@ export async function envStart(flags: EnvStartFlags, overrides: string[], io: Cl
       requests.stop.addEventListener('abort', () => resolve(), { once: true });
     });
     const outcome = await Promise.race([stopped.then(() => ({ signal: requests.received()! })), env.firstExit.then((exit) => ({ exit }))]);
-    if ('signal' in outcome) io.err(`gym: ${outcome.signal} received, stopping ${env.servers.length} servers`);
+    if ('signal' in outcome) io.err(`gym: ${receivedText(outcome.signal)}, stopping ${env.servers.length} servers`);
     else io.err(`gym: server '${outcome.exit.name}' exited (${outcome.exit.code}); stopping the others`);
     if ((await unlessAbandoned(requests, close())) === 'abandoned') io.err(abandonedStopLine(requests));
     else io.err(`gym: stopped; logs in ${env.logDir}`);
