@@ -13,6 +13,7 @@
  */
 import { createWriteStream } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
+import { scrubBytes } from '../config/secret-scrub.js';
 import { readableLogLine } from './readable-log-line.js';
 
 /** Options of {@link teeChildOutput}. */
@@ -118,7 +119,9 @@ export function teeChildOutput(stdout: Readable, stderr: Readable, options: TeeO
   const remember = (lines: Buffer) => {
     recent = lines.length >= TAIL_BYTES ? Buffer.from(lines.subarray(-TAIL_BYTES)) : Buffer.concat([recent, lines]).subarray(-TAIL_BYTES);
   };
-  const take = (lines: Buffer, terminal: Writable | null) => {
+  const take = (raw: Buffer, terminal: Writable | null) => {
+    // a Python server's output is its own: gym scrubs the configured secrets out of it here
+    const lines = scrubBytes(raw);
     file.write(lines);
     remember(lines);
     if (terminal !== null) echo(lines, terminal);
@@ -131,7 +134,7 @@ export function teeChildOutput(stdout: Readable, stderr: Readable, options: TeeO
     // the current line passed MAX_LINE_BYTES: its bytes go to the file as they come
     let overlong = false;
     const cutLongLine = () => {
-      const head = Buffer.concat(pending);
+      const head = scrubBytes(Buffer.concat(pending));
       file.write(head);
       remember(head);
       if (terminal !== null) {
@@ -145,8 +148,9 @@ export function teeChildOutput(stdout: Readable, stderr: Readable, options: TeeO
       const end = lastLineEnd(chunk);
       if (end === -1) {
         if (overlong) {
-          file.write(chunk);
-          remember(chunk);
+          const piece = scrubBytes(chunk);
+          file.write(piece);
+          remember(piece);
           return;
         }
         pending.push(chunk);
@@ -156,8 +160,9 @@ export function teeChildOutput(stdout: Readable, stderr: Readable, options: TeeO
       }
       const head = chunk.subarray(0, end + 1);
       if (overlong) {
-        file.write(head);
-        remember(head);
+        const piece = scrubBytes(head);
+        file.write(piece);
+        remember(piece);
         overlong = false;
       } else take(pending.length === 0 ? head : Buffer.concat([...pending, head]), terminal);
       pending = end + 1 < chunk.length ? [chunk.subarray(end + 1)] : [];
