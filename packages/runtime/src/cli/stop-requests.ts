@@ -2,11 +2,10 @@
  * How the CLI is asked to stop: SIGINT (Ctrl-C), SIGTERM, SIGHUP (terminal closed), or the `gym`
  * wrapper that started it going away (its IPC channel closes: it was killed by a signal it cannot
  * forward, such as SIGKILL). That last one stops as SIGHUP does and exits 129, but is reported as
- * what it was, never as a SIGHUP. The first request
- * stops gracefully (no new work, in-flight work drains, servers stop, telemetry flushes); a second
- * one abandons what is still in flight, and a stop that is still waiting ({@link unlessAbandoned})
- * is left at once. The command then exits 128 + the signal's number (130, 143,
- * 129) with a line saying so.
+ * what it was, never as a SIGHUP. The first request stops gracefully (no new work, in-flight work
+ * drains, servers stop, telemetry flushes); a second one abandons what is still in flight, and a
+ * stop that is still waiting ({@link unlessAbandoned}) is left at once. The command then exits
+ * 128 + the signal's number (130, 143, 129) with a line saying so.
  * @module
  */
 import { constants } from 'node:os';

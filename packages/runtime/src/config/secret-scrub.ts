@@ -91,13 +91,11 @@ export function createSecretScrubber(secrets: readonly string[]): SecretScrubber
   const anchors = usable.map(anchorOf);
   const alwaysRun = anchors.some((a) => a.length < MIN_ANCHOR_LENGTH);
   const scrubber: SecretScrubber = (text) => (alwaysRun || anchors.some((a) => text.includes(a)) ? text.replace(pattern, REDACTED) : text);
-  if (!alwaysRun)
-    ANCHORS.set(
-      scrubber,
-      anchors.map((a) => Buffer.from(a)),
-    );
+  if (!alwaysRun) ANCHORS.set(scrubber, anchors.map(toBytes));
   return scrubber;
 }
+
+const toBytes = (text: string): Buffer => Buffer.from(text, 'utf8');
 
 /** The anchors of each scrubber that has them, as bytes: raw output is checked without decoding it. */
 const ANCHORS = new WeakMap<SecretScrubber, Buffer[]>();

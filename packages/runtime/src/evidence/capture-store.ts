@@ -4,7 +4,11 @@
  * `write` on an `O_APPEND` descriptor and then `fdatasync`ed: on a local filesystem the kernel
  * places each append whole at the end of the file, so several model servers (or workers) may
  * append to one rollout's file at once without interleaving. A process killed mid-write leaves at
- * most one unterminated last line, which the reader counts as unreadable instead of failing.
+ * most one unterminated last line, which the reader counts as unreadable instead of failing; the
+ * next exchange starts on a fresh line. A write that fails part-way (a full disk) is cut back when
+ * no other writer appended since, and an empty marker `<rollout_id>.capture.jsonl.lost-<ERRNO>`
+ * (a name needs no free data block) records the loss, so the health verdict names the disk
+ * instead of blaming the trajectory. Files are 0600 in a 0700 directory: they hold whole prompts.
  * @module
  */
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';

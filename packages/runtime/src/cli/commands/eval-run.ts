@@ -105,8 +105,10 @@ export async function evalRun(flags: EvalRunFlags, overrides: string[], io: CliI
       } finally {
         collecting = false;
         if ((await unlessAbandoned(requests, close())) === 'abandoned') io.err(abandonedStopLine(requests));
-        else io.err(`gym: servers stopped; logs in ${env.logDir}`);
-        if (wroteConsoleTelemetry(cli.env)) await printTraceEpilogue(env.logDir, io, run.evidenceRollouts);
+        else {
+          io.err(`gym: servers stopped; logs in ${env.logDir}`);
+          if (wroteConsoleTelemetry(cli.env)) await printTraceEpilogue(env.logDir, io, run.evidenceRollouts);
+        }
       }
     }
   } catch (error) {
