@@ -5,24 +5,37 @@
 // its timer fires while the tee works (the delay a request to the head server would see).
 // Run: npm run bench -- log-tee-flood
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 
 const BASELINE = process.env['LOG_TEE_BASELINE'] ?? 'b209da5';
 const ROUNDS = Number(process.env['LOG_TEE_ROUNDS'] ?? 3);
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-type Tee = typeof import('../packages/runtime/src/orchestrator/log-tee.js');
+const SRC = 'packages/runtime/src';
+interface Tee {
+  teeChildOutput(stdout: PassThrough, stderr: PassThrough, options: { name: string; logPath: string; terminal: Writable; terminalErr: null }): { close(): Promise<void> };
+}
+
+/**
+ * The tee's sources copied into `into` (from git at `revision`, or from this checkout), loaded from
+ * there: the tee is internal to the runtime, not a package entry point a bench may import.
+ */
+async function loadTee(into: string, files: readonly string[], revision?: string): Promise<Tee> {
+  for (const file of files) {
+    mkdirSync(dirname(join(into, file)), { recursive: true });
+    const text = revision === undefined ? readFileSync(join(ROOT, SRC, file)) : execFileSync('git', ['show', `${revision}:${SRC}/${file}`], { cwd: ROOT });
+    writeFileSync(join(into, file), text);
+  }
+  return (await import(join(into, 'orchestrator/log-tee.ts'))) as Tee;
+}
 
 const dir = mkdtempSync(join(tmpdir(), 'gym-tee-bench-'));
-for (const file of ['log-tee.ts', 'readable-log-line.ts']) {
-  writeFileSync(join(dir, file), execFileSync('git', ['show', `${BASELINE}:packages/runtime/src/orchestrator/${file}`], { cwd: ROOT }));
-}
 const tees: [string, Tee][] = [
-  ['before', (await import(join(dir, 'log-tee.ts'))) as Tee],
-  ['now', await import('../packages/runtime/src/orchestrator/log-tee.js')],
+  ['before', await loadTee(join(dir, 'before'), ['orchestrator/log-tee.ts', 'orchestrator/readable-log-line.ts'], BASELINE)],
+  ['now', await loadTee(join(dir, 'now'), ['orchestrator/log-tee.ts', 'orchestrator/readable-log-line.ts', 'config/secret-scrub.ts', 'config/redact.ts', 'config/tree.ts'])],
 ];
 
 const CHUNK = 64 * 1024;
