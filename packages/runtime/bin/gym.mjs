@@ -21,7 +21,12 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
     }
   });
 }
-// a closed stdout/stderr (`gym … | head -1`) is the CLI's concern; this wrapper writes nothing
+// a closed stdout/stderr (`gym … | head -1`) is the CLI's concern; this wrapper writes one line only,
+// when the CLI was killed
+process.stderr.on('error', () => undefined);
 child.on('exit', (code, signal) => {
   process.exitCode = code ?? (signal === null ? 1 : 128 + (constants.signals[signal] ?? 0));
+  // the CLI turns every signal this wrapper forwards into an exit code of its own: dying of one
+  // means something else killed it (kill -9, the OOM killer), which it could not say itself
+  if (signal !== null) process.stderr.write(`gym: the gym CLI process (pid ${child.pid}) was killed by ${signal} (exit ${process.exitCode})\n`, () => undefined);
 });

@@ -66,6 +66,7 @@ export const GYM_ERRORS = {
   GYM_ROLLOUT_AGENT_UNKNOWN: { kind: 'user', docs: ROLLOUTS },
   GYM_ROLLOUT_AGENT_AMBIGUOUS: { kind: 'user', docs: ROLLOUTS },
   GYM_ROLLOUT_BAD_FLAG: { kind: 'user', docs: ROLLOUTS },
+  GYM_ROLLOUT_OUTPUT_WRITE: { kind: 'user', docs: ROLLOUTS },
   GYM_ROLLOUT_NO_SHARDS: { kind: 'user', message: 'No rollout files match %s. Check the paths or quote the glob so gym expands it.', docs: ROLLOUTS },
   GYM_HEAD_SERVER_UNREACHABLE: { kind: 'user', docs: ROLLOUTS },
 

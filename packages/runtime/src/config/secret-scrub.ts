@@ -1,8 +1,11 @@
 /**
  * Scrubbing configured secret values out of text that leaves a process: error bodies, span status
- * and exception messages, log records. The secrets are the values of the config's secret-looking
- * keys (`redact.ts`); a process installs its scrubber once, and with no secret configured there is
- * none, so every call site pays one `undefined` check.
+ * and exception messages, log records, server output, results rows, capture files. The secrets
+ * are the values of the config's secret-looking keys (`redact.ts`); each is found raw,
+ * JSON-escaped (once or twice), `\uXXXX`-escaped and URL-encoded (`encodeURIComponent`, and
+ * `application/x-www-form-urlencoded` with `+` and `%21`), even mixed. A process installs its
+ * scrubber once, and with no secret configured there is none, so every call site pays one
+ * `undefined` check.
  * @module
  */
 import { isSecretKey, REDACTED } from './redact.js';
@@ -35,27 +38,67 @@ export function secretValuesOf(tree: unknown): string[] {
   return [...found].sort((a, b) => b.length - a.length);
 }
 
+/** JSON's short escapes: the letter after the backslash. */
+const SHORT_ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', '\n': 'n', '\r': 'r', '\t': 't', '\b': 'b', '\f': 'f' };
+
+/**
+ * A pattern of the ways one character of a secret is written where a secret is echoed: as itself;
+ * JSON-escaped to any depth (an upstream's JSON error quoted inside our JSON error, inside a log
+ * line's string: any run of backslashes before it); `\uXXXX`, any hex case and depth (Python's
+ * `ensure_ascii`); percent-encoded, either hex case, whether or not `encodeURIComponent` would
+ * (`!` as `%21`, as `application/x-www-form-urlencoded` does); a space as `+`. Letters and digits
+ * are written as themselves by every one of these.
+ */
+function characterPattern(char: string): string {
+  if (/^[A-Za-z0-9]$/.test(char)) return char;
+  const short = SHORT_ESCAPES[char];
+  // `\"`, `\\\"`, …; a backslash is one or more backslashes
+  const escaped = char === '\\' ? '\\\\+' : short === undefined ? escapeRegExp(char) : `(?:${escapeRegExp(char)}|\\\\+${escapeRegExp(short)})`;
+  // per UTF-16 unit: a character outside the BMP is written as its surrogate pair
+  const unicode = Array.from({ length: char.length }, (_, i) => `\\\\+u${hexPattern(char.charCodeAt(i).toString(16).padStart(4, '0'))}`).join('');
+  const percent = [...Buffer.from(char, 'utf8')].map((byte) => `%${hexPattern(byte.toString(16).padStart(2, '0'))}`).join('');
+  const forms = [escaped, unicode, percent, ...(char === ' ' ? ['\\+'] : [])];
+  return `(?:${forms.join('|')})`;
+}
+
+/** `[0-9a-fA-F]`-style pattern of fixed hex digits, either case. */
+function hexPattern(hex: string): string {
+  return [...hex].map((d) => (/[a-f]/.test(d) ? `[${d}${d.toUpperCase()}]` : d)).join('');
+}
+
+/** A pattern matching `secret` however each of its characters is written ({@link characterPattern}). */
+function secretPattern(secret: string): string {
+  return [...secret].map(characterPattern).join('');
+}
+
+/**
+ * The longest run of letters and digits of `secret`: written as itself in every encoding, so text
+ * without it cannot hold the secret and is returned without running the pattern.
+ */
+function anchorOf(secret: string): string {
+  return (secret.match(/[A-Za-z0-9]+/g) ?? []).reduce((longest, run) => (run.length > longest.length ? run : longest), '');
+}
+
+/** Anchors shorter than this would match too often to save work. */
+const MIN_ANCHOR_LENGTH = 4;
+
 /** A scrubber of `secrets`, or `undefined` when there is nothing to scrub. */
 export function createSecretScrubber(secrets: readonly string[]): SecretScrubber | undefined {
-  const usable = secrets.filter((s) => s.length >= MIN_SCRUBBED_SECRET_LENGTH);
+  const usable = [...new Set(secrets.filter((s) => s.length >= MIN_SCRUBBED_SECRET_LENGTH))].sort((a, b) => b.length - a.length);
   if (usable.length === 0) return undefined;
   // one alternation, longest first, so a key that contains another is replaced whole
-  const pattern = new RegExp(
-    [...usable]
-      .sort((a, b) => b.length - a.length)
-      .map(escapeRegExp)
-      .join('|'),
-    'g',
-  );
-  // an URL-encoded or JSON-escaped echo of a key is still the key
-  const variants = new Set(usable.flatMap((s) => [encodeURIComponent(s), JSON.stringify(s).slice(1, -1)]).filter((v) => !usable.includes(v)));
-  const encoded = variants.size === 0 ? undefined : new RegExp([...variants].map(escapeRegExp).join('|'), 'g');
-  return (text) => {
-    let out = text.replace(pattern, REDACTED);
-    if (encoded !== undefined) out = out.replace(encoded, REDACTED);
-    return out;
-  };
+  const pattern = new RegExp(usable.map(secretPattern).join('|'), 'g');
+  const anchors = usable.map(anchorOf);
+  const alwaysRun = anchors.some((a) => a.length < MIN_ANCHOR_LENGTH);
+  const scrubber: SecretScrubber = (text) => (alwaysRun || anchors.some((a) => text.includes(a)) ? text.replace(pattern, REDACTED) : text);
+  if (!alwaysRun) ANCHORS.set(scrubber, anchors.map(toBytes));
+  return scrubber;
 }
+
+const toBytes = (text: string): Buffer => Buffer.from(text, 'utf8');
+
+/** The anchors of each scrubber that has them, as bytes: raw output is checked without decoding it. */
+const ANCHORS = new WeakMap<SecretScrubber, Buffer[]>();
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -76,4 +119,41 @@ export function processSecretScrubber(): SecretScrubber | undefined {
 /** `text` with this process's configured secrets replaced (unchanged when none are configured). */
 export function scrubSecrets(text: string): string {
   return processScrubber === undefined ? text : processScrubber(text);
+}
+
+/**
+ * `bytes` (UTF-8 text in whole lines, such as a server's output) with this process's secrets
+ * replaced; the same buffer when there is nothing to replace, found without decoding it.
+ */
+export function scrubBytes(bytes: Buffer): Buffer {
+  const scrubber = processScrubber;
+  if (scrubber === undefined) return bytes;
+  const anchors = ANCHORS.get(scrubber);
+  if (anchors !== undefined && !anchors.some((a) => bytes.includes(a))) return bytes;
+  const text = bytes.toString('utf8');
+  const scrubbed = scrubber(text);
+  return scrubbed === text ? bytes : Buffer.from(scrubbed, 'utf8');
+}
+
+/**
+ * `text` scrubbed and still JSON: a replacement that would break its syntax (an escape cut in half)
+ * is made value by value instead. For JSON written to files (results rows, sidecars, captures).
+ */
+export function scrubJsonText(text: string): string {
+  if (processScrubber === undefined) return text;
+  const scrubbed = processScrubber(text);
+  if (scrubbed === text) return text;
+  try {
+    JSON.parse(scrubbed);
+    return scrubbed;
+  } catch {
+    return JSON.stringify(scrubValues(JSON.parse(text) as unknown, processScrubber));
+  }
+}
+
+function scrubValues(value: unknown, scrub: SecretScrubber): unknown {
+  if (typeof value === 'string') return scrub(value);
+  if (Array.isArray(value)) return value.map((v) => scrubValues(v, scrub));
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [scrub(k), scrubValues(v, scrub)]));
 }

@@ -76,12 +76,19 @@ function sumKnown(values: (number | null)[]): number | null {
   return (values as number[]).reduce((a, b) => a + b, 0);
 }
 
+/** Why a capture lacks exchanges that were made: a full disk said as such. */
+export function lostWriteDetail(code: string): string {
+  const why = code === 'ENOSPC' ? 'no space left on device (ENOSPC): the capture disk is full' : code === 'EDQUOT' ? 'disk quota exceeded (EDQUOT)' : `the write failed (${code})`;
+  return `model calls of this rollout were not captured: ${why}`;
+}
+
 /** The `ng_model_call_capture` attachment of a rollout, from its capture file. */
 export function captureAttachment(rolloutId: string, read: CaptureRead): ModelCallCaptureAttachment {
   const calls = read.exchanges.map(({ exchange, index }) => modelCallRecord(exchange, index));
   const gaps: ObservationGap[] = [];
   if (!read.exists) gaps.push({ code: 'model_calls_unavailable', detail: 'no capture file for this rollout' });
   if (read.unreadable > 0) gaps.push({ code: 'model_call_capture_records_unreadable', detail: `${read.unreadable} unreadable line(s)` });
+  if (read.lost !== undefined) gaps.push({ code: 'model_call_capture_write_failed', detail: lostWriteDetail(read.lost) });
   return {
     rollout_id: rolloutId,
     metrics: {

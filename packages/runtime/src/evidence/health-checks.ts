@@ -25,6 +25,8 @@ export interface RolloutVerdict {
   verdict: 'healthy' | 'unhealthy' | 'unobserved';
   findings: HealthFinding[];
   unobserved: string[];
+  /** Why evidence is missing when the cause is known (a capture disk that filled). */
+  unobserved_cause?: string;
 }
 
 /** The per-rollout checks, in report order. */
@@ -47,7 +49,15 @@ export const ROLLOUT_CHECKS = [
 export const TASK_CHECKS = ['task_consistently_unhealthy', 'task_no_successful_model_calls'] as const;
 
 const MISMATCH_GAPS = new Set(['model_call_reference_unmatched', 'model_call_reference_ambiguous', 'model_call_reference_conflict']);
-const CAPTURE_UNAVAILABLE_GAPS = new Set(['model_calls_unavailable', 'model_call_capture_unreadable', 'model_call_capture_records_unreadable', 'model_call_capture_incomplete']);
+const CAPTURE_UNAVAILABLE_GAPS = new Set([
+  'model_calls_unavailable',
+  'model_call_capture_unreadable',
+  'model_call_capture_records_unreadable',
+  'model_call_capture_incomplete',
+  'model_call_capture_write_failed',
+]);
+/** A capture write that failed (a full disk): the trajectory's references to it cannot match. */
+const CAPTURE_LOST = 'model_call_capture_write_failed';
 const TURN_CHECKS = new Set(['rollout_missing_agent_turns', 'agent_turn_hollow']);
 const CALL_CHECKS = new Set([
   'rollout_ended_on_failed_model_call',
@@ -99,9 +109,11 @@ const CHECKS: Record<string, Check> = {
       .filter((turn) => (turn.answer ?? '').trim() === '' && turn.model_calls.length === 0)
       .map((turn) => ({ check: 'agent_turn_hollow', locator: `turn:${turn.invocation_id}#${turn.turn_no}`, detail: 'the turn has no answer and no model call' })),
   trajectory_capture_mismatch: (t) =>
-    t.gaps
-      .filter((g) => MISMATCH_GAPS.has(g.code))
-      .map((g) => ({ check: 'trajectory_capture_mismatch', locator: `invocation:${g.invocation_id ?? 'unknown'}`, detail: `${g.code}: ${g.detail ?? ''}` })),
+    t.gaps.some((g) => g.code === CAPTURE_LOST)
+      ? 'unobserved'
+      : t.gaps
+          .filter((g) => MISMATCH_GAPS.has(g.code))
+          .map((g) => ({ check: 'trajectory_capture_mismatch', locator: `invocation:${g.invocation_id ?? 'unknown'}`, detail: `${g.code}: ${g.detail ?? ''}` })),
   model_call_failed: (_t, _row, bound) =>
     bound
       .filter(failed)
@@ -164,12 +176,14 @@ export function checkRollout(row: Row, options: { ignore: ReadonlySet<string>; d
     // a capture that is partly missing: what was seen counts, but the check could not see everything
     if (result !== 'unobserved' && noCapture && CALL_CHECKS.has(id) && !unobserved.includes(id)) unobserved.push(id);
   }
+  const lost = gaps.find((g) => g.code === CAPTURE_LOST);
   return {
     rollout_id: rolloutId,
     task_id: typeof task === 'number' ? String(task) : null,
     verdict: findings.length > 0 ? 'unhealthy' : unobserved.length > 0 ? 'unobserved' : 'healthy',
     findings,
     unobserved,
+    ...(typeof lost?.detail === 'string' ? { unobserved_cause: lost.detail } : {}),
   };
 }
 

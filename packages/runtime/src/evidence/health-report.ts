@@ -96,6 +96,11 @@ export function runHealthCheck(options: HealthCheckOptions): HealthCheckResult {
   return result;
 }
 
+/** The distinct causes of missing evidence. */
+function causes(verdicts: readonly RolloutVerdict[]): string[] {
+  return [...new Set(verdicts.flatMap((v) => (v.unobserved_cause === undefined ? [] : [v.unobserved_cause])))];
+}
+
 function qualitySummary(rows: Record<string, unknown>[], verdicts: RolloutVerdict[], ignore: ReadonlySet<string>, unreadable: number) {
   const run = { checked: verdicts.length, healthy: 0, unhealthy: 0, unobserved: 0 };
   const issues: Record<string, number> = {};
@@ -152,7 +157,14 @@ function qualitySummary(rows: Record<string, unknown>[], verdicts: RolloutVerdic
     issues_by_check: issues,
     coverage,
     ignored_checks: [...ignore].sort(),
-    artifacts: { rows: rows.length, unreadable_lines: unreadable, with_trajectory: rows.filter((r) => r['ng_trajectory'] !== undefined).length },
+    artifacts: {
+      rows: rows.length,
+      unreadable_lines: unreadable,
+      with_trajectory: rows.filter((r) => r['ng_trajectory'] !== undefined).length,
+      // a capture disk that filled, named as such rather than left to look like bad trajectories
+      capture_writes_lost: verdicts.filter((v) => v.unobserved_cause !== undefined).length,
+      ...(causes(verdicts).length === 0 ? {} : { capture_loss_causes: causes(verdicts) }),
+    },
     model_calls: calls,
     tokens,
     tasks,

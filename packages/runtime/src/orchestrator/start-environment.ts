@@ -92,9 +92,10 @@ export async function startEnvironment(options: StartEnvironmentOptions): Promis
     (stopping ??= (async () => {
       startup.stopped();
       memory?.stop(); // the last sample, while the servers still run
-      await stopServers(servers, STOP_GRACE_MS, (server) =>
-        progress(`server '${server.display.process_name}' did not stop within ${STOP_GRACE_MS / 1000} s of SIGTERM; killed (its last telemetry was not flushed)`),
-      );
+      await stopServers(servers, STOP_GRACE_MS, {
+        onKilled: (server) => progress(`server '${server.display.process_name}' did not stop within ${STOP_GRACE_MS / 1000} s of SIGTERM; killed (its last telemetry was not flushed)`),
+        onLeftovers: (server, _, description) => progress(`server '${server.display.process_name}' left processes running after it stopped: ${description}`),
+      });
       await head.close();
       await http.close();
     })());

@@ -49,7 +49,7 @@ type Answer = 'ours' | 'foreign' | 'none';
 async function whoAnswers(http: HttpClient, server: SpawnedServer): Promise<Answer> {
   try {
     const reply = await http.get(`${server.display.url}/`, { raw: true, retry: false, timeoutMs: 5000 });
-    if (server.language === 'python') return pythonAnswer(server);
+    if (server.language === 'python') return await pythonAnswer(server);
     return reply.headers[SERVER_TOKEN_HEADER] === server.token ? 'ours' : 'foreign';
   } catch {
     return 'none';
@@ -58,13 +58,14 @@ async function whoAnswers(http: HttpClient, server: SpawnedServer): Promise<Answ
 
 /**
  * A Python server cannot echo the start token (the original's servers know nothing of it): its
- * answer counts when the process tree gym started for it holds the socket listening on its port.
- * Without `/proc` to tell (not Linux), any answer counts, as in the original.
+ * answer counts when the process tree gym started for it holds the socket that takes connections
+ * to its configured address and port. Without `/proc` to tell (not Linux), any answer counts, as
+ * in the original.
  */
-function pythonAnswer(server: SpawnedServer): Answer {
-  const host = server.child.pid;
-  if (host === undefined) return 'foreign';
-  return portOwner(host, server.display.port) === 'other' ? 'foreign' : 'ours';
+async function pythonAnswer(server: SpawnedServer): Promise<Answer> {
+  const root = server.child.pid;
+  if (root === undefined) return 'foreign';
+  return (await portOwner(root, server.display.host, server.display.port)) === 'other' ? 'foreign' : 'ours';
 }
 
 /**

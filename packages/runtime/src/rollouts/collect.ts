@@ -33,7 +33,7 @@ import type { CollectionEnvironment } from './environment.js';
 import type { MaterializeOptions } from './materialize.js';
 import type { ProgressSink } from './progress.js';
 import type { RolloutPlan } from './resume.js';
-import type { RolloutPaths } from './rollout-files.js';
+import type { AppendLosses, JsonlAppender, RolloutPaths } from './rollout-files.js';
 
 /** Options of {@link collectRollouts}. */
 export interface CollectOptions extends Omit<MaterializeOptions, 'defaultAgent'> {
@@ -80,6 +80,10 @@ export interface CollectResult {
   failed: number;
   notPersisted: number;
   abandoned: number;
+  /** Successful rollouts whose row could not be written (a full disk): not complete, `--resume` runs them again. */
+  unwritten: number;
+  /** Records the results file and the failures sidecar could not take. */
+  losses: { output: AppendLosses; failures: AppendLosses };
   /** True when `stopSignal` fired before every pending rollout was started. */
   interrupted: boolean;
   /** Pairs with neither a successful row nor a terminal failure: what `--resume` (or a higher attempt limit) would still run. */
@@ -159,7 +163,13 @@ export async function collectRollouts(options: CollectOptions): Promise<CollectR
   const inFlight = new AbortController();
   // one signal per rollout: the shared one would collect a listener per request in flight
   const rolloutSignals = createAbortFanout(inFlight.signal);
-  const counts = { succeeded: 0, failed: 0, notPersisted: 0, abandoned: 0 };
+  const counts = { succeeded: 0, failed: 0, notPersisted: 0, abandoned: 0, unwritten: 0 };
+  const warned = new Set<string>();
+  const warnUnwritten = (file: JsonlAppender) => {
+    if (warned.has(file.path)) return;
+    warned.add(file.path);
+    warn(`${ROLLOUT_WARNINGS.unwritten}: a record could not be written to ${file.path}: ${file.losses().last?.reason ?? 'write failed'}; the run goes on, and the summary counts what was lost`);
+  };
   const succeededKeys = new Set(prepared.history.succeeded);
   // failures the agent marked terminal (or rows it refused) are done: --resume would not send them again
   const terminalKeys = new Set<RolloutKey>();
@@ -181,11 +191,16 @@ export async function collectRollouts(options: CollectOptions): Promise<CollectR
         const outcome = await rolloutSignals.run((signal) => runRollout(http, agents.get(row.agent_ref.name)!, row, signal));
         if (rolloutId !== undefined && (outcome.status === 'ok' || outcome.status === 'failed')) attachEvidence(outcome.record, captures!, rolloutId);
         if (outcome.status === 'ok') {
-          outputs.append(outcome.record);
-          succeededKeys.add(rolloutKey(row)!);
-          counts.succeeded++;
+          // a row that could not be written is not done: --resume runs its rollout again
+          if (outputs.append(outcome.record)) {
+            succeededKeys.add(rolloutKey(row)!);
+            counts.succeeded++;
+          } else {
+            counts.unwritten++;
+            warnUnwritten(outputs);
+          }
         } else if (outcome.status === 'failed') {
-          failures.append(outcome.record);
+          if (!failures.append(outcome.record)) warnUnwritten(failures);
           counts.failed++;
           if (outcome.record['_ng_failure_terminal'] === true) terminalKeys.add(rolloutKey(row)!);
         } else if (outcome.status === 'not_persisted') counts.notPersisted++;
@@ -206,7 +221,15 @@ export async function collectRollouts(options: CollectOptions): Promise<CollectR
     const key = rolloutKey(r)!;
     return !succeededKeys.has(key) && !prepared.history.terminal.has(key) && !terminalKeys.has(key);
   }).length;
-  const result: CollectResult = { paths, total: prepared.rows.length, plan: { ...plan, pending: plan.pending.length }, ...counts, interrupted: stopped, incomplete };
+  const result: CollectResult = {
+    paths,
+    total: prepared.rows.length,
+    plan: { ...plan, pending: plan.pending.length },
+    ...counts,
+    interrupted: stopped,
+    incomplete,
+    losses: { output: outputs.losses(), failures: failures.losses() },
+  };
   if (captures !== undefined) result.evidence = { captureDir: captures.root, ...captures.usage(capturedIds) };
   try {
     if (options.disableAggregation !== true && !stopped) {

@@ -30,6 +30,9 @@ export class RolloutAgentError extends GymUserError {
 /** A collection flag has an invalid value (e.g. `--concurrency 0`). */
 export class RolloutFlagError extends gymErrorClass('GYM_ROLLOUT_BAD_FLAG') {}
 
+/** A file of the run (`-o`, its sidecars, its metrics) cannot be opened or written: a full disk, no permission. */
+export class RolloutOutputError extends gymErrorClass('GYM_ROLLOUT_OUTPUT_WRITE') {}
+
 /** `gym eval aggregate` found no shard files. */
 export class RolloutShardsNotFoundError extends gymErrorClass('GYM_ROLLOUT_NO_SHARDS') {
   constructor(patterns: readonly string[]) {
@@ -59,4 +62,6 @@ export const ROLLOUT_WARNINGS = Object.freeze({
   aggregateCallFailed: 'GYM_ROLLOUT_W002',
   /** Unparsable lines in an output or sidecar file were ignored (e.g. a torn last line). */
   malformedOutput: 'GYM_ROLLOUT_W003',
+  /** Records could not be appended to a run file (a full disk); their rollouts run again with `--resume`. */
+  unwritten: 'GYM_ROLLOUT_W004',
 });

@@ -1,11 +1,16 @@
 /**
- * The files of a collection run and their writers. Every record is one line written with one
- * `write` on an open descriptor (`O_APPEND`), so a line is either wholly in the file or absent,
- * and nothing is buffered in the process: an interrupted run leaves files `--resume` can read.
+ * The files of a collection run and their writers. Every record is one line written on an open
+ * descriptor (`O_APPEND`), nothing buffered in the process: an interrupted run leaves files
+ * `--resume` can read. A write that fails part-way (a full disk) never leaves a partial line in
+ * front of the next record: the file is cut back to its last complete line, or, should that fail
+ * too, the next record begins on a fresh line; the record is counted as lost. Every line is
+ * scrubbed of the configured secrets (`config/secret-scrub.ts`).
  * @module
  */
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, ftruncateSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
+import { scrubJsonText } from '../config/secret-scrub.js';
+import { RolloutOutputError } from './errors.js';
 import { parseJsonlObjects } from './jsonl.js';
 import type { JsonlParse } from './jsonl.js';
 import type { JsonObject } from './types.js';
@@ -30,25 +35,96 @@ export function rolloutPaths(output: string): RolloutPaths {
   };
 }
 
+/** Why a write failed: the errno code and a sentence naming a full disk as such. */
+export interface WriteFailure {
+  code: string;
+  /** `no space left on device (ENOSPC)`, `disk quota exceeded (EDQUOT)`, or the error's own message. */
+  reason: string;
+}
+
+/** A failed file operation as a {@link WriteFailure}. */
+export function writeFailure(error: unknown): WriteFailure {
+  const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
+  if (code === 'ENOSPC') return { code, reason: 'no space left on device (ENOSPC): the disk is full' };
+  if (code === 'EDQUOT') return { code, reason: 'disk quota exceeded (EDQUOT)' };
+  return { code, reason: (error as Error).message };
+}
+
+/** Records an appender could not write. */
+export interface AppendLosses {
+  records: number;
+  /** The failure of the last one. */
+  last?: WriteFailure;
+}
+
 /** An append-only JSONL file. */
 export interface JsonlAppender {
   readonly path: string;
-  /** Appends one record as one line (one `write` call). */
-  append(record: JsonObject): void;
+  /**
+   * Appends one record as one line. Returns false when it could not be written: nothing of it
+   * stays in front of the next record, and it is counted in {@link losses}.
+   */
+  append(record: JsonObject): boolean;
+  /** What could not be written so far. */
+  losses(): AppendLosses;
   /** Closes the descriptor. Idempotent. */
   close(): void;
 }
 
-/** Opens `path` for appending (`replace: true` truncates it first), creating its directory. */
+/** Whether the file open as `fd` (of `size` bytes) ends in the middle of a line. */
+function endsMidLine(fd: number, size: number): boolean {
+  if (size === 0) return false;
+  const last = Buffer.alloc(1);
+  return readSync(fd, last, 0, 1, size - 1) === 1 && last[0] !== 0x0a;
+}
+
+/**
+ * Opens `path` for appending (`replace: true` truncates it first), creating its directory. A file
+ * that ends mid-line (a writer killed mid-write) gets its next record on a fresh line.
+ * @throws {RolloutOutputError} `GYM_ROLLOUT_OUTPUT_WRITE` when the file cannot be opened.
+ */
 export function openJsonlAppender(path: string, options: { replace?: boolean } = {}): JsonlAppender {
-  mkdirSync(dirname(path), { recursive: true });
-  let fd: number | undefined = openSync(path, options.replace === true ? 'w' : 'a');
+  let fd: number | undefined;
+  let size: number;
+  let freshLine: boolean;
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    // O_APPEND either way: after a failed write is cut back, the next one lands at the new end
+    fd = openSync(path, options.replace === true ? constants.O_RDWR | constants.O_CREAT | constants.O_TRUNC | constants.O_APPEND : 'a+', 0o644);
+    size = fstatSync(fd).size;
+    freshLine = endsMidLine(fd, size);
+  } catch (error) {
+    if (fd !== undefined) closeSync(fd);
+    throw outputError(path, 'open', error);
+  }
+  const losses: AppendLosses = { records: 0 };
   return {
     path,
     append(record) {
       if (fd === undefined) throw new Error(`JSONL file ${path} is closed`);
-      writeFully(fd, Buffer.from(`${JSON.stringify(record)}\n`, 'utf8'));
+      const line = Buffer.from(`${freshLine ? '\n' : ''}${scrubJsonText(JSON.stringify(record))}\n`, 'utf8');
+      let written = 0;
+      try {
+        while (written < line.length) written += writeSync(fd, line, written, line.length - written);
+      } catch (error) {
+        losses.records++;
+        losses.last = writeFailure(error);
+        if (written > 0) {
+          try {
+            // cutting a file back frees space: this works on a full disk
+            ftruncateSync(fd, size);
+          } catch {
+            size += written;
+            freshLine = true;
+          }
+        }
+        return false;
+      }
+      size += line.length;
+      freshLine = false;
+      return true;
     },
+    losses: () => ({ ...losses }),
     close() {
       if (fd !== undefined) closeSync(fd);
       fd = undefined;
@@ -56,22 +132,34 @@ export function openJsonlAppender(path: string, options: { replace?: boolean } =
   };
 }
 
+/** A run file that cannot be written, as the user error it is (a full disk named as such). */
+function outputError(path: string, what: string, error: unknown): RolloutOutputError {
+  return new RolloutOutputError(`Cannot ${what} ${path}: ${writeFailure(error).reason}. Free space or choose another output path (-o), then run again (--resume continues a run).`, {
+    cause: error,
+  });
+}
+
 /** Writes `records` as a whole JSONL file, atomically (temp file + rename). */
 export function writeJsonlFile(path: string, records: readonly JsonObject[]): void {
-  writeTextFile(path, records.map((r) => `${JSON.stringify(r)}\n`).join(''));
+  writeTextFile(path, records.map((r) => `${scrubJsonText(JSON.stringify(r))}\n`).join(''));
 }
 
 /** Writes `text` to `path` atomically (temp file + rename), creating its directory. */
 export function writeTextFile(path: string, text: string): void {
-  mkdirSync(dirname(path), { recursive: true });
   const tmp = `${path}.tmp-${process.pid}`;
-  const fd = openSync(tmp, 'w');
   try {
-    writeFully(fd, Buffer.from(text, 'utf8'));
-  } finally {
-    closeSync(fd);
+    mkdirSync(dirname(path), { recursive: true });
+    const fd = openSync(tmp, 'w');
+    try {
+      writeFully(fd, Buffer.from(text, 'utf8'));
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, path);
+  } catch (error) {
+    rmSync(tmp, { force: true });
+    throw outputError(path, 'write', error);
   }
-  renameSync(tmp, path);
 }
 
 /** Reads a JSONL file of objects; a missing file reads as empty. Bad lines are returned, not thrown. */

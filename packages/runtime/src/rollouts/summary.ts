@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, relative } from 'node:path';
 import type { AgentAggregateMetrics } from '../metrics/aggregate-metrics.js';
 import type { CollectResult } from './collect.js';
+import { describeWriteLosses } from './write-losses.js';
 
 const fmt = (value: unknown, digits: number): string => (typeof value === 'number' ? value.toFixed(digits) : '-');
 
@@ -31,6 +32,7 @@ export function formatSummary(result: CollectResult, options: SummaryOptions = {
     `rollouts: ${result.succeeded} succeeded, ${result.failed} failed${result.abandoned > 0 ? `, ${result.abandoned} abandoned` : ''} this run; ${result.total - result.incomplete}/${result.total} complete` +
       (result.plan.succeeded > 0 ? ` (${result.plan.succeeded} from earlier runs)` : ''),
   ];
+  lines.push(...describeWriteLosses(result.losses, result.paths));
   if (result.evidence !== undefined) lines.push(`model-call captures: ${result.evidence.files} file(s), ${formatBytes(result.evidence.bytes)} in ${result.evidence.captureDir}`);
   if (result.metrics !== undefined) lines.push(...metricsSummary(result.metrics));
   if (result.incomplete > 0) {

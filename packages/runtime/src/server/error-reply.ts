@@ -4,7 +4,7 @@
  * stack goes to the log, never to the client.
  * @module
  */
-import { scrubSecrets } from '../config/secret-scrub.js';
+import { scrubJsonText } from '../config/secret-scrub.js';
 import { GymHttpRequestError, GymHttpStatusError } from '../http/errors.js';
 import { logInRequestScope } from './request-log-scope.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -16,7 +16,7 @@ export function sendJson(reply: FastifyReply, value: unknown): FastifyReply {
 
 /** {@link sendJson} for error replies: their text may echo an upstream's words, keys included, so it is scrubbed. */
 function sendErrorJson(reply: FastifyReply, value: unknown): FastifyReply {
-  return reply.type('application/json; charset=utf-8').send(scrubSecrets(JSON.stringify(value ?? null)));
+  return reply.type('application/json; charset=utf-8').send(scrubJsonText(JSON.stringify(value ?? null)));
 }
 
 /**

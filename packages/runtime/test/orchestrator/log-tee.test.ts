@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
-import { teeChildOutput } from '../../src/orchestrator/log-tee.js';
+import { MAX_LINE_BYTES, teeChildOutput } from '../../src/orchestrator/log-tee.js';
 
 function terminal(): { stream: Writable; text(): string } {
   let text = '';
@@ -86,5 +86,64 @@ describe('teeChildOutput', () => {
       const expected = rawJson ? lines.map((l) => `(m) ${l}\n`).join('') : '(m) m listening on http://127.0.0.1:1\n(m) error: request failed: boom\n(m) warning: slow\n(m) {"level":30 not json\n';
       assert.equal(term.text(), expected);
     }
+  });
+
+  it('reads a flood without newline in linear time: the bytes copied stay a small multiple of the bytes read', async () => {
+    const out = new PassThrough();
+    const term = terminal();
+    const logPath = join(dir, 'flood.log');
+    const tee = teeChildOutput(out, new PassThrough().end(), { name: 'py', logPath, terminal: term.stream, terminalErr: null });
+    const chunk = Buffer.alloc(16 * 1024, 'x');
+    const chunks = 256; // 4 MiB, one line
+    const concat = Buffer.concat.bind(Buffer);
+    const original = Object.getOwnPropertyDescriptor(Buffer, 'concat')!;
+    let copied = 0;
+    Buffer.concat = (list: readonly Uint8Array[], length?: number) => {
+      const joined = concat(list, length);
+      copied += joined.length;
+      return joined;
+    };
+    try {
+      for (let i = 0; i < chunks; i++) out.write(chunk);
+      out.end('!\n');
+      await tee.close();
+    } finally {
+      Object.defineProperty(Buffer, 'concat', original);
+    }
+    const read = chunk.length * chunks;
+    // before: each chunk re-joined the whole unfinished line (about 500 × the bytes read here)
+    assert.ok(copied < 3 * read, `${copied} bytes copied for ${read} read`);
+    const file = readFileSync(logPath);
+    assert.equal(file.length, read + 2, 'the log file has every byte');
+    assert.equal(file.subarray(-2).toString(), '!\n');
+    // the terminal shows the head of the line and says the file has it whole
+    assert.ok(term.text().length < 2 * 1024, `terminal got ${term.text().length} characters`);
+    assert.match(term.text(), new RegExp(`^\\(py\\) x+… \\(a line longer than ${MAX_LINE_BYTES / 1024} KiB; the log file has it whole\\)\n$`));
+  });
+
+  it('takes \\r as a line end: of several progress redraws in one chunk the terminal shows the last; the file keeps every byte', async () => {
+    const out = new PassThrough();
+    const term = terminal();
+    const logPath = join(dir, 'progress.log');
+    const tee = teeChildOutput(out, new PassThrough().end(), { name: 'py', logPath, terminal: term.stream, terminalErr: null });
+    const redraws = Array.from({ length: 100 }, (_, i) => `\r${i}%|`).join('');
+    out.write(`loading${redraws}`);
+    out.write('\r100%|\r\ndone\r\n');
+    out.end();
+    await tee.close();
+    assert.equal(readFileSync(logPath, 'utf8'), `loading${redraws}\r100%|\r\ndone\r\n`);
+    assert.equal(term.text(), '(py) 98%|\n(py) 100%|\n(py) done\n');
+  });
+
+  it('abandon() stops reading pipes another process still holds, keeping what was read', async () => {
+    const out = new PassThrough();
+    const err = new PassThrough();
+    const logPath = join(dir, 'abandon.log');
+    const tee = teeChildOutput(out, err, { name: 'py', logPath, terminal: null, terminalErr: null });
+    out.write('a line\nhalf a line');
+    // neither pipe ends: an escaped descendant holds them open
+    await tee.abandon();
+    assert.equal(readFileSync(logPath, 'utf8'), 'a line\nhalf a line\n');
+    await tee.close();
   });
 });

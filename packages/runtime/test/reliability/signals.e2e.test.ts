@@ -2,6 +2,7 @@
 // the exit code shells use for it: real signals to real pids of `gym env start`.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { childPids, isRunning, startGymEnv, waitUntilEnded } from '../support/gym-process.js';
@@ -20,6 +21,9 @@ async function withEnv(test: (env: GymEnv, cliPid: number) => Promise<void>): Pr
     await env.dispose();
   }
 }
+
+/** Resolves once every process holding the command's stdout and stderr (the wrapper, the CLI) closed them. */
+const outputClosed = (env: GymEnv) => Promise.all([env.child.stdout!, env.child.stderr!].map(async (s) => (s.closed ? undefined : once(s, 'close'))));
 
 const exited = (env: GymEnv) => new Promise<number | null>((resolve) => (env.child.exitCode !== null ? resolve(env.child.exitCode) : env.child.once('exit', (code) => resolve(code))));
 
@@ -57,13 +61,22 @@ describe('an orchestrator that dies without stopping its servers', () => {
       process.kill(cliPid, 'SIGKILL');
       await waitUntilEnded(servers);
       assert.equal(await exited(env), 137, 'the wrapper reports the CLI killed by SIGKILL');
+      await outputClosed(env);
+      assert.match(env.output(), new RegExp(`gym: the gym CLI process \\(pid ${cliPid}\\) was killed by SIGKILL \\(exit 137\\)`));
     }));
 
-  it('kill -9 of the gym wrapper: the CLI stops its servers as on SIGHUP and exits', () =>
+  it('kill -9 of the gym wrapper: the CLI stops its servers as on SIGHUP and says what happened, not SIGHUP (issue [21])', () =>
     withEnv(async (env, cliPid) => {
       const servers = env.servers.map((s) => s.pid);
+      const wrapper = env.child.pid!;
       env.child.kill('SIGKILL');
       await waitUntilEnded([cliPid, ...servers]);
+      await outputClosed(env);
+      assert.match(
+        env.output(),
+        new RegExp(`gym: stopped because the gym process that started this command \\(pid ${wrapper}\\) is gone \\(killed by a signal it cannot forward, such as SIGKILL\\) \\(exit 129\\)`),
+      );
+      assert.doesNotMatch(env.output(), /SIGHUP/);
       for (const s of env.servers) assert.match(readFileSync(join(env.logDir, `${s.process_name}.log`), 'utf8'), /"msg":"shutting down"/, `${s.process_name} stopped gracefully`);
     }));
 });

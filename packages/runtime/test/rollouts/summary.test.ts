@@ -28,9 +28,11 @@ describe('formatSummary', () => {
       failed: 1,
       notPersisted: 0,
       abandoned: 0,
+      unwritten: 0,
       interrupted: false,
       incomplete: 1,
       metrics: [],
+      losses: { output: { records: 0 }, failures: { records: 0 } },
     };
     const lines = formatSummary(result, { cwd, logDir });
     const files = lines.slice(lines.indexOf('files:') + 1);

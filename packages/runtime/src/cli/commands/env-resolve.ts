@@ -13,7 +13,7 @@ import { searchRoots } from '../../config/search-roots.js';
 import { assertHasServers } from '../../orchestrator/start-environment.js';
 import { pythonCommand } from '../../orchestrator/python-interpreter.js';
 import { locateServer } from '../../orchestrator/spawn-server.js';
-import { toLoadConfigOptions } from '../config-options.js';
+import { argvSecretWarnings, toLoadConfigOptions } from '../config-options.js';
 import { checkDeclaredSettings } from '../declared-settings.js';
 import type { ConfigFlags } from '../config-options.js';
 import type { CliIo } from '../io.js';
@@ -21,7 +21,8 @@ import type { CliIo } from '../io.js';
 /** Runs `gym env resolve`. */
 export async function envResolve(flags: ConfigFlags, overrides: string[], io: CliIo): Promise<void> {
   const config = await loadConfig({ ...toLoadConfigOptions(flags, overrides), probePorts: false });
-  for (const warning of config.warnings) io.err(`warning: ${warning}`);
+  // a key on the command line is as visible here as with `env start`
+  for (const warning of [...argvSecretWarnings(flags, overrides), ...config.warnings]) io.err(`warning: ${warning}`);
   io.out(dumpConfigYaml(redactSecrets(config.raw)).trimEnd());
 }
 
@@ -33,7 +34,7 @@ export async function envValidate(flags: ConfigFlags, overrides: string[], io: C
   const options = { ...toLoadConfigOptions(flags, overrides), probePorts: false };
   const config = await loadConfig(options);
   const roots = searchRoots(options.rootDir, options.selectors?.searchDirs, process.env);
-  for (const warning of config.warnings) io.err(`warning: ${warning}`);
+  for (const warning of [...argvSecretWarnings(flags, overrides), ...config.warnings]) io.err(`warning: ${warning}`);
   // a config that starts nothing is not one `gym env start` can use
   assertHasServers(config);
   const located = config.servers.map((instance) => ({ instance, ...locateServer(instance, roots) }));

@@ -11,7 +11,7 @@ import { ExitError } from '../../errors.js';
 import { argvSecretWarnings, toLoadConfigOptions } from '../config-options.js';
 import { serverTableLines } from '../server-table.js';
 import { startCliEnvironment } from '../start-cli-environment.js';
-import { exitStopped, watchStopRequests } from '../stop-requests.js';
+import { abandonedStopLine, exitStopped, receivedText, unlessAbandoned, watchStopRequests } from '../stop-requests.js';
 import type { ConfigFlags } from '../config-options.js';
 import type { CliIo } from '../io.js';
 
@@ -29,18 +29,26 @@ export async function envStart(flags: EnvStartFlags, overrides: string[], io: Cl
     const options = toLoadConfigOptions(flags, overrides);
     const config = await loadConfig(options);
     for (const warning of [...argvSecretWarnings(flags, overrides), ...config.warnings]) io.err(`warning: ${warning}`);
-    const { env, close } = await startCliEnvironment(
-      {
-        config,
-        roots: searchRoots(options.rootDir, options.selectors?.searchDirs, process.env),
-        role: 'orchestrator',
-        showTelemetry: flags.showTelemetry ?? false,
-        verbose: flags.verbose ?? false,
-        stopSignal: requests.stop,
-        ...(flags.logDir === undefined ? {} : { logDir: flags.logDir }),
-      },
-      io,
+    const started = await unlessAbandoned(
+      requests,
+      startCliEnvironment(
+        {
+          config,
+          roots: searchRoots(options.rootDir, options.selectors?.searchDirs, process.env),
+          role: 'orchestrator',
+          showTelemetry: flags.showTelemetry ?? false,
+          verbose: flags.verbose ?? false,
+          stopSignal: requests.stop,
+          ...(flags.logDir === undefined ? {} : { logDir: flags.logDir }),
+        },
+        io,
+      ),
     );
+    if (started === 'abandoned') {
+      io.err(abandonedStopLine(requests));
+      exitStopped(requests.received()!, io);
+    }
+    const { env, close } = started;
     const table = env.servers.map((s) => ({ name: s.display.process_name, type: s.display.server_type, url: s.display.url }));
     for (const line of serverTableLines(table, outputWidth())) io.out(line);
     io.out(`head server: ${env.head.address.url}   (Ctrl-C to stop)`);
@@ -50,10 +58,10 @@ export async function envStart(flags: EnvStartFlags, overrides: string[], io: Cl
       requests.stop.addEventListener('abort', () => resolve(), { once: true });
     });
     const outcome = await Promise.race([stopped.then(() => ({ signal: requests.received()! })), env.firstExit.then((exit) => ({ exit }))]);
-    if ('signal' in outcome) io.err(`gym: ${outcome.signal} received, stopping ${env.servers.length} servers`);
+    if ('signal' in outcome) io.err(`gym: ${receivedText(outcome.signal)}, stopping ${env.servers.length} servers`);
     else io.err(`gym: server '${outcome.exit.name}' exited (${outcome.exit.code}); stopping the others`);
-    await close();
-    io.err(`gym: stopped; logs in ${env.logDir}`);
+    if ((await unlessAbandoned(requests, close())) === 'abandoned') io.err(abandonedStopLine(requests));
+    else io.err(`gym: stopped; logs in ${env.logDir}`);
     if ('exit' in outcome) throw new ExitError(1);
     exitStopped(outcome.signal, io);
   } catch (error) {

@@ -24,7 +24,7 @@ import type { GymTelemetry } from '../../telemetry/state.js';
 import { INSTALL_ROOT, argvSecretWarnings, toLoadConfigOptions } from '../config-options.js';
 import { findHeadUrl } from '../head-url.js';
 import { startCliEnvironment } from '../start-cli-environment.js';
-import { exitStopped, watchStopRequests } from '../stop-requests.js';
+import { abandonedStopLine, exitStopped, receivedText, unlessAbandoned, watchStopRequests } from '../stop-requests.js';
 import { printTraceEpilogue, wroteConsoleTelemetry } from '../trace-epilogue.js';
 import { defaultOutputPath, evalRunSettings } from './eval-run-settings.js';
 import { checkIds, printHealthCheck } from './eval-health-check.js';
@@ -43,7 +43,7 @@ export async function evalRun(flags: EvalRunFlags, overrides: string[], io: CliI
   let collecting = false;
   const requests = watchStopRequests((signal, first) => {
     // during start-up the start says what it stops
-    if (first && collecting) io.err(`gym: ${signal === 'SIGINT' ? 'interrupted' : `${signal} received`}: no new rollouts start; waiting up to 10 s for those in flight (Ctrl-C again to abandon them)`);
+    if (first && collecting) io.err(`gym: ${signal === 'SIGINT' ? 'interrupted' : receivedText(signal)}: no new rollouts start; waiting up to 10 s for those in flight (Ctrl-C again to abandon them)`);
   });
   const stop = new AbortController();
   requests.stop.addEventListener('abort', () => stop.abort(), { once: true });
@@ -104,9 +104,11 @@ export async function evalRun(flags: EvalRunFlags, overrides: string[], io: CliI
         await collect(flags, { config: config.raw, instances: env.servers.map((s) => s.display) }, [cwd, ...roots], signals, io, cli.telemetry, run);
       } finally {
         collecting = false;
-        await close();
-        io.err(`gym: servers stopped; logs in ${env.logDir}`);
-        if (wroteConsoleTelemetry(cli.env)) await printTraceEpilogue(env.logDir, io, run.evidenceRollouts);
+        if ((await unlessAbandoned(requests, close())) === 'abandoned') io.err(abandonedStopLine(requests));
+        else {
+          io.err(`gym: servers stopped; logs in ${env.logDir}`);
+          if (wroteConsoleTelemetry(cli.env)) await printTraceEpilogue(env.logDir, io, run.evidenceRollouts);
+        }
       }
     }
   } catch (error) {
