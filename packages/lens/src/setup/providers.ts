@@ -60,7 +60,7 @@ const DEFAULT_METRIC_INTERVAL_MS = 10_000;
  * @throws LensConfigError for an unknown exporter or OTLP protocol.
  */
 export async function buildProviders(config: NemoLensConfig, env: Env, attributes: Attributes, options: SetupTelemetryOptions): Promise<Pipeline> {
-  const factory = exporterFactory(config.exporter, env, options.output ?? process.stdout, 'NemoLensConfig.exporter');
+  const factory = exporterFactory(config.exporter, env, options.output ?? process.stdout, 'NemoLensConfig.exporter', options.ownScope);
   const monitor = new ExportMonitor();
   const spanExporter = config.tracesEnabled ? (options.spanExporter ?? (await factory.span())) : undefined;
   const metricExporter = config.metricsEnabled && !options.metricReader ? await factory.metric() : undefined;

@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import type { PartitionIndex } from '../partition/partition-index.js';
 import { ATTR } from '../span-record.js';
 
-const SPAN_COLUMNS = `{_gym_source: 'JSON', trace_id: 'VARCHAR', span_id: 'VARCHAR', parent_span_id: 'VARCHAR', name: 'VARCHAR', kind: 'VARCHAR', start_time_unix_nano: 'VARCHAR', end_time_unix_nano: 'VARCHAR', start_time: 'VARCHAR', end_time: 'VARCHAR', status: 'JSON', attributes: 'JSON', events: 'JSON', resource: 'JSON'}`;
-const METRIC_COLUMNS = `{name: 'VARCHAR', unit: 'VARCHAR', kind: 'VARCHAR', data_points: 'JSON', resource: 'JSON'}`;
+const SPAN_COLUMNS = `{_gym_source: 'JSON', trace_id: 'VARCHAR', span_id: 'VARCHAR', parent_span_id: 'VARCHAR', name: 'VARCHAR', kind: 'VARCHAR', start_time_unix_nano: 'VARCHAR', end_time_unix_nano: 'VARCHAR', start_time: 'VARCHAR', end_time: 'VARCHAR', status: 'JSON', attributes: 'JSON', events: 'JSON', resource: 'JSON', "service.name": 'VARCHAR'}`;
+const METRIC_COLUMNS = `{name: 'VARCHAR', unit: 'VARCHAR', kind: 'VARCHAR', data_points: 'JSON', resource: 'JSON', "service.name": 'VARCHAR'}`;
 
 /** One documented column of a view (docs/trace.md lists the same). */
 export interface ViewColumn {
@@ -26,7 +26,8 @@ export const SPAN_VIEW_COLUMNS: readonly ViewColumn[] = [
   { name: 'parent_span_id', sql: 'lower(parent_span_id)' },
   { name: 'name', sql: 'name' },
   { name: 'kind', sql: `upper(regexp_replace(coalesce(kind, 'INTERNAL'), '^(SpanKind\\.|SPAN_KIND_)', ''))` },
-  { name: 'service', sql: `coalesce(nullif(json_extract_string(resource, '$.attributes."service.name"'), ''), 'unknown_service')` },
+  // a lean console line carries its service beside its fields instead of a resource block
+  { name: 'service', sql: `coalesce(nullif(json_extract_string(resource, '$.attributes."service.name"'), ''), nullif("service.name", ''), 'unknown_service')` },
   { name: 'start_ns', sql: 'start_ns' },
   { name: 'end_ns', sql: 'end_ns' },
   { name: 'start_time', sql: 'make_timestamp_ns(start_ns)' },
@@ -81,11 +82,11 @@ export function viewStatements(index: PartitionIndex): string[] {
     `CREATE VIEW spans AS SELECT ${SPAN_VIEW_COLUMNS.map((c) => `${c.sql} AS ${c.name}`).join(', ')} FROM gym_raw_spans WHERE start_ns IS NOT NULL`,
     `CREATE VIEW metrics AS
       WITH points AS (
-        SELECT name, unit, kind, resource, unnest(CAST(data_points AS JSON[])) AS p
+        SELECT name, unit, kind, resource, "service.name" AS line_service, unnest(CAST(data_points AS JSON[])) AS p
         FROM read_json(${metricFile}, format = 'newline_delimited', columns = ${METRIC_COLUMNS}, ignore_errors = true)
       )
       SELECT name, unit, kind,
-        coalesce(json_extract_string(resource, '$.attributes."service.name"'), 'unknown_service') AS service,
+        coalesce(json_extract_string(resource, '$.attributes."service.name"'), line_service, 'unknown_service') AS service,
         TRY_CAST(json_extract_string(p, '$.start_time_unix_nano') AS BIGINT) AS start_ns,
         TRY_CAST(json_extract_string(p, '$.end_time_unix_nano') AS BIGINT) AS end_ns,
         make_timestamp_ns(TRY_CAST(json_extract_string(p, '$.end_time_unix_nano') AS BIGINT)) AS time,

@@ -3,9 +3,12 @@
  * span, metric and log exporters.
  * @module
  */
+import type { InstrumentationScope } from '@opentelemetry/core';
 import { lensWarn, LENS_WARNINGS } from '../../warnings.js';
 import { joinLines, LineBuffers, releasesChunksOnCallback } from './line-buffers.js';
 import type { LineBatch } from './line-buffers.js';
+import { processIdentity } from './process-identity.js';
+import type { ProcessIdentity, RecordResource } from './process-identity.js';
 
 /** The part of a writable stream the writer uses (`process.stdout`, a file stream, a PassThrough). */
 export interface OutputStream {
@@ -28,6 +31,8 @@ interface ByteStream {
 export interface JsonLinesWriterOptions {
   /** Records held while the stream is backed up; beyond this they are dropped and counted. Default 100 000. */
   maxBufferedRecords?: number;
+  /** The scope of the process's own spans: stated in the resource record, left out of their lines. */
+  ownScope?: InstrumentationScope;
 }
 
 /**
@@ -47,10 +52,16 @@ export class JsonLinesWriter {
   #dropped = 0;
   #reportedDropped = 0;
   #waiters: Array<() => void> = [];
+  readonly #identities = new WeakMap<RecordResource, ProcessIdentity>();
+  /** The resource record the stream last got (undefined: none yet, or it may have been dropped). */
+  #stated: string | undefined;
+  /** The scope of the process's own spans (see {@link JsonLinesWriterOptions.ownScope}). */
+  readonly ownScope: InstrumentationScope | undefined;
 
   constructor(stream: OutputStream, options: JsonLinesWriterOptions = {}) {
     this.#stream = stream;
     this.#maxBuffered = options.maxBufferedRecords ?? 100_000;
+    this.ownScope = options.ownScope;
     this.#buffers = releasesChunksOnCallback(stream) ? new LineBuffers() : undefined;
     try {
       stream.on('error', (err) => this.#fail(err));
@@ -67,6 +78,27 @@ export class JsonLinesWriter {
   /** Counts records that could not be serialised (reported with the other drops). */
   countDropped(records: number): void {
     this.#dropped += records;
+  }
+
+  /** The resource record and line identity of `resource`'s process (serialised once per resource). */
+  identityOf(resource: RecordResource): ProcessIdentity {
+    let identity = this.#identities.get(resource);
+    if (identity === undefined) {
+      identity = processIdentity(resource, this.ownScope);
+      this.#identities.set(resource, identity);
+    }
+    return identity;
+  }
+
+  /**
+   * What goes in front of a line of `identity`'s process: its resource record and a newline when
+   * the stream has not got that record last (first, after a change of resource, or after a drop),
+   * else nothing. Call it with the line in hand, just before the line is written.
+   */
+  statement(identity: ProcessIdentity): string {
+    if (identity.record === this.#stated) return '';
+    this.#stated = identity.record;
+    return `${identity.record}\n`;
   }
 
   /**
@@ -95,6 +127,8 @@ export class JsonLinesWriter {
       if (this.#pendingRecords + records > this.#maxBuffered) {
         chunk.release?.();
         this.#dropped += records;
+        // the dropped chunk may have held the resource record: the next line states it again
+        this.#stated = undefined;
         return records;
       }
       this.#pending.push(detached(chunk));
@@ -137,6 +171,7 @@ export class JsonLinesWriter {
       }
     } catch (err) {
       this.#dropped += chunk.records;
+      this.#stated = undefined;
       this.#fail(err);
     }
   }
@@ -184,11 +219,14 @@ function detached(chunk: Chunk): Chunk {
 
 const writers = new WeakMap<object, JsonLinesWriter>();
 
-/** The one writer of `stream`, so spans, metrics and logs on one stream share buffering and counts. */
-export function writerFor(stream: OutputStream): JsonLinesWriter {
+/**
+ * The one writer of `stream`, so spans, metrics and logs on one stream share buffering, counts and
+ * the resource record. `ownScope` is taken from the first caller (every exporter of a setup passes the same).
+ */
+export function writerFor(stream: OutputStream, ownScope?: InstrumentationScope): JsonLinesWriter {
   let writer = writers.get(stream);
   if (writer === undefined) {
-    writer = new JsonLinesWriter(stream);
+    writer = new JsonLinesWriter(stream, ownScope === undefined ? {} : { ownScope });
     writers.set(stream, writer);
   }
   return writer;
