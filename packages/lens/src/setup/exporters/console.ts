@@ -14,7 +14,7 @@ import type { PushMetricExporter, ResourceMetrics } from '@opentelemetry/sdk-met
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { countMetricPoints } from '../loss-tally.js';
 import { writerFor } from './json-lines-writer.js';
-import type { JsonLinesWriter, OutputStream } from './json-lines-writer.js';
+import type { AppendedLineBatching, AppendedOutcome, JsonLinesWriter, OutputStream } from './json-lines-writer.js';
 import { toLogRecordLine } from './log-record.js';
 import { toMetricRecords } from './metric-record.js';
 import type { RecordResource } from './process-identity.js';
@@ -71,8 +71,45 @@ abstract class ConsoleExporterBase {
   }
 }
 
-/** Writes one `{"type":"span",…}` line per span. */
+/**
+ * Writes one `{"type":"span",…}` line per span: the spans of a batch processor's export, and (the
+ * lean path) each of gym's own spans as it ends, through {@link writeSpan}.
+ */
 export class ConsoleSpanExporter extends ConsoleExporterBase implements SpanExporter {
+  #outcome: AppendedOutcome = () => undefined;
+
+  /**
+   * Readies {@link writeSpan}: how its lines are batched to the stream, and `outcome`, which hears
+   * how many of them each batch wrote and lost.
+   */
+  writeSpansAsTheyEnd(batching: Partial<AppendedLineBatching>, outcome: AppendedOutcome): void {
+    this.#outcome = outcome;
+    this.writer.batchAppendedLines(batching, outcome);
+  }
+
+  /**
+   * Encodes `span`'s line at once into the writer's lines not yet written (`JsonLinesWriter.append`):
+   * the span is garbage as soon as it has ended, instead of waiting in a batch processor's queue. A
+   * line that cannot be made, or a span after shutdown, is lost at once.
+   */
+  writeSpan(span: ReadableSpan): void {
+    const outcome = this.#outcome;
+    if (BENCH_DISCARD === 'export') return outcome(1, 0);
+    if (this.isShutdown) return outcome(0, 1);
+    const writer = this.writer;
+    const identity = writer.identityOf(span.resource);
+    let line: string;
+    try {
+      line = spanLine(span, identity, writer.ownScope);
+    } catch {
+      writer.countDropped(1);
+      return outcome(0, 1);
+    }
+    if (BENCH_DISCARD !== 'write') return writer.append(writer.statement(identity) + line);
+    benchDiscarded += line.length;
+    outcome(1, 0);
+  }
+
   export(spans: ReadableSpan[], done: (result: ExportResult) => void): void {
     if (BENCH_DISCARD === 'export') return done(SUCCESS);
     const writer = this.writer;

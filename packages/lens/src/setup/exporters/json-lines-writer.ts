@@ -5,8 +5,8 @@
  */
 import type { InstrumentationScope } from '@opentelemetry/core';
 import { lensWarn, LENS_WARNINGS } from '../../warnings.js';
-import { joinLines, LineBuffers, releasesChunksOnCallback } from './line-buffers.js';
-import type { LineBatch } from './line-buffers.js';
+import { appendLines, LineBuffers, releasesChunksOnCallback, TextLines } from './line-buffers.js';
+import type { LineBatch, OpenLines } from './line-buffers.js';
 import { processIdentity } from './process-identity.js';
 import type { ProcessIdentity, RecordResource } from './process-identity.js';
 
@@ -35,6 +35,18 @@ export interface JsonLinesWriterOptions {
   ownScope?: InstrumentationScope;
 }
 
+/** When lines appended one at a time go to the stream: at this many, or this many bytes, or after this delay. */
+export interface AppendedLineBatching {
+  maxLines: number;
+  maxBytes: number;
+  delayMs: number;
+}
+
+/** What an appended line's process hears of each batch of appended lines: how many were written and lost. */
+export type AppendedOutcome = (written: number, lost: number) => void;
+
+const DEFAULT_BATCHING: AppendedLineBatching = { maxLines: 256, maxBytes: 256 * 1024, delayMs: 100 };
+
 /**
  * Writes pre-serialised lines. While the stream reports back-pressure (`write` returned false) it
  * buffers up to `maxBufferedRecords`, then drops and counts; a stream error is warned about once and
@@ -43,8 +55,13 @@ export interface JsonLinesWriterOptions {
 export class JsonLinesWriter {
   readonly #stream: OutputStream;
   readonly #maxBuffered: number;
-  /** Reused batch buffers, for a file or socket stream; text for any other stream. */
-  readonly #buffers: LineBuffers | undefined;
+  /** The lines not yet handed to the stream: in reused buffers for a file or socket stream, else text. */
+  readonly #lines: OpenLines;
+  /** Of those, the lines appended one at a time (see {@link append}). */
+  #appended = 0;
+  #batching = DEFAULT_BATCHING;
+  #appendedOutcome: AppendedOutcome | undefined;
+  #timer: NodeJS.Timeout | undefined;
   #pending: Chunk[] = [];
   #pendingRecords = 0;
   #blocked = false;
@@ -62,7 +79,7 @@ export class JsonLinesWriter {
     this.#stream = stream;
     this.#maxBuffered = options.maxBufferedRecords ?? 100_000;
     this.ownScope = options.ownScope;
-    this.#buffers = releasesChunksOnCallback(stream) ? new LineBuffers() : undefined;
+    this.#lines = releasesChunksOnCallback(stream) ? new LineBuffers() : new TextLines();
     try {
       stream.on('error', (err) => this.#fail(err));
     } catch {
@@ -106,9 +123,54 @@ export class JsonLinesWriter {
    * lost: lines that could not be made (counted as dropped) and records the writer dropped.
    */
   writeItems<T>(items: readonly T[], toLine: (item: T) => string): number {
-    const batch = this.#buffers === undefined ? joinLines(items, toLine) : this.#buffers.encode(items, toLine);
-    this.#dropped += batch.failed;
-    return batch.failed + this.#accept(batch);
+    // after the lines appended before them (which may hold the resource record they follow)
+    const failed = appendLines(this.#lines, items, toLine);
+    this.#dropped += failed;
+    return failed + this.#writeOpen();
+  }
+
+  /**
+   * Appends one line (without its newline) to the lines not yet written, encoded now: the record of
+   * a span that just ended, so nothing holds the span until a batch is exported. The lines go to
+   * the stream as one chunk at `batching.maxLines` lines or `maxBytes` bytes, after `delayMs`, or
+   * with the next {@link writeItems} or {@link flush}; what each chunk wrote and lost of them goes
+   * to the `outcome` given to {@link batchAppendedLines}.
+   */
+  append(line: string): void {
+    const lines = this.#lines;
+    lines.append(line);
+    this.#appended++;
+    const { maxLines, maxBytes, delayMs } = this.#batching;
+    if (lines.records >= maxLines || lines.size >= maxBytes) this.#writeOpen();
+    else if (this.#timer === undefined) {
+      this.#timer = setTimeout(() => {
+        this.#timer = undefined;
+        this.#writeOpen();
+      }, delayMs);
+      this.#timer.unref();
+    }
+  }
+
+  /** Sets how appended lines are batched, and who hears what each batch wrote and lost. */
+  batchAppendedLines(batching: Partial<AppendedLineBatching>, outcome: AppendedOutcome): void {
+    this.#batching = { ...DEFAULT_BATCHING, ...batching };
+    this.#appendedOutcome = outcome;
+  }
+
+  /** Hands the lines not yet written to the stream; returns how many of those not appended one at a time were dropped. */
+  #writeOpen(): number {
+    if (this.#timer !== undefined) {
+      clearTimeout(this.#timer);
+      this.#timer = undefined;
+    }
+    if (this.#lines.records === 0) return 0;
+    const appended = this.#appended;
+    this.#appended = 0;
+    // a chunk is written or dropped whole, so what was lost of it splits exactly
+    const lost = this.#accept(this.#lines.take());
+    const appendedLost = lost === 0 ? 0 : appended;
+    if (appended > 0) this.#appendedOutcome?.(appended - appendedLost, appendedLost);
+    return lost - appendedLost;
   }
 
   /** Hands `chunk` to the stream, or holds it while the stream is backed up; returns the records dropped. */
@@ -142,6 +204,7 @@ export class JsonLinesWriter {
 
   /** Resolves once everything buffered was handed to the stream (or dropped); reports new drops. */
   flush(): Promise<void> {
+    this.#writeOpen();
     const done = (): void => this.reportDrops();
     if (!this.#blocked || this.#failed) {
       done();
