@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { convert } from '../src/commands/convert.js';
 import { show } from '../src/commands/show.js';
+import { sql } from '../src/commands/sql.js';
 import { openIndex } from '../src/partition/partition-index.js';
 import { readIndexMetrics, readPartitions } from '../src/partition/read-partitions.js';
 import { expandPaths } from '../src/read/expand-paths.js';
@@ -144,6 +145,23 @@ describe('lean console record', () => {
     const answer = recipe(run.lean.dir);
     assert.equal(answer.trim().split('\n').length, 20);
     assert.equal(answer, recipe(run.old.dir));
+  });
+
+  it('gives gym trace sql the same spans and metric points, resource attributes joined', async () => {
+    const run = writeRun();
+    const query = async (dir: string, q: string) => {
+      const c = capture();
+      assert.equal(await sql({ paths: [dir], query: q, format: 'json' }, c), 0, c.err);
+      return c.out;
+    };
+    const spans = 'SELECT span_id, service, run_id, resource_attributes, start_ns, end_ns FROM spans ORDER BY span_id';
+    const leanSpans = JSON.parse(await query(run.lean.dir, spans)) as Array<{ run_id: string; resource_attributes: Record<string, unknown> }>;
+    assert.equal(leanSpans.length, 20);
+    assert.ok(leanSpans.every((s) => s.run_id === 'run1'));
+    assert.deepEqual(leanSpans, JSON.parse(await query(run.old.dir, spans)));
+    const metrics = JSON.parse(await query(run.lean.dir, 'SELECT service, resource_attributes, value FROM metrics')) as Array<{ resource_attributes: string }>;
+    assert.equal(metrics.length, 1);
+    assert.deepEqual(JSON.parse(metrics[0]!.resource_attributes), resourceAttributes(workers[1]!));
   });
 
   it('shows and converts as the old record does', async () => {
