@@ -84,13 +84,6 @@ export class TextLines implements OpenLines {
   }
 }
 
-/** The lines of `items` joined into one string, for a stream that may hold its chunk after writing it. */
-export function joinLines<T>(items: readonly T[], toLine: (item: T) => string): LineBatch {
-  const lines = new TextLines();
-  const failed = appendLines(lines, items, toLine);
-  return { ...lines.take(), failed };
-}
-
 /** Lines encoded into reused buffers as they are appended. */
 export class LineBuffers implements OpenLines {
   readonly #free: Buffer[] = [];
