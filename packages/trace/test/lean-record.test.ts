@@ -1,6 +1,6 @@
 // The lean console record (docs/lens-setup.md, "console"): a resource record once per process per
 // file, then lines carrying only their process's identity. Read directly, through the index, by
-// `show`, `convert` and the documented jq recipe, they give what the same spans written the old
+// `show`, `convert`, `push`, `sql` and the documented jq recipe, they give what the same spans written the old
 // way (a resource block and ISO times on every line) give.
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { convert } from '../src/commands/convert.js';
+import { push } from '../src/commands/push.js';
 import { show } from '../src/commands/show.js';
 import { sql } from '../src/commands/sql.js';
 import { openIndex } from '../src/partition/partition-index.js';
@@ -15,6 +16,7 @@ import { readIndexMetrics, readPartitions } from '../src/partition/read-partitio
 import { expandPaths } from '../src/read/expand-paths.js';
 import { emptyReadStats } from '../src/read/read-stats.js';
 import { readSpans } from '../src/read/read-spans.js';
+import { startOtlpReceiver } from '../src/receive/receiver.js';
 import type { SpanRecord } from '../src/span-record.js';
 import { capture } from './support/capture.js';
 import { AGENT, consoleLine, MODEL, RESOURCES, rolloutSpans, tempDir } from './support/fixtures.js';
@@ -183,5 +185,20 @@ describe('lean console record', () => {
     const request = JSON.parse(leanOtlp.split('\n')[0]!) as { resourceSpans: Array<{ resource: { attributes: Array<{ key: string }> }; scopeSpans: Array<{ scope: { name: string } }> }> };
     assert.ok(request.resourceSpans[0]!.resource.attributes.some((a) => a.key === 'nemo.run.id'));
     assert.equal(request.resourceSpans[0]!.scopeSpans[0]!.scope.name, 'nemo.gym');
+  });
+
+  it('pushes to an OTLP receiver the spans, resources and scope the old record gives', async () => {
+    const run = writeRun();
+    const out = tempDir();
+    cleanups.push(out.cleanup);
+    const rx = await startOtlpReceiver({ outDir: out.dir, grpcPort: 0, httpPort: 0 });
+    try {
+      const c = capture();
+      assert.equal(await push({ paths: [run.lean.dir], endpoint: `http://127.0.0.1:${rx.httpPort}`, protocol: 'http/protobuf' }, c), 0, c.err);
+      assert.match(c.out, /^pushed 20 spans/);
+    } finally {
+      await rx.close();
+    }
+    assert.deepEqual(comparable((await readSpans([out.dir])).spans), comparable((await readSpans([run.old.dir])).spans));
   });
 });
