@@ -17,10 +17,12 @@ const BURST = 1024;
 const SPANS = Math.ceil(Number(process.env.BENCH_SPANS ?? 200_000) / BURST) * BURST;
 let bytes = 0;
 let lines = 0;
+// span lines only: the stream also gets the process's resource record, once
+const SPAN_LINE = Buffer.from('{"type":"span"');
 const sink = new Writable({
   write(chunk: Buffer, _encoding, done) {
     bytes += chunk.length;
-    for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
+    for (let i = chunk.indexOf(SPAN_LINE); i !== -1; i = chunk.indexOf(SPAN_LINE, i + 1)) lines++;
     done();
   },
 });

@@ -24,7 +24,7 @@ export {
 export { DEFAULT_REDACT_KEYS, REDACTED, redactValue, safeSetSpanAttributes } from './attributes.js';
 export type { LooseAttributes } from './attributes.js';
 export { NOOP_SPAN } from './noop-span.js';
-export { recordSpanError } from './run-in-span.js';
+export { recordSpanError, runInOwnSpan } from './run-in-span.js';
 export { scrubString, setStringScrubber } from './scrub.js';
 export type { StringScrubber } from './scrub.js';
 export type { SpanOptions } from './run-in-span.js';

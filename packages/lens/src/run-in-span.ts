@@ -9,6 +9,7 @@ import { safeSetSpanAttributes, toAttributeValue } from './attributes.js';
 import type { LooseAttributes } from './attributes.js';
 import { nowHrTime } from './clock.js';
 import { getLeanTracer } from './lean/lean-tracer.js';
+import type { LeanTracer } from './lean/lean-tracer.js';
 import { hasStringScrubber, scrubString } from './scrub.js';
 
 /** Options shared by the span primitives. */
@@ -88,7 +89,22 @@ export function startSpanAt(name: string, parent: Context, attributes: LooseAttr
  */
 export function runInSpan<T>(name: string, fn: (span: Span) => T, attributes: LooseAttributes | undefined, options: SpanOptions | undefined, defaultScope: string): T {
   const parent = options?.parent ?? context.active();
-  const span = startSpanAt(name, parent, attributes, options, defaultScope);
+  return runWithSpan(startSpanAt(name, parent, attributes, options, defaultScope), parent, fn);
+}
+
+/**
+ * Runs `fn` inside INTERNAL span `name` of the lean `tracer`, a child of the span in `parent`, with
+ * `attributes` taken over as they are: for instrumentation whose attribute keys and values are its
+ * own (valid, nothing to redact), so no copy is made. Ends and records errors as {@link runInSpan}.
+ */
+export function runInOwnSpan<T>(tracer: LeanTracer, name: string, attributes: Attributes, parent: Context, fn: (span: Span) => T): T {
+  const parentSpan = trace.getSpanContext(parent);
+  const span = tracer.startSpan(name, SpanKind.INTERNAL, parentSpan !== undefined && trace.isSpanContextValid(parentSpan) ? parentSpan : undefined, attributes, nowHrTime());
+  return runWithSpan(span, parent, fn);
+}
+
+/** Runs `fn(span)` with `span` current under `parent`, ending it when `fn` returns or its promise settles. */
+function runWithSpan<T>(span: Span, parent: Context, fn: (span: Span) => T): T {
   let result: T;
   try {
     result = context.with(trace.setSpan(parent, span), fn, undefined, span);

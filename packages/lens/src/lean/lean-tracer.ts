@@ -50,8 +50,10 @@ class PipelineTracer implements LeanTracer {
     const traceId = parent?.traceId ?? newTraceId();
     const sampled = this.#pipeline.sample(parent, traceId, name, kind, attributes);
     const context: SpanContext = { traceId, spanId: newSpanId(), traceFlags: sampled ? 1 : 0 };
-    const span = new LeanSpan(name, kind, context, parent, attributes, this.#scope, sampled ? this.#pipeline : undefined, startTime);
-    if (sampled) this.#pipeline.onStart(span);
+    // sampled out: a span that only carries its context to children and peers (no attributes, no times)
+    if (!sampled) return trace.wrapSpanContext(context);
+    const span = new LeanSpan(name, kind, context, parent, attributes, this.#scope, this.#pipeline, startTime);
+    this.#pipeline.onStart(span);
     return span;
   }
 }

@@ -14,7 +14,7 @@ import type { LogRecordProcessor } from '@opentelemetry/sdk-logs';
 import { InstrumentType, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 import type { IMetricReader } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, BatchSpanProcessor, ParentBasedSampler, SamplingDecision } from '@opentelemetry/sdk-trace-base';
-import type { Sampler, SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { Sampler, SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { Resource } from '@opentelemetry/resources';
 import { setLeanMetrics } from '../lean/lean-metrics.js';
 import { setLeanPipeline } from '../lean/lean-tracer.js';
@@ -27,6 +27,7 @@ import { readEnv } from './env.js';
 import type { Env } from './env.js';
 import { ExportMonitor } from './export-monitor.js';
 import type { TelemetryLosses } from './loss-tally.js';
+import type { ConsoleSpanExporter } from './exporters/console.js';
 import { exporterFactory } from './exporters/select.js';
 import { LeanMetricsProducer } from './lean-metrics-producer.js';
 import { setLogSink } from './log-sink.js';
@@ -54,13 +55,19 @@ export const SHUTDOWN_STALL_MS = 1500;
 const DEFAULT_METRIC_INTERVAL_MS = 10_000;
 
 /**
+ * Bench only (BENCHMARKS.md, `cpu-ab`): lean spans go through the batch processor to the console
+ * exporter, as before they were written as they end, so a side-by-side run can price the difference.
+ */
+const BENCH_VIA_BATCH_PROCESSOR = process.env['GYM_BENCH_LEAN_SPANS_VIA_BATCH'] === '1';
+
+/**
  * Builds the providers for an enabled config and registers them globally with the async-local
  * context manager and the W3C trace-context + baggage propagator. Exporters are created before
  * anything is registered, so a configuration error leaves the process untouched.
  * @throws LensConfigError for an unknown exporter or OTLP protocol.
  */
 export async function buildProviders(config: NemoLensConfig, env: Env, attributes: Attributes, options: SetupTelemetryOptions): Promise<Pipeline> {
-  const factory = exporterFactory(config.exporter, env, options.output ?? process.stdout, 'NemoLensConfig.exporter');
+  const factory = exporterFactory(config.exporter, env, options.output ?? process.stdout, 'NemoLensConfig.exporter', options.ownScope);
   const monitor = new ExportMonitor();
   const spanExporter = config.tracesEnabled ? (options.spanExporter ?? (await factory.span())) : undefined;
   const metricExporter = config.metricsEnabled && !options.metricReader ? await factory.metric() : undefined;
@@ -70,6 +77,7 @@ export async function buildProviders(config: NemoLensConfig, env: Env, attribute
   if (options.allowReinit) disableGlobals();
 
   let tracerProvider: BasicTracerProvider | undefined;
+  let directWriter: ConsoleSpanExporter | undefined;
   const closer = new OpenSpanCloser();
   if (spanExporter) {
     // code wins over the standard variables, which win over lens's defaults
@@ -88,8 +96,10 @@ export async function buildProviders(config: NemoLensConfig, env: Env, attribute
     const sampler = samplerFromEnv(env);
     // closer first: the multi-processor shuts processors down in order, so truncated spans reach the BSP
     tracerProvider = new BasicTracerProvider({ resource, sampler, spanProcessors: [closer, bsp] });
+    // lens's console exporter writes lean spans as they end (the batch processor is for SDK spans)
+    directWriter = options.spanExporter === undefined && !BENCH_VIA_BATCH_PROCESSOR ? writingAsTheyEnd(spanExporter, bspConfig, monitor) : undefined;
     if (!trace.setGlobalTracerProvider(tracerProvider)) degraded('tracer provider');
-    else setLeanPipeline(leanPipeline(resource, sampler, closer, bsp));
+    else setLeanPipeline(leanPipeline(resource, sampler, closer, directWriter === undefined ? bsp : writtenAsTheyEnd(directWriter, monitor)));
   }
 
   let meterProvider: MeterProvider | undefined;
@@ -129,7 +139,7 @@ export async function buildProviders(config: NemoLensConfig, env: Env, attribute
 
   const flushAll = (timeoutMs: number): Promise<void> =>
     Promise.all([
-      tracerProvider && settle('traces', () => tracerProvider.forceFlush(), timeoutMs),
+      tracerProvider && settle('traces', () => tracerProvider.forceFlush().then(() => directWriter?.forceFlush()), timeoutMs),
       meterProvider && settle('metrics', () => meterProvider.forceFlush({ timeoutMillis: timeoutMs }), timeoutMs),
       loggerProvider && settle('logs', () => loggerProvider.forceFlush({ timeoutMillis: timeoutMs }), timeoutMs),
     ]).then(() => monitor.report());
@@ -155,10 +165,35 @@ export async function buildProviders(config: NemoLensConfig, env: Env, attribute
 }
 
 /**
- * Where lean spans go: the same closer and batch processor as SDK spans, the same resource and
- * sampler. A parent-based sampler (the default) follows the parent's sampled flag without a call.
+ * `exporter` when it is lens's console span exporter, readied to write lean spans as they end, in
+ * batches of the batch processor's size and delay, each batch's outcome counted by `monitor`.
  */
-function leanPipeline(resource: Resource, sampler: Sampler, closer: OpenSpanCloser, bsp: SpanProcessor): LeanPipeline {
+function writingAsTheyEnd(exporter: SpanExporter, batch: { maxExportBatchSize: number; scheduledDelayMillis: number }, monitor: ExportMonitor): ConsoleSpanExporter | undefined {
+  if (!('writeSpansAsTheyEnd' in exporter)) return undefined;
+  const writer = exporter as ConsoleSpanExporter;
+  writer.writeSpansAsTheyEnd({ maxLines: batch.maxExportBatchSize, delayMs: batch.scheduledDelayMillis }, (written, lost) => {
+    monitor.exported('spans', written);
+    if (lost > 0) monitor.exportFailed('spans', lost, new Error(`the console writer dropped ${lost} record(s)`));
+  });
+  return writer;
+}
+
+/** Where lean spans go when they are written as they end: counted in, then written at once. */
+function writtenAsTheyEnd(writer: ConsoleSpanExporter, monitor: ExportMonitor): Pick<SpanProcessor, 'onEnd'> {
+  return {
+    onEnd(span) {
+      monitor.accepted('spans', 1);
+      writer.writeSpan(span);
+    },
+  };
+}
+
+/**
+ * Where lean spans go: the same closer as SDK spans, then the batch processor or (the console
+ * exporter) written as they end; the same resource and sampler. A parent-based sampler (the
+ * default) follows the parent's sampled flag without a call.
+ */
+function leanPipeline(resource: Resource, sampler: Sampler, closer: OpenSpanCloser, bsp: Pick<SpanProcessor, 'onEnd'>): LeanPipeline {
   const followsParent = sampler instanceof ParentBasedSampler;
   return {
     resource,

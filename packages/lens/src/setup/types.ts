@@ -3,6 +3,7 @@
  * @module
  */
 import type { Attributes, Meter, Tracer } from '@opentelemetry/api';
+import type { InstrumentationScope } from '@opentelemetry/core';
 import type { LogRecordExporter } from '@opentelemetry/sdk-logs';
 import type { IMetricReader } from '@opentelemetry/sdk-metrics';
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
@@ -43,6 +44,11 @@ export interface SetupTelemetryOptions {
   metricExportIntervalMs?: number;
   /** Stream of the `console` exporter. Default `process.stdout`. */
   output?: OutputStream;
+  /**
+   * The instrumentation scope of the caller's own spans: the `console` exporter states it once in
+   * its resource record, and the lines of spans in it leave it out. Default: none (every line names its scope).
+   */
+  ownScope?: InstrumentationScope;
   /** Environment to read. Default `process.env` (the OTLP exporters always read `process.env`). */
   env?: Env;
   /** Resource detector options (tests). */

@@ -6,7 +6,7 @@ import { logs, SeverityNumber } from '@opentelemetry/api-logs';
 import pino from 'pino';
 import { NemoLensConfig, lensPinoOptions, setupTelemetry } from '@gym/lens/setup';
 import type { TelemetryHandle } from '@gym/lens/setup';
-import { CONSOLE_SPAN_FIELDS } from '@gym/names';
+import { CONSOLE_SPAN_FIELDS, CONSOLE_SPAN_OPTIONAL_FIELDS } from '@gym/names';
 import { parseJsonLines } from '@gym/lens/testing';
 import { JsonLinesWriter } from '../../src/setup/exporters/json-lines-writer.js';
 import { collectWarnings, textSink } from '../support/sinks.js';
@@ -55,18 +55,29 @@ describe('console exporter', () => {
       'parent_span_id',
       'name',
       'kind',
-      'start_time',
-      'end_time',
       'start_time_unix_nano',
       'end_time_unix_nano',
       'duration_ms',
       'status',
       'attributes',
-      'events',
-      'links',
-      'resource',
       'scope',
+      'service.name',
+      'process.pid',
     ]);
+    // the resource is stated once, first on the stream, not on every line
+    const resources = records.filter((r) => r['type'] === 'resource');
+    assert.equal(resources.length, 1);
+    assert.equal(lines[0], JSON.stringify(resources[0]));
+    assert.deepEqual(Object.keys(resources[0]!), ['type', 'service.name', 'process.pid', 'attributes']);
+    assert.equal(resources[0]!['service.name'], 'nemo-gym/simple_agent');
+    assert.equal(resources[0]!['process.pid'], process.pid);
+    assert.equal(resources[0]!['attributes']['service.name'], 'nemo-gym/simple_agent');
+    assert.equal(resources[0]!['attributes']['process.pid'], process.pid);
+    for (const r of records.filter((x) => x['type'] !== 'resource')) {
+      assert.equal(r['resource'], undefined);
+      assert.equal(r['service.name'], 'nemo-gym/simple_agent');
+      assert.equal(r['process.pid'], process.pid);
+    }
     assert.match(root['trace_id'], /^[0-9a-f]{32}$/);
     assert.match(root['span_id'], /^[0-9a-f]{16}$/);
     assert.equal(root['parent_span_id'], null);
@@ -78,6 +89,7 @@ describe('console exporter', () => {
     assert.deepEqual(root['status'], { code: 'UNSET', message: null });
     assert.equal(root['attributes']['nemo.gym.rollout.id'], 'r-1');
     assert.equal(child['events'][0].name, 'retry');
+    assert.match(child['events'][0].time_unix_nano, /^\d{19}$/);
     assert.deepEqual(child['events'][0].attributes, { attempt: 2 });
     assert.equal(typeof root['duration_ms'], 'number');
     assert.ok(root['duration_ms'] >= 0);
@@ -85,9 +97,10 @@ describe('console exporter', () => {
     const startNs = BigInt(root['start_time_unix_nano']);
     const endNs = BigInt(root['end_time_unix_nano']);
     assert.ok(endNs >= startNs);
-    assert.equal(Date.parse(root['start_time']), Number(startNs / 1_000_000n));
-    assert.equal(root['resource']['attributes']['service.name'], 'nemo-gym/simple_agent');
+    assert.equal(root['start_time'], undefined);
     assert.deepEqual(root['scope'], { name: 'test-scope', version: '1.2.3' });
+    assert.equal(root['events'], undefined);
+    assert.equal(root['links'], undefined);
 
     const metricLines = records.filter((r) => r['type'] === 'metric');
     const counter = metricLines.find((m) => m['name'] === 'gym.rollouts')!;
@@ -96,7 +109,7 @@ describe('console exporter', () => {
     assert.equal(counter['is_monotonic'], true);
     assert.deepEqual(counter['data_points'][0].attributes, { ok: true });
     assert.equal(counter['data_points'][0].value, 2);
-    assert.equal(counter['resource']['attributes']['service.name'], 'nemo-gym/simple_agent');
+    assert.deepEqual(Object.keys(counter['data_points'][0]), ['attributes', 'start_time_unix_nano', 'end_time_unix_nano', 'value']);
     assert.ok(!JSON.stringify(counter).includes('trace_id'));
     const histogram = metricLines.find((m) => m['name'] === 'gym.rollout.duration_ms')!;
     assert.equal(histogram['kind'], 'HISTOGRAM');
@@ -112,7 +125,6 @@ describe('console exporter', () => {
     assert.equal(bridged['trace_id'], child['trace_id']);
     assert.equal(bridged['span_id'], child['span_id']);
     assert.equal(bridged['trace_flags'], 1);
-    assert.equal(bridged['resource']['attributes']['service.name'], 'nemo-gym/simple_agent');
     const direct = logLines.find((l) => l['body'] === 'uncorrelated')!;
     assert.equal(direct['trace_id'], undefined);
   });
@@ -195,29 +207,59 @@ describe('JsonLinesWriter', () => {
 });
 
 describe('spanLine', () => {
-  it('writes the same object as toSpanRecord, escaping names, messages and attributes', async () => {
-    const { spanLine, toSpanRecord } = await import('../../src/setup/exporters/span-record.js');
+  it("writes the naming contract's fields in order, escaping names, messages, attributes and the identity", async () => {
+    const { spanLine } = await import('../../src/setup/exporters/span-record.js');
+    const { processIdentity } = await import('../../src/setup/exporters/process-identity.js');
     const { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } = await import('@opentelemetry/sdk-trace-base');
     const { resourceFromAttributes } = await import('@opentelemetry/resources');
     const exporter = new InMemorySpanExporter();
-    const provider = new BasicTracerProvider({ resource: resourceFromAttributes({ 'service.name': 'nemo-gym/"quoted"', n: 3 }), spanProcessors: [new SimpleSpanProcessor(exporter)] });
-    const tracer = provider.getTracer('scope "x"', '1.0');
+    const resource = resourceFromAttributes({ 'service.name': 'nemo-gym/"quoted"', 'service.instance.id': 'w-"1"', 'process.pid': 7, n: 3 });
+    const provider = new BasicTracerProvider({ resource, spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    const own = { name: 'scope "x"', version: '1.0' };
+    const tracer = provider.getTracer(own.name, own.version);
     const parent = tracer.startSpan('parent');
     const { trace, context, SpanStatusCode } = await import('@opentelemetry/api');
-    const child = tracer.startSpan('name with "quotes"\nand a newline', { links: [{ context: parent.spanContext(), attributes: { why: 'retry' } }] }, trace.setSpan(context.active(), parent));
+    const child = provider
+      .getTracer('user code')
+      .startSpan('name with "quotes"\nand a newline', { links: [{ context: parent.spanContext(), attributes: { why: 'retry' } }] }, trace.setSpan(context.active(), parent));
     child.setAttributes({ s: '</script>"\\', list: [1, 2], flag: true });
     child.addEvent('gym.http.retry', { attempt: 1 });
     child.setStatus({ code: SpanStatusCode.ERROR, message: 'boom "x"' });
     child.end();
     parent.end();
-    for (const span of exporter.getFinishedSpans()) {
-      const line = spanLine(span);
-      assert.ok(!line.includes('\n'));
-      assert.deepEqual(JSON.parse(line), JSON.parse(JSON.stringify(toSpanRecord(span))));
-      assert.deepEqual(Object.keys(JSON.parse(line)), Object.keys(toSpanRecord(span)));
-      // the fields and their order are the naming contract's, which gym trace reads by
-      assert.deepEqual(Object.keys(JSON.parse(line)), [...CONSOLE_SPAN_FIELDS]);
-    }
+    const identity = processIdentity(resource, own);
+    const [childSpan, parentSpan] = exporter.getFinishedSpans();
+    const childLine = spanLine(childSpan!, identity, own);
+    const parentLine = spanLine(parentSpan!, identity, own);
+    assert.ok(!childLine.includes('\n'));
+    const childRecord = JSON.parse(childLine);
+    const parentRecord = JSON.parse(parentLine);
+    // the fields and their order are the naming contract's, which gym trace reads by
+    const optional = new Set<string>(CONSOLE_SPAN_OPTIONAL_FIELDS);
+    assert.deepEqual(
+      Object.keys(childRecord),
+      [...CONSOLE_SPAN_FIELDS].filter((f) => f !== 'process.pid'),
+    );
+    assert.deepEqual(
+      Object.keys(parentRecord),
+      [...CONSOLE_SPAN_FIELDS].filter((f) => !optional.has(f) || f === 'service.instance.id'),
+    );
+    assert.equal(childRecord.name, 'name with "quotes"\nand a newline');
+    assert.deepEqual(childRecord.attributes, { s: '</script>"\\', list: [1, 2], flag: true });
+    assert.deepEqual(childRecord.status, { code: 'ERROR', message: 'boom "x"' });
+    assert.deepEqual(childRecord.links, [{ trace_id: parentRecord.trace_id, span_id: parentRecord.span_id, attributes: { why: 'retry' } }]);
+    assert.deepEqual(childRecord.scope, { name: 'user code', version: null });
+    assert.equal(childRecord['service.name'], 'nemo-gym/"quoted"');
+    assert.equal(childRecord['service.instance.id'], 'w-"1"');
+    const stated = JSON.parse(identity.record);
+    assert.deepEqual(stated, {
+      type: 'resource',
+      'service.name': 'nemo-gym/"quoted"',
+      'service.instance.id': 'w-"1"',
+      'process.pid': 7,
+      scope: { name: own.name, version: own.version },
+      attributes: resource.attributes,
+    });
     await provider.shutdown();
   });
 });

@@ -4,9 +4,9 @@
  * and a disabled gate runs the function with a no-op span and nothing else.
  * @module
  */
-import type { AttributeValue, Span } from '@opentelemetry/api';
+import type { Attributes, AttributeValue, Span } from '@opentelemetry/api';
 import type { TraceScope } from '../http/instrumentation.js';
-import { ATTR, GYM_SCOPE } from './attributes.js';
+import { ATTR } from './attributes.js';
 import { warnIfDetached } from './detached-scope.js';
 import { GATES } from './gates.js';
 import type { GymSpanGroup } from './gates.js';
@@ -14,8 +14,6 @@ import { rolloutIdIn } from './rollout-context.js';
 import { contextOf, scopeOf } from './trace-scope.js';
 import { activeTelemetry } from './state.js';
 import type { GymTelemetry } from './state.js';
-
-const SCOPE = { scope: GYM_SCOPE };
 
 /** What server code may do with a span: annotate it with shapes and outcomes (never prompts). */
 export interface GymSpan {
@@ -72,14 +70,20 @@ export function gymSpan<T>(group: GymSpanGroup, name: string, fn: (span: GymSpan
 /**
  * Runs `fn` inside span `name` of gym's scope, carrying the server name and the rollout id of its
  * parent — `scope`, else the current context: every gym span (endpoint spans, `gym.job`,
- * `gymSpan`) is started here. `fn` gets the span and the span's own scope. Call after the gate.
+ * `gymSpan`) is started here, on the same lean tracer as the SERVER and CLIENT spans. The keys gym
+ * sets are its own: they go onto the span as they are (no copy, no redaction); `attributes` (a
+ * server author's) are checked and redacted as any span's. `fn` gets the span and the span's own
+ * scope. Call after the gate.
  */
 export function inGymSpan<T>(telemetry: GymTelemetry, name: string, fn: (span: Span, scope: TraceScope) => T, attributes?: Readonly<Record<string, unknown>>, scope?: TraceScope): T {
-  const { api } = telemetry;
+  const { api, lens } = telemetry;
   const parent = contextOf(telemetry, scope);
-  const all: Record<string, unknown> = { ...attributes, [ATTR.SERVER_NAME]: telemetry.serverName };
+  const own: Attributes = { [ATTR.SERVER_NAME]: telemetry.serverName };
   const rolloutId = rolloutIdIn(telemetry, parent);
-  if (rolloutId !== undefined) all[ATTR.ROLLOUT_ID] = rolloutId;
+  if (rolloutId !== undefined) own[ATTR.ROLLOUT_ID] = rolloutId;
   // the span is current while `fn` runs synchronously: its context is the span's scope
-  return telemetry.lens.spanCm(name, (span) => fn(span, scopeOf(api.context.active())), all, scope === undefined ? SCOPE : { scope: GYM_SCOPE, parent });
+  return lens.runInOwnSpan(telemetry.lean, name, own, parent, (span) => {
+    if (attributes !== undefined) lens.safeSetSpanAttributes(span, attributes);
+    return fn(span, scopeOf(api.context.active()));
+  });
 }

@@ -84,6 +84,8 @@ async function setUp(options: InitTelemetryOptions): Promise<GymTelemetry | unde
       env,
       metricExportIntervalMs: settings.metricExportIntervalMs,
       asyncContext: settings.asyncContext,
+      // gym's own spans: their console lines leave the scope to the resource record
+      ownScope: { name: GYM_SCOPE, version: GYM_VERSION },
       ...(options.output === undefined ? {} : { output: options.output }),
       resourceAttributes: {
         [ATTR.SERVICE_GROUP]: serviceGroup,

@@ -1,4 +1,6 @@
 // Reads the console telemetry records (one JSON object per line) out of every log file of a run.
+// A file states each process's resource once (a `"type":"resource"` record); every later line
+// carries its process's identity, and is given here the `resource` its file stated for it.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -23,24 +25,53 @@ export interface MetricLine {
   [key: string]: unknown;
 }
 
-export function readRecords(logDir: string): { spans: SpanLine[]; metrics: MetricLine[]; logs: Array<Record<string, unknown>>; byFile: Record<string, SpanLine[]> } {
+/** A resource record: the resource of the process whose identity it names. */
+export interface ResourceLine {
+  type: 'resource';
+  'service.name': string;
+  'service.instance.id'?: string;
+  'process.pid'?: number;
+  attributes: Record<string, unknown>;
+}
+
+// what a line is joined to its resource record by: service.name, and the instance id or else the pid
+function identityOf(record: Record<string, unknown>): string {
+  const instance = record['service.instance.id'];
+  return `${String(record['service.name'])}|${instance === undefined ? `pid ${String(record['process.pid'])}` : `instance ${String(instance)}`}`;
+}
+
+export function readRecords(logDir: string): {
+  spans: SpanLine[];
+  metrics: MetricLine[];
+  logs: Array<Record<string, unknown>>;
+  resources: ResourceLine[];
+  byFile: Record<string, SpanLine[]>;
+} {
   const spans: SpanLine[] = [];
   const metrics: MetricLine[] = [];
   const logs: Array<Record<string, unknown>> = [];
+  const resources: ResourceLine[] = [];
   const byFile: Record<string, SpanLine[]> = {};
   for (const file of readdirSync(logDir).filter((f) => f.endsWith('.log'))) {
     byFile[file] = [];
+    const stated = new Map<string, Record<string, unknown>>();
     for (const line of readFileSync(join(logDir, file), 'utf8').split('\n')) {
       if (!line.startsWith('{"type":')) continue;
-      const record = JSON.parse(line) as { type: string };
+      const record = JSON.parse(line) as Record<string, unknown> & { type: string };
+      if (record.type === 'resource') {
+        resources.push(record as unknown as ResourceLine);
+        stated.set(identityOf(record), (record as unknown as ResourceLine).attributes);
+        continue;
+      }
+      record['resource'] ??= { attributes: stated.get(identityOf(record)) ?? {} };
       if (record.type === 'span') {
-        spans.push(record as SpanLine);
-        byFile[file].push(record as SpanLine);
-      } else if (record.type === 'metric') metrics.push(record as MetricLine);
+        spans.push(record as unknown as SpanLine);
+        byFile[file].push(record as unknown as SpanLine);
+      } else if (record.type === 'metric') metrics.push(record as unknown as MetricLine);
       else if (record.type === 'log') logs.push(record);
     }
   }
-  return { spans, metrics, logs, byFile };
+  return { spans, metrics, logs, resources, byFile };
 }
 
 /** The spans of one trace as an indented tree of `name [service]` lines, children by start time. */

@@ -18,12 +18,16 @@ describe('service.name of the gym command', () => {
       const records = readFileSync(join(dir, 'logs', 'collector.log'), 'utf8')
         .trim()
         .split('\n')
-        .map((l) => JSON.parse(l) as { type: string; name?: string; resource: { attributes: Record<string, unknown> } });
+        .map((l) => JSON.parse(l) as { type: string; name?: string; 'service.name': string; attributes?: Record<string, unknown> });
       const job = records.find((r) => r.type === 'span' && r.name === 'gym.job');
       assert.ok(job !== undefined, 'the run wrote its gym.job span');
-      assert.equal(job.resource.attributes['service.name'], 'nemo-gym/orchestrator');
-      assert.equal(job.resource.attributes['nemo.gym.server.type'], 'orchestrator');
-      assert.ok(records.filter((r) => r.type === 'metric').every((r) => r.resource.attributes['service.name'] === 'nemo-gym/orchestrator'));
+      assert.equal(job['service.name'], 'nemo-gym/orchestrator');
+      // the process's resource is stated once, first; every span and metric line names its service
+      const resources = records.filter((r) => r.type === 'resource');
+      assert.equal(resources.length, 1);
+      assert.equal(records[0], resources[0]);
+      assert.equal(resources[0]!.attributes!['nemo.gym.server.type'], 'orchestrator');
+      assert.ok(records.filter((r) => r.type === 'metric').every((r) => r['service.name'] === 'nemo-gym/orchestrator'));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

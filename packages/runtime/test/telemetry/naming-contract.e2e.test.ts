@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ATTR, CONSOLE_SPAN_FIELDS, METRIC, SPAN } from '@gym/names';
+import { ATTR, CONSOLE_SPAN_FIELDS, CONSOLE_SPAN_OPTIONAL_FIELDS, METRIC, SPAN } from '@gym/names';
 import { isTruncated, readSpans, rewardOf, rolloutIdOf } from '@gym/trace';
 import type { MetricPoint, SpanRecord } from '@gym/trace';
 import { consoleTelemetryRun, EXAMPLE_EVAL_RUN, runGym } from '../support/gym-process.js';
@@ -34,6 +34,8 @@ describe('the naming contract on a real run', () => {
   const dir = mkdtempSync(join(tmpdir(), 'gym-names-run-'));
   const logDir = join(dir, 'logs');
   const rawSpans: Array<Record<string, unknown>> = [];
+  /** Each span's resource record (the one its file stated last for its process). */
+  const statedFor = new Map<Record<string, unknown>, Record<string, unknown>>();
   const rawMetricNames = new Set<string>();
   let spans: SpanRecord[] = [];
   let metrics: MetricPoint[] = [];
@@ -44,8 +46,19 @@ describe('the naming contract on a real run', () => {
     });
     assert.equal(run.code, 0, run.stderr);
     for (const file of readdirSync(logDir).filter((f) => f.endsWith('.log'))) {
+      const stated = new Map<string, Record<string, unknown>>();
+      const identity = (r: Record<string, unknown>) => `${String(r['service.name'])}|${String(r['service.instance.id'] ?? `pid ${String(r['process.pid'])}`)}`;
       for (const line of readFileSync(join(logDir, file), 'utf8').split('\n')) {
-        if (line.startsWith('{"type":"span"')) rawSpans.push(JSON.parse(line) as Record<string, unknown>);
+        if (line.startsWith('{"type":"resource"')) {
+          const record = JSON.parse(line) as Record<string, unknown>;
+          stated.set(identity(record), record);
+        }
+        if (line.startsWith('{"type":"span"')) {
+          const record = JSON.parse(line) as Record<string, unknown>;
+          rawSpans.push(record);
+          const resource = stated.get(identity(record));
+          if (resource !== undefined) statedFor.set(record, resource);
+        }
         if (line.startsWith('{"type":"metric"')) rawMetricNames.add((JSON.parse(line) as { name: string }).name);
       }
     }
@@ -53,9 +66,19 @@ describe('the naming contract on a real run', () => {
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('writes every span record with exactly the contract fields, in order', () => {
+  it('writes every span record with exactly the contract fields, in order, after its resource record', () => {
     assert.ok(rawSpans.length > 10, `only ${rawSpans.length} span records`);
-    for (const record of rawSpans) assert.deepEqual(Object.keys(record), [...CONSOLE_SPAN_FIELDS]);
+    const optional = new Set<string>(CONSOLE_SPAN_OPTIONAL_FIELDS);
+    for (const record of rawSpans) {
+      const keys = Object.keys(record);
+      // the contract's fields in its order, the optional ones only when present, one identity field
+      assert.deepEqual(
+        keys,
+        [...CONSOLE_SPAN_FIELDS].filter((f) => !optional.has(f) || f in record),
+      );
+      assert.equal(['service.instance.id', 'process.pid'].filter((f) => f in record).length, 1, keys.join());
+      assert.ok(statedFor.has(record), `no resource record before span ${String(record['span_id'])}`);
+    }
   });
 
   it('reads every record back through @gym/trace, field by field', () => {
@@ -65,8 +88,10 @@ describe('the naming contract on a real run', () => {
       const span = byId.get(raw['span_id'] as string);
       assert.ok(span !== undefined, `span ${String(raw['span_id'])} not read back`);
       const status = raw['status'] as { code: string; message: string | null };
-      const resource = raw['resource'] as { attributes: Record<string, unknown> };
-      const scope = raw['scope'] as { name: string };
+      const stated = statedFor.get(raw)!;
+      const resource = stated['attributes'] as Record<string, unknown>;
+      // a span of gym's own scope leaves it to the resource record
+      const scope = (raw['scope'] ?? stated['scope']) as { name: string };
       assert.equal(span.traceId, raw['trace_id']);
       assert.equal(span.parentSpanId, raw['parent_span_id']);
       assert.equal(span.name, raw['name']);
@@ -78,10 +103,11 @@ describe('the naming contract on a real run', () => {
       assert.deepEqual(span.attributes, raw['attributes']);
       assert.deepEqual(
         span.events.map((e) => e.name),
-        (raw['events'] as Array<{ name: string }>).map((e) => e.name),
+        ((raw['events'] ?? []) as Array<{ name: string }>).map((e) => e.name),
       );
-      assert.deepEqual(span.resource.attributes, resource.attributes);
-      assert.equal(span.service, resource.attributes[ATTR.SERVICE_NAME]);
+      assert.deepEqual(span.resource.attributes, resource);
+      assert.equal(span.service, resource[ATTR.SERVICE_NAME]);
+      assert.equal(span.service, raw[ATTR.SERVICE_NAME]);
       assert.equal(span.scope?.name, scope.name);
       assert.equal(isTruncated(span), false);
     }

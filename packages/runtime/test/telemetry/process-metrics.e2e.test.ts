@@ -21,7 +21,8 @@ interface MetricLine {
   unit: string;
   kind: string;
   data_points: Array<{ attributes: Record<string, unknown>; value?: number; count?: number; sum?: number }>;
-  resource: { attributes: Record<string, unknown> };
+  /** The process's identity (its resource is stated once per file, in a resource record). */
+  'service.name': string;
 }
 
 /** Every export of every metric in one log file, by name, in order. */
@@ -95,7 +96,7 @@ describe('process metrics of a real environment', () => {
       values.join(' '),
     );
     assert.ok(Math.max(...values) >= 0.8, `utilization ${values.map((v) => v.toFixed(2)).join(' ')}`);
-    assert.equal(exportsOf(server, 'nodejs.eventloop.utilization')[0]!.resource.attributes['service.name'], 'nemo-gym/burner');
+    assert.equal(exportsOf(server, 'nodejs.eventloop.utilization')[0]!['service.name'], 'nemo-gym/burner');
   });
 
   it('the server reports its event-loop delay in seconds, the 100 ms blocks included', () => {
@@ -127,7 +128,7 @@ describe('process metrics of a real environment', () => {
 
   it('the orchestrator reports its own saturation', () => {
     const line = exportsOf(orchestrator, 'nodejs.eventloop.utilization')[0]!;
-    assert.equal(line.resource.attributes['service.name'], 'nemo-gym/orchestrator');
+    assert.equal(line['service.name'], 'nemo-gym/orchestrator');
     assert.ok(exportsOf(orchestrator, 'nodejs.eventloop.delay.p99').length > 0);
   });
 

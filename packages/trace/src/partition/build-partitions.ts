@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import type { InputFile } from '../read/expand-paths.js';
 import { emptyReadStats, MAX_MALFORMED_EXAMPLES } from '../read/read-stats.js';
 import type { ReadStats } from '../read/read-stats.js';
+import { mayHoldSpanOrMetric } from '../read/read-spans.js';
 import { RecordScanner } from '../read/record-scanner.js';
 import { handleRecord } from '../read/records.js';
 import type { RecordHandlers, SpanFormat } from '../read/records.js';
@@ -27,8 +28,12 @@ import { WriteQueue } from './write-queue.js';
 import { cannotBeRecord, consoleSpanStartIn, fixedSpanLayout, keysOfConsoleSpanIn, toConsoleRecord } from './span-line.js';
 import type { FixedSpanLayout, SpanKeys } from './span-line.js';
 
-/** Format tags of partition lines (see {@link partitionLine}). */
-export const FORMAT_TAG: Record<SpanFormat | 'metric', string> = { console: 'c', python: 'p', otlp: 'o', metric: 'm' };
+/**
+ * Format tags of partition lines (see {@link partitionLine}). A resource record (which the lean
+ * console lines after it in its file are joined to) is copied to every partition and to the
+ * metric records, ahead of the lines that join it.
+ */
+export const FORMAT_TAG: Record<SpanFormat | 'metric' | 'resource', string> = { console: 'c', python: 'p', otlp: 'o', metric: 'm', resource: 'r' };
 
 /** Key of the source of a record in a partition line: `[file index, line, format tag]`. */
 export const SOURCE_KEY = '_gym_source';
@@ -110,6 +115,10 @@ export async function buildPartitions(files: readonly InputFile[], dir: string, 
         if (keys.rolloutId !== null) indexRollout(keys.rolloutId, p);
       },
       metric: (line) => metrics.write(line),
+      resource(line) {
+        for (const file of out) file.write(line);
+        metrics.write(line);
+      },
       ready: () => queue.ready(),
     });
   } finally {
@@ -129,6 +138,7 @@ async function routeSpans(files: readonly InputFile[], partitions: number, large
     fixed: (buf, at) => links.addHexBytes(buf, at.traceAt, at.spanAt, at.parentAt),
     span: (keys) => links.add(keys.traceId, keys.spanId, keys.parentSpanId),
     metric: null,
+    resource: null,
     ready: () => undefined,
   });
   return { ...links.route(partitions, largeTraceSpans), count: links.count };
@@ -145,6 +155,8 @@ interface SpanSink {
   span(keys: SpanKeys, line: () => string | Buffer): void;
   /** A metric record's partition line; null: metric records are not wanted. */
   metric: ((line: string) => void) | null;
+  /** A resource record's partition line; null: not wanted. */
+  resource: ((line: string) => void) | null;
   /** Awaited before each read: the sink's writes may hold the scan back. */
   ready: () => Promise<void> | undefined;
 }
@@ -172,11 +184,14 @@ async function scanSpans(files: readonly InputFile[], stats: ReadStats, sink: Sp
         stats.metricRecords++;
         sink.metric?.(partitionLine(fi, recordLine, FORMAT_TAG.metric, JSON.stringify(obj)));
       },
+      resource(obj) {
+        sink.resource?.(partitionLine(fi, recordLine, FORMAT_TAG.resource, JSON.stringify(obj)));
+      },
     };
     const scanner = new RecordScanner({
       skipped: () => void stats.skippedLines++,
       malformed,
-      mayBeRecord: (t) => !t.startsWith('{"') || t.includes('"span_id"') || t.includes('"resourceSpans"') || t.includes('"metric"'),
+      mayBeRecord: mayHoldSpanOrMetric,
       record(obj, line) {
         recordLine = line;
         handleRecord(obj, { file, line }, resources, handlers);

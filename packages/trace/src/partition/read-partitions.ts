@@ -16,7 +16,7 @@ import type { ReadStats } from '../read/read-stats.js';
 import type { SpanFormat } from '../read/records.js';
 import { ResourceCache } from '../read/resource-cache.js';
 import type { SpanRecord } from '../span-record.js';
-import { rolloutShardOf, SOURCE_KEY } from './build-partitions.js';
+import { FORMAT_TAG, rolloutShardOf, SOURCE_KEY } from './build-partitions.js';
 import { CompactSpans, CompactSpansWriter } from './compact-spans.js';
 import type { PartitionIndex } from './partition-index.js';
 import { sliceSpans } from './partition-slices.js';
@@ -76,6 +76,7 @@ async function compactPartition(index: PartitionIndex, p: number, stats: ReadSta
   if (file === null) {
     const writer = new CompactSpansWriter();
     await forEachRecord(join(index.dir, `${p}.part`), (obj, inputFile, line, tag) => {
+      if (tag === FORMAT_TAG.resource) return resources.state(pathOf(inputFile), obj);
       const format = FORMAT_OF_TAG[tag];
       const s = format === undefined ? 'invalid JSON' : fromConsoleSpan(obj, { file: pathOf(inputFile), line }, resources);
       if (typeof s === 'string') writer.malformed(inputFile, line, s);
@@ -111,9 +112,11 @@ async function writeAtomically(path: string, bytes: Buffer): Promise<void> {
 
 /** The saturation metric points of the run. */
 export async function readIndexMetrics(index: PartitionIndex, resources = new ResourceCache()): Promise<MetricPoint[]> {
+  const pathOf = (file: number): string => index.givenPaths[file] ?? index.inputs[file]?.path ?? '?';
   const points: MetricPoint[] = [];
-  await forEachRecord(join(index.dir, 'metrics.records'), (obj) => {
-    for (const p of fromConsoleMetric(obj, resources)) points.push(p);
+  await forEachRecord(join(index.dir, 'metrics.records'), (obj, inputFile, _line, tag) => {
+    if (tag === FORMAT_TAG.resource) return resources.state(pathOf(inputFile), obj);
+    for (const p of fromConsoleMetric(obj, pathOf(inputFile), resources)) points.push(p);
   });
   return points;
 }

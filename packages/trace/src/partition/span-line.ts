@@ -25,7 +25,7 @@ const NULL = Buffer.from('null');
 const ROLLOUT_ID = Buffer.from(`"${ATTR.ROLLOUT_ID}":"`);
 const ROLLOUT_NAME = Buffer.from(`"name":"${SPAN.ROLLOUT}"`);
 // what a one-line JSON object must name to be a record the index keeps (as `mayHoldSpan` in the reader)
-const RECORD_KEYS = ['"span_id"', '"resourceSpans"', '"metric"'].map((k) => Buffer.from(k));
+const RECORD_KEYS = ['"span_id"', '"resourceSpans"', '"metric"', '"type":"resource"'].map((k) => Buffer.from(k));
 
 /**
  * The offset of what looks like one of our console span records in the bytes of `line` (it may

@@ -8,8 +8,11 @@ import { join } from 'node:path';
 import type { PartitionIndex } from '../partition/partition-index.js';
 import { ATTR } from '../span-record.js';
 
-const SPAN_COLUMNS = `{_gym_source: 'JSON', trace_id: 'VARCHAR', span_id: 'VARCHAR', parent_span_id: 'VARCHAR', name: 'VARCHAR', kind: 'VARCHAR', start_time_unix_nano: 'VARCHAR', end_time_unix_nano: 'VARCHAR', start_time: 'VARCHAR', end_time: 'VARCHAR', status: 'JSON', attributes: 'JSON', events: 'JSON', resource: 'JSON'}`;
-const METRIC_COLUMNS = `{name: 'VARCHAR', unit: 'VARCHAR', kind: 'VARCHAR', data_points: 'JSON', resource: 'JSON'}`;
+// what a lean console line carries instead of a resource block, and joins its file's resource record by
+const IDENTITY_COLUMNS = `"service.name": 'VARCHAR', "service.instance.id": 'VARCHAR', "process.pid": 'VARCHAR'`;
+const SPAN_COLUMNS = `{_gym_source: 'JSON', trace_id: 'VARCHAR', span_id: 'VARCHAR', parent_span_id: 'VARCHAR', name: 'VARCHAR', kind: 'VARCHAR', start_time_unix_nano: 'VARCHAR', end_time_unix_nano: 'VARCHAR', start_time: 'VARCHAR', end_time: 'VARCHAR', status: 'JSON', attributes: 'JSON', events: 'JSON', resource: 'JSON', ${IDENTITY_COLUMNS}}`;
+const METRIC_COLUMNS = `{_gym_source: 'JSON', name: 'VARCHAR', unit: 'VARCHAR', kind: 'VARCHAR', data_points: 'JSON', resource: 'JSON', ${IDENTITY_COLUMNS}}`;
+const RESOURCE_COLUMNS = `{_gym_source: 'JSON', type: 'VARCHAR', attributes: 'JSON', ${IDENTITY_COLUMNS}}`;
 
 /** One documented column of a view (docs/trace.md lists the same). */
 export interface ViewColumn {
@@ -26,7 +29,8 @@ export const SPAN_VIEW_COLUMNS: readonly ViewColumn[] = [
   { name: 'parent_span_id', sql: 'lower(parent_span_id)' },
   { name: 'name', sql: 'name' },
   { name: 'kind', sql: `upper(regexp_replace(coalesce(kind, 'INTERNAL'), '^(SpanKind\\.|SPAN_KIND_)', ''))` },
-  { name: 'service', sql: `coalesce(nullif(json_extract_string(resource, '$.attributes."service.name"'), ''), 'unknown_service')` },
+  // a lean console line carries its service beside its fields instead of a resource block
+  { name: 'service', sql: `coalesce(nullif(json_extract_string(resource, '$.attributes."service.name"'), ''), nullif("service.name", ''), 'unknown_service')` },
   { name: 'start_ns', sql: 'start_ns' },
   { name: 'end_ns', sql: 'end_ns' },
   { name: 'start_time', sql: 'make_timestamp_ns(start_ns)' },
@@ -68,24 +72,32 @@ export function viewStatements(index: PartitionIndex): string[] {
   const spanFiles = quote(join(index.dir, '*.part'));
   const metricFile = quote(join(index.dir, 'metrics.records'));
   return [
+    // the resource records, one per process per input file (copied into every partition), the last one winning
+    `CREATE VIEW gym_resources AS
+      SELECT ${fileIndex('_gym_source')} AS file_index, "service.name" AS service_name, ${identity('')} AS identity,
+        arg_max(attributes, TRY_CAST(json_extract(_gym_source, '$[1]') AS INTEGER)) AS resource_attributes
+      FROM read_json([${spanFiles}, ${metricFile}], format = 'newline_delimited', columns = ${RESOURCE_COLUMNS}, ignore_errors = true)
+      WHERE type = 'resource'
+      GROUP BY ALL`,
     `CREATE VIEW gym_raw_spans AS
-      SELECT *,
+      SELECT s.* REPLACE (${joinedResource}),
         coalesce(TRY_CAST(nullif(start_time_unix_nano, '0') AS BIGINT), epoch_ns(TRY_CAST(replace(start_time, 'Z', '') AS TIMESTAMP_NS))) AS start_ns,
         coalesce(TRY_CAST(nullif(end_time_unix_nano, '0') AS BIGINT), epoch_ns(TRY_CAST(replace(end_time, 'Z', '') AS TIMESTAMP_NS))) AS end_raw_ns,
         end_raw_ns IS NOT NULL AND end_raw_ns >= start_ns AS ended,
         CASE WHEN ended THEN end_raw_ns ELSE start_ns END AS end_ns,
         ${files}[TRY_CAST(json_extract(_gym_source, '$[0]') AS INTEGER) + 1] AS source_file,
         TRY_CAST(json_extract(_gym_source, '$[1]') AS INTEGER) AS source_line
-      FROM read_json(${spanFiles}, format = 'newline_delimited', columns = ${SPAN_COLUMNS}, ignore_errors = true)
+      FROM read_json(${spanFiles}, format = 'newline_delimited', columns = ${SPAN_COLUMNS}, ignore_errors = true) s ${joinResource}
       WHERE trace_id IS NOT NULL AND span_id IS NOT NULL AND name IS NOT NULL`,
     `CREATE VIEW spans AS SELECT ${SPAN_VIEW_COLUMNS.map((c) => `${c.sql} AS ${c.name}`).join(', ')} FROM gym_raw_spans WHERE start_ns IS NOT NULL`,
     `CREATE VIEW metrics AS
       WITH points AS (
-        SELECT name, unit, kind, resource, unnest(CAST(data_points AS JSON[])) AS p
-        FROM read_json(${metricFile}, format = 'newline_delimited', columns = ${METRIC_COLUMNS}, ignore_errors = true)
+        SELECT name, unit, kind, ${joinedResource}, "service.name" AS line_service, unnest(CAST(data_points AS JSON[])) AS p
+        FROM read_json(${metricFile}, format = 'newline_delimited', columns = ${METRIC_COLUMNS}, ignore_errors = true) s ${joinResource}
+        WHERE s.name IS NOT NULL
       )
       SELECT name, unit, kind,
-        coalesce(json_extract_string(resource, '$.attributes."service.name"'), 'unknown_service') AS service,
+        coalesce(json_extract_string(resource, '$.attributes."service.name"'), line_service, 'unknown_service') AS service,
         TRY_CAST(json_extract_string(p, '$.start_time_unix_nano') AS BIGINT) AS start_ns,
         TRY_CAST(json_extract_string(p, '$.end_time_unix_nano') AS BIGINT) AS end_ns,
         make_timestamp_ns(TRY_CAST(json_extract_string(p, '$.end_time_unix_nano') AS BIGINT)) AS time,
@@ -97,6 +109,12 @@ export function viewStatements(index: PartitionIndex): string[] {
       FROM points`,
   ];
 }
+
+const fileIndex = (source: string): string => `TRY_CAST(json_extract(${source}, '$[0]') AS INTEGER)`;
+const identity = (table: string): string => `coalesce(${table}"service.instance.id", 'pid ' || ${table}"process.pid")`;
+// a lean line (no resource block) joins the resource record of its file and process
+const joinResource = `LEFT JOIN gym_resources r ON s.resource IS NULL AND r.file_index = ${fileIndex('s._gym_source')} AND r.service_name = s."service.name" AND r.identity = ${identity('s.')}`;
+const joinedResource = `coalesce(s.resource, json_object('attributes', r.resource_attributes)) AS resource`;
 
 function quote(s: string): string {
   return `'${s.replace(/'/g, "''")}'`;

@@ -3,9 +3,12 @@
  * span, metric and log exporters.
  * @module
  */
+import type { InstrumentationScope } from '@opentelemetry/core';
 import { lensWarn, LENS_WARNINGS } from '../../warnings.js';
-import { joinLines, LineBuffers, releasesChunksOnCallback } from './line-buffers.js';
-import type { LineBatch } from './line-buffers.js';
+import { appendLines, LineBuffers, releasesChunksOnCallback, TextLines } from './line-buffers.js';
+import type { LineBatch, OpenLines } from './line-buffers.js';
+import { processIdentity } from './process-identity.js';
+import type { ProcessIdentity, RecordResource } from './process-identity.js';
 
 /** The part of a writable stream the writer uses (`process.stdout`, a file stream, a PassThrough). */
 export interface OutputStream {
@@ -28,7 +31,21 @@ interface ByteStream {
 export interface JsonLinesWriterOptions {
   /** Records held while the stream is backed up; beyond this they are dropped and counted. Default 100 000. */
   maxBufferedRecords?: number;
+  /** The scope of the process's own spans: stated in the resource record, left out of their lines. */
+  ownScope?: InstrumentationScope;
 }
+
+/** When lines appended one at a time go to the stream: at this many, or this many bytes, or after this delay. */
+export interface AppendedLineBatching {
+  maxLines: number;
+  maxBytes: number;
+  delayMs: number;
+}
+
+/** What an appended line's process hears of each batch of appended lines: how many were written and lost. */
+export type AppendedOutcome = (written: number, lost: number) => void;
+
+const DEFAULT_BATCHING: AppendedLineBatching = { maxLines: 256, maxBytes: 256 * 1024, delayMs: 100 };
 
 /**
  * Writes pre-serialised lines. While the stream reports back-pressure (`write` returned false) it
@@ -38,8 +55,13 @@ export interface JsonLinesWriterOptions {
 export class JsonLinesWriter {
   readonly #stream: OutputStream;
   readonly #maxBuffered: number;
-  /** Reused batch buffers, for a file or socket stream; text for any other stream. */
-  readonly #buffers: LineBuffers | undefined;
+  /** The lines not yet handed to the stream: in reused buffers for a file or socket stream, else text. */
+  readonly #lines: OpenLines;
+  /** Of those, the lines appended one at a time (see {@link append}). */
+  #appended = 0;
+  #batching = DEFAULT_BATCHING;
+  #appendedOutcome: AppendedOutcome | undefined;
+  #timer: NodeJS.Timeout | undefined;
   #pending: Chunk[] = [];
   #pendingRecords = 0;
   #blocked = false;
@@ -47,11 +69,17 @@ export class JsonLinesWriter {
   #dropped = 0;
   #reportedDropped = 0;
   #waiters: Array<() => void> = [];
+  readonly #identities = new WeakMap<RecordResource, ProcessIdentity>();
+  /** The resource record the stream last got (undefined: none yet, or it may have been dropped). */
+  #stated: string | undefined;
+  /** The scope of the process's own spans (see {@link JsonLinesWriterOptions.ownScope}). */
+  readonly ownScope: InstrumentationScope | undefined;
 
   constructor(stream: OutputStream, options: JsonLinesWriterOptions = {}) {
     this.#stream = stream;
     this.#maxBuffered = options.maxBufferedRecords ?? 100_000;
-    this.#buffers = releasesChunksOnCallback(stream) ? new LineBuffers() : undefined;
+    this.ownScope = options.ownScope;
+    this.#lines = releasesChunksOnCallback(stream) ? new LineBuffers() : new TextLines();
     try {
       stream.on('error', (err) => this.#fail(err));
     } catch {
@@ -69,14 +97,80 @@ export class JsonLinesWriter {
     this.#dropped += records;
   }
 
+  /** The resource record and line identity of `resource`'s process (serialised once per resource). */
+  identityOf(resource: RecordResource): ProcessIdentity {
+    let identity = this.#identities.get(resource);
+    if (identity === undefined) {
+      identity = processIdentity(resource, this.ownScope);
+      this.#identities.set(resource, identity);
+    }
+    return identity;
+  }
+
+  /**
+   * What goes in front of a line of `identity`'s process: its resource record and a newline when
+   * the stream has not got that record last (first, after a change of resource, or after a drop),
+   * else nothing. Call it with the line in hand, just before the line is written.
+   */
+  statement(identity: ProcessIdentity): string {
+    if (identity.record === this.#stated) return '';
+    this.#stated = identity.record;
+    return `${identity.record}\n`;
+  }
+
   /**
    * Writes one line per item (`toLine` makes it, without the newline); returns how many items were
    * lost: lines that could not be made (counted as dropped) and records the writer dropped.
    */
   writeItems<T>(items: readonly T[], toLine: (item: T) => string): number {
-    const batch = this.#buffers === undefined ? joinLines(items, toLine) : this.#buffers.encode(items, toLine);
-    this.#dropped += batch.failed;
-    return batch.failed + this.#accept(batch);
+    // after the lines appended before them (which may hold the resource record they follow)
+    const failed = appendLines(this.#lines, items, toLine);
+    this.#dropped += failed;
+    return failed + this.#writeOpen();
+  }
+
+  /**
+   * Appends one line (without its newline) to the lines not yet written, encoded now: the record of
+   * a span that just ended, so nothing holds the span until a batch is exported. The lines go to
+   * the stream as one chunk at `batching.maxLines` lines or `maxBytes` bytes, after `delayMs`, or
+   * with the next {@link writeItems} or {@link flush}; what each chunk wrote and lost of them goes
+   * to the `outcome` given to {@link batchAppendedLines}.
+   */
+  append(line: string): void {
+    const lines = this.#lines;
+    lines.append(line);
+    this.#appended++;
+    const { maxLines, maxBytes, delayMs } = this.#batching;
+    if (lines.records >= maxLines || lines.size >= maxBytes) this.#writeOpen();
+    else if (this.#timer === undefined) {
+      this.#timer = setTimeout(() => {
+        this.#timer = undefined;
+        this.#writeOpen();
+      }, delayMs);
+      this.#timer.unref();
+    }
+  }
+
+  /** Sets how appended lines are batched, and who hears what each batch wrote and lost. */
+  batchAppendedLines(batching: Partial<AppendedLineBatching>, outcome: AppendedOutcome): void {
+    this.#batching = { ...DEFAULT_BATCHING, ...batching };
+    this.#appendedOutcome = outcome;
+  }
+
+  /** Hands the lines not yet written to the stream; returns how many of those not appended one at a time were dropped. */
+  #writeOpen(): number {
+    if (this.#timer !== undefined) {
+      clearTimeout(this.#timer);
+      this.#timer = undefined;
+    }
+    if (this.#lines.records === 0) return 0;
+    const appended = this.#appended;
+    this.#appended = 0;
+    // a chunk is written or dropped whole, so what was lost of it splits exactly
+    const lost = this.#accept(this.#lines.take());
+    const appendedLost = lost === 0 ? 0 : appended;
+    if (appended > 0) this.#appendedOutcome?.(appended - appendedLost, appendedLost);
+    return lost - appendedLost;
   }
 
   /** Hands `chunk` to the stream, or holds it while the stream is backed up; returns the records dropped. */
@@ -95,6 +189,8 @@ export class JsonLinesWriter {
       if (this.#pendingRecords + records > this.#maxBuffered) {
         chunk.release?.();
         this.#dropped += records;
+        // the dropped chunk may have held the resource record: the next line states it again
+        this.#stated = undefined;
         return records;
       }
       this.#pending.push(detached(chunk));
@@ -108,6 +204,7 @@ export class JsonLinesWriter {
 
   /** Resolves once everything buffered was handed to the stream (or dropped); reports new drops. */
   flush(): Promise<void> {
+    this.#writeOpen();
     const done = (): void => this.reportDrops();
     if (!this.#blocked || this.#failed) {
       done();
@@ -137,6 +234,7 @@ export class JsonLinesWriter {
       }
     } catch (err) {
       this.#dropped += chunk.records;
+      this.#stated = undefined;
       this.#fail(err);
     }
   }
@@ -184,11 +282,14 @@ function detached(chunk: Chunk): Chunk {
 
 const writers = new WeakMap<object, JsonLinesWriter>();
 
-/** The one writer of `stream`, so spans, metrics and logs on one stream share buffering and counts. */
-export function writerFor(stream: OutputStream): JsonLinesWriter {
+/**
+ * The one writer of `stream`, so spans, metrics and logs on one stream share buffering, counts and
+ * the resource record. `ownScope` is taken from the first caller (every exporter of a setup passes the same).
+ */
+export function writerFor(stream: OutputStream, ownScope?: InstrumentationScope): JsonLinesWriter {
   let writer = writers.get(stream);
   if (writer === undefined) {
-    writer = new JsonLinesWriter(stream);
+    writer = new JsonLinesWriter(stream, ownScope === undefined ? {} : { ownScope });
     writers.set(stream, writer);
   }
   return writer;

@@ -1,6 +1,6 @@
 /**
- * An export's JSON lines as one chunk: bytes in a reused buffer for a file or a socket, text for
- * any other stream. Joining the lines into one string and letting the stream turn it into bytes made
+ * JSON lines gathered into one chunk (an export's, or lines appended one at a time as spans end):
+ * bytes in a reused buffer for a file or a socket, text for any other stream. Joining the lines into one string and letting the stream turn it into bytes made
  * two large objects per export (a string of a few hundred KB, then a Buffer of it) for a busy
  * server's garbage collector; bytes are encoded straight into a buffer kept from one export to the
  * next. Only for streams that are done with a chunk when its write callback runs (`fs.WriteStream`,
@@ -34,47 +34,83 @@ export interface LineBatch {
   readonly release?: () => void;
 }
 
-/** The lines of `items` joined into one string, for a stream that may hold its chunk after writing it. */
-export function joinLines<T>(items: readonly T[], toLine: (item: T) => string): LineBatch {
-  let data = '';
-  let records = 0;
-  let failed = 0;
-  for (const item of items) {
-    try {
-      data += `${toLine(item)}\n`;
-      records++;
-    } catch {
-      failed++;
-    }
-  }
-  return { data, records, failed };
+/** Lines appended one at a time, handed out as one batch by `take`. */
+export interface OpenLines {
+  /** Lines appended since the last `take`. */
+  readonly records: number;
+  /** Their size so far (bytes, or UTF-16 units for text). */
+  readonly size: number;
+  /** Appends `line` and a newline. */
+  append(line: string): void;
+  /** The lines appended since the last `take`, as one batch; the next line starts a new one. */
+  take(): Omit<LineBatch, 'failed'>;
 }
 
-export class LineBuffers {
-  readonly #free: Buffer[] = [];
-
-  /** Encodes the line of each item into a reused buffer; an item whose line throws is counted, not written. */
-  encode<T>(items: readonly T[], toLine: (item: T) => string): LineBatch & { readonly data: Buffer; readonly release: () => void } {
-    let buffer = this.#free.pop() ?? Buffer.allocUnsafeSlow(INITIAL_BYTES);
-    let at = 0;
-    let records = 0;
-    let failed = 0;
-    for (const item of items) {
-      let line: string;
-      try {
-        line = toLine(item);
-      } catch {
-        failed++;
-        continue;
-      }
-      // a UTF-16 code unit takes at most 3 bytes in UTF-8, so this much room never cuts a line
-      const room = line.length * 3 + 1;
-      if (at + room > buffer.length) buffer = grown(buffer, at, at + room);
-      at += buffer.write(line, at);
-      buffer[at++] = NEWLINE;
-      records++;
+/** Appends the line of each item to `lines`; an item whose line throws is counted, not written. */
+export function appendLines<T>(lines: OpenLines, items: readonly T[], toLine: (item: T) => string): number {
+  let failed = 0;
+  for (const item of items) {
+    let line: string;
+    try {
+      line = toLine(item);
+    } catch {
+      failed++;
+      continue;
     }
-    const kept = buffer;
+    lines.append(line);
+  }
+  return failed;
+}
+
+/** Lines joined into one string, for a stream that may hold its chunk after writing it. */
+export class TextLines implements OpenLines {
+  #text = '';
+  records = 0;
+
+  get size(): number {
+    return this.#text.length;
+  }
+
+  append(line: string): void {
+    this.#text += `${line}\n`;
+    this.records++;
+  }
+
+  take(): Omit<LineBatch, 'failed'> {
+    const batch = { data: this.#text, records: this.records };
+    this.#text = '';
+    this.records = 0;
+    return batch;
+  }
+}
+
+/** Lines encoded into reused buffers as they are appended. */
+export class LineBuffers implements OpenLines {
+  readonly #free: Buffer[] = [];
+  #buffer: Buffer | undefined;
+  #at = 0;
+  records = 0;
+
+  get size(): number {
+    return this.#at;
+  }
+
+  append(line: string): void {
+    let buffer = (this.#buffer ??= this.#free.pop() ?? Buffer.allocUnsafeSlow(INITIAL_BYTES));
+    // a UTF-16 code unit takes at most 3 bytes in UTF-8, so this much room never cuts a line
+    const room = line.length * 3 + 1;
+    if (this.#at + room > buffer.length) buffer = this.#buffer = grown(buffer, this.#at, this.#at + room);
+    this.#at += buffer.write(line, this.#at);
+    buffer[this.#at++] = NEWLINE;
+    this.records++;
+  }
+
+  take(): Omit<LineBatch, 'failed'> & { readonly data: Buffer; readonly release: () => void } {
+    const kept = this.#buffer ?? Buffer.allocUnsafeSlow(0);
+    const batch = { data: kept.subarray(0, this.#at), records: this.records };
+    this.#buffer = undefined;
+    this.#at = 0;
+    this.records = 0;
     let released = false;
     // once only: a buffer in the free list twice would be handed to two batches at once
     const release = (): void => {
@@ -82,11 +118,17 @@ export class LineBuffers {
       released = true;
       this.#release(kept);
     };
-    return { data: kept.subarray(0, at), records, failed, release };
+    return { ...batch, release };
+  }
+
+  /** Encodes the line of each item into a reused buffer; an item whose line throws is counted, not written. */
+  encode<T>(items: readonly T[], toLine: (item: T) => string): LineBatch & { readonly data: Buffer; readonly release: () => void } {
+    const failed = appendLines(this, items, toLine);
+    return { ...this.take(), failed };
   }
 
   #release(buffer: Buffer): void {
-    if (buffer.length <= MAX_KEPT_BYTES && this.#free.length < MAX_FREE) this.#free.push(buffer);
+    if (buffer.length > 0 && buffer.length <= MAX_KEPT_BYTES && this.#free.length < MAX_FREE) this.#free.push(buffer);
   }
 }
 

@@ -1,5 +1,6 @@
 /**
- * The console record of one log record.
+ * The console record of one log record. The resource is stated by the stream's resource record,
+ * and the line ends with the process's identity (appended by the exporter, see process-identity.ts).
  * @module
  */
 import type { Attributes } from '@opentelemetry/api';
@@ -20,7 +21,6 @@ export interface LogRecordLine {
   trace_id?: string;
   span_id?: string;
   trace_flags?: number;
-  resource: { attributes: Attributes };
   scope: { name: string; version: string | null };
 }
 
@@ -38,7 +38,6 @@ export function toLogRecordLine(log: ReadableLogRecord): LogRecordLine {
     attributes: log.attributes as Attributes,
     ...(log.eventName !== undefined ? { event_name: log.eventName } : {}),
     ...(ctx !== undefined ? { trace_id: ctx.traceId, span_id: ctx.spanId, trace_flags: ctx.traceFlags } : {}),
-    resource: { attributes: log.resource.attributes },
     scope: { name: log.instrumentationScope.name, version: log.instrumentationScope.version ?? null },
   };
 }

@@ -1,17 +1,17 @@
 /**
- * The console record of one metric (one line per metric per export).
+ * The console record of one metric (one line per metric per export). Times are exact unix nanos;
+ * the resource is stated by the stream's resource record, and the line ends with the process's
+ * identity (appended by the exporter, see process-identity.ts).
  * @module
  */
 import type { Attributes } from '@opentelemetry/api';
 import { AggregationTemporality, DataPointType } from '@opentelemetry/sdk-metrics';
 import type { DataPoint, MetricData, ResourceMetrics } from '@opentelemetry/sdk-metrics';
-import { hrTimeToIso, hrTimeToNanosString } from './time.js';
+import { hrTimeToNanosString } from './time.js';
 
 /** One data point of a metric record; `value` for sums and gauges, the histogram fields otherwise. */
 export interface MetricPointRecord {
   attributes: Attributes;
-  start_time: string;
-  end_time: string;
   start_time_unix_nano: string;
   end_time_unix_nano: string;
   value?: number;
@@ -37,22 +37,20 @@ export interface MetricRecord {
   temporality: 'CUMULATIVE' | 'DELTA';
   is_monotonic?: boolean | undefined;
   data_points: MetricPointRecord[];
-  resource: { attributes: Attributes };
   scope: { name: string; version: string | null };
 }
 
 /** Builds one record per metric in `batch`. */
 export function toMetricRecords(batch: ResourceMetrics): MetricRecord[] {
   const out: MetricRecord[] = [];
-  const resource = { attributes: batch.resource.attributes };
   for (const scopeMetrics of batch.scopeMetrics) {
     const scope = { name: scopeMetrics.scope.name, version: scopeMetrics.scope.version ?? null };
-    for (const metric of scopeMetrics.metrics) out.push(toMetricRecord(metric, resource, scope));
+    for (const metric of scopeMetrics.metrics) out.push(toMetricRecord(metric, scope));
   }
   return out;
 }
 
-function toMetricRecord(metric: MetricData, resource: MetricRecord['resource'], scope: MetricRecord['scope']): MetricRecord {
+function toMetricRecord(metric: MetricData, scope: MetricRecord['scope']): MetricRecord {
   const record: MetricRecord = {
     type: 'metric',
     name: metric.descriptor.name,
@@ -63,7 +61,6 @@ function toMetricRecord(metric: MetricData, resource: MetricRecord['resource'], 
     // placeholder keeps the key order stable; JSON.stringify leaves it out unless it is set below
     is_monotonic: undefined,
     data_points: [],
-    resource,
     scope,
   };
   switch (metric.dataPointType) {
@@ -102,8 +99,6 @@ function toMetricRecord(metric: MetricData, resource: MetricRecord['resource'], 
 function times(p: DataPoint<unknown>): Omit<MetricPointRecord, 'value'> {
   return {
     attributes: p.attributes,
-    start_time: hrTimeToIso(p.startTime),
-    end_time: hrTimeToIso(p.endTime),
     start_time_unix_nano: hrTimeToNanosString(p.startTime),
     end_time_unix_nano: hrTimeToNanosString(p.endTime),
   };

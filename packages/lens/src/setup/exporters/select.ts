@@ -2,6 +2,7 @@
  * Picking exporters by `config.exporter`.
  * @module
  */
+import type { InstrumentationScope } from '@opentelemetry/core';
 import type { LogRecordExporter } from '@opentelemetry/sdk-logs';
 import type { PushMetricExporter } from '@opentelemetry/sdk-metrics';
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
@@ -18,17 +19,17 @@ export interface ExporterFactory {
 }
 
 /**
- * The exporter factory for `name` (`otlp` or `console`).
+ * The exporter factory for `name` (`otlp` or `console`; `ownScope`: see `SetupTelemetryOptions.ownScope`).
  * @throws LensConfigError for any other name, listing the valid ones.
  */
-export function exporterFactory(name: string, env: Env, output: OutputStream, variable = 'exporter'): ExporterFactory {
+export function exporterFactory(name: string, env: Env, output: OutputStream, variable = 'exporter', ownScope?: InstrumentationScope): ExporterFactory {
   const normalised = name.trim().toLowerCase();
   if (normalised === 'console') {
     const load = () => import('./console.js');
     return {
-      span: async () => new (await load()).ConsoleSpanExporter(output),
-      metric: async () => new (await load()).ConsoleMetricExporter(output),
-      log: async () => new (await load()).ConsoleLogRecordExporter(output),
+      span: async () => new (await load()).ConsoleSpanExporter(output, ownScope),
+      metric: async () => new (await load()).ConsoleMetricExporter(output, ownScope),
+      log: async () => new (await load()).ConsoleLogRecordExporter(output, ownScope),
     };
   }
   if (normalised === 'otlp') {
