@@ -55,8 +55,10 @@ describe('formatSummary', () => {
       failed: 0,
       notPersisted: 0,
       abandoned: 52,
+      unwritten: 0,
       interrupted: true,
       incomplete: 52,
+      losses: { output: { records: 0 }, failures: { records: 0 } },
     };
     assert.equal(formatSummary(result)[0], 'rollouts: 8 succeeded, 0 failed, 52 abandoned this run; 8/60 complete');
   });
