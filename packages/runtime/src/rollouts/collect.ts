@@ -22,7 +22,7 @@ import { describeMalformed } from './jsonl.js';
 import { prepareRun } from './prepare-run.js';
 import { createProgress } from './progress.js';
 import { maxRolloutAttempts } from './resume.js';
-import { openJsonlAppender, readJsonlFile, rolloutPaths } from './rollout-files.js';
+import { openJsonlAppender, readJsonlFile, ROLLOUT_FLOAT_KEYS, rolloutPaths } from './rollout-files.js';
 import { runRollout } from './run-rollout.js';
 import { writeRunMetrics } from './run-metrics.js';
 import { rolloutKey } from './types.js';
@@ -149,8 +149,8 @@ export async function collectRollouts(options: CollectOptions): Promise<CollectR
   // one socket per rollout in flight while the open-file budget allows, then /run calls pipelined on
   // them: 16k sockets into one agent leave it no descriptors for its own upstreams (docs/http.md)
   const http = createHttpClient({ ...socketsFor(concurrency ?? Math.max(plan.pending.length, 1)), instrument: options.instrument });
-  const outputs = openJsonlAppender(paths.output, { replace: !prepared.resumed });
-  const failures = openJsonlAppender(paths.failures, { replace: !prepared.resumed });
+  const outputs = openJsonlAppender(paths.output, { replace: !prepared.resumed, floatKeys: ROLLOUT_FLOAT_KEYS });
+  const failures = openJsonlAppender(paths.failures, { replace: !prepared.resumed, floatKeys: ROLLOUT_FLOAT_KEYS });
   for (const m of prepared.malformed) if (!prepared.resumed && m.input) for (const line of m.lines) failures.append(inputLineFailure(m.file, line));
   const progress = createProgress({ sink: options.progress ?? { write: () => undefined, isTty: false }, total: plan.pending.length });
   const inFlight = new AbortController();

@@ -7,6 +7,7 @@
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { parseJsonlObjects } from './jsonl.js';
+import { stringifyWithFloats } from './python-float.js';
 import type { JsonlParse } from './jsonl.js';
 import type { JsonObject } from './types.js';
 
@@ -17,6 +18,9 @@ export interface RolloutPaths {
   failures: string;
   aggregateMetrics: string;
 }
+
+/** The top-level fields of a rollout record the original writes as floats (`"reward": 1.0`). */
+export const ROLLOUT_FLOAT_KEYS: ReadonlySet<string> = new Set(['reward']);
 
 /** `<stem>_materialized_inputs.jsonl`, `<stem>_failures.jsonl`, `<stem>_aggregate_metrics.json` next to `output`. */
 export function rolloutPaths(output: string): RolloutPaths {
@@ -39,15 +43,16 @@ export interface JsonlAppender {
   close(): void;
 }
 
-/** Opens `path` for appending (`replace: true` truncates it first), creating its directory. */
-export function openJsonlAppender(path: string, options: { replace?: boolean } = {}): JsonlAppender {
+/** Opens `path` for appending (`replace: true` truncates it first), creating its directory; numbers under `floatKeys` are written as Python floats. */
+export function openJsonlAppender(path: string, options: { replace?: boolean; floatKeys?: ReadonlySet<string> } = {}): JsonlAppender {
   mkdirSync(dirname(path), { recursive: true });
   let fd: number | undefined = openSync(path, options.replace === true ? 'w' : 'a');
   return {
     path,
     append(record) {
       if (fd === undefined) throw new Error(`JSONL file ${path} is closed`);
-      writeFully(fd, Buffer.from(`${JSON.stringify(record)}\n`, 'utf8'));
+      const line = options.floatKeys === undefined ? JSON.stringify(record) : stringifyWithFloats(record, options.floatKeys);
+      writeFully(fd, Buffer.from(`${line}\n`, 'utf8'));
     },
     close() {
       if (fd !== undefined) closeSync(fd);

@@ -33,9 +33,13 @@ describe('collectRollouts', () => {
     assert.equal(result.succeeded, 6);
     assert.equal(result.incomplete, 0);
     for (const row of rows) {
-      assert.deepEqual(row['agent_ref'], { type: 'responses_api_agents', name: 'test_agent' });
+      // as the original's `+agent_name`: the name only
+      assert.deepEqual(row['agent_ref'], { name: 'test_agent' });
       assert.equal(row['trace_id'], row['_ng_task_index'] === 0 ? traceId : undefined);
     }
+    // rewards are written as the original writes its floats
+    const lines = readFileSync(run.output, 'utf8').trimEnd().split('\n');
+    assert.deepEqual(lines.map((l) => /"reward":([^,}]+)/.exec(l)?.[1]).sort(), ['0.0', '0.0', '0.0', '1.0', '1.0', '1.0']);
     assert.deepEqual(keysOf(readRows(run.output.replace('.jsonl', '_materialized_inputs.jsonl'))), allKeys(3, 2));
     const metrics = JSON.parse(readFileSync(result.paths.aggregateMetrics, 'utf8')) as { agent_metrics: Record<string, number> }[];
     assert.equal(metrics[0]!.agent_metrics['mean/reward'], 0.5);
