@@ -19,6 +19,7 @@ import { RolloutAgentError, RolloutFlagError, ROLLOUT_WARNINGS } from './errors.
 import { loadPromptConfig } from './prompt-config.js';
 import { inputLineFailure } from './input-rows.js';
 import { describeMalformed } from './jsonl.js';
+import { untranslatableOutputRegexes } from './output-regex-check.js';
 import { prepareRun } from './prepare-run.js';
 import { createProgress } from './progress.js';
 import { maxRolloutAttempts } from './resume.js';
@@ -132,6 +133,8 @@ export async function collectRollouts(options: CollectOptions): Promise<CollectR
   });
   for (const m of prepared.malformed)
     warn(`${m.input ? ROLLOUT_WARNINGS.malformedInput : ROLLOUT_WARNINGS.malformedOutput}: skipped ${m.lines.length} malformed line(s) of ${m.file}: ${describeMalformed(m.lines)}`);
+  for (const line of untranslatableOutputRegexes(prepared.plan.pending))
+    warn(`${ROLLOUT_WARNINGS.untranslatableOutputRegex}: ${line}; a grader running it with Python's semantics fails those rows' /verify`);
   const unknown = [...new Set(prepared.plan.pending.map((r) => r.agent_ref.name).filter((n) => !agents.has(n)))];
   if (unknown.length > 0) {
     throw new RolloutAgentError('GYM_ROLLOUT_AGENT_UNKNOWN', `Rows name agent(s) ${unknown.join(', ')} that no server runs. Agent instances: ${[...agents.keys()].join(', ') || '(none)'}.`);

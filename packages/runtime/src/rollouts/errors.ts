@@ -59,4 +59,6 @@ export const ROLLOUT_WARNINGS = Object.freeze({
   aggregateCallFailed: 'GYM_ROLLOUT_W002',
   /** Unparsable lines in an output or sidecar file were ignored (e.g. a torn last line). */
   malformedOutput: 'GYM_ROLLOUT_W003',
+  /** A row's `template_metadata.output_regex` cannot be run with Python's semantics. */
+  untranslatableOutputRegex: 'GYM_ROLLOUT_W004',
 });

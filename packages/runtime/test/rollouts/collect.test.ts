@@ -183,6 +183,22 @@ describe('collectRollouts', () => {
     await assert.rejects(collectRollouts({ environment: agent.environment, input: run.input, output: run.output, strictInput: true }), { code: 'GYM_ROLLOUT_INPUT_MALFORMED' });
   });
 
+  it("warns once per dataset output_regex that cannot run with Python's semantics, naming the construct and its rows", async () => {
+    const { agent, run } = await setup(0);
+    const { writeFileSync } = await import('node:fs');
+    const row = (pattern: unknown) => JSON.stringify({ responses_create_params: { input: 'q' }, template_metadata: { output_regex: pattern } });
+    writeFileSync(run.input, [row('(a)(?(1)b|c)'), row(['Answer: ([A-D])', '(a)(?(1)b|c)']), row('(?P<x>a)(?P=x)'), row('Answer: ([A-D])'), row('([')].join('\n') + '\n');
+    const warnings: string[] = [];
+    await collectRollouts({ environment: agent.environment, input: run.input, output: run.output, onWarning: (w) => warnings.push(w) });
+    assert.deepEqual(
+      warnings.filter((w) => w.startsWith('GYM_ROLLOUT_W004')),
+      [
+        `GYM_ROLLOUT_W004: output_regex "(a)(?(1)b|c)" of 2 row(s): a conditional group (?(…)…); a grader running it with Python's semantics fails those rows' /verify`,
+        `GYM_ROLLOUT_W004: output_regex "(?P<x>a)(?P=x)" of 1 row(s): a backreference under IGNORECASE; a grader running it with Python's semantics fails those rows' /verify`,
+      ],
+    );
+  });
+
   it('puts an unparseable or too-deep input line into the failures sidecar with its line number, and runs the others', async () => {
     const { agent, run } = await setup(0);
     const { writeFileSync } = await import('node:fs');
