@@ -8,6 +8,8 @@
  */
 import { ANY_CHAR } from './code-point-set.js';
 import { emitPattern } from './emit.js';
+import type { EmittedPattern } from './emit.js';
+import type { ParsedPattern } from './syntax.js';
 import { UnsupportedPythonRegexError } from './errors.js';
 import { parsePattern } from './parse.js';
 
@@ -66,24 +68,39 @@ export class PythonPattern {
   /** Group names and their numbers (`pattern.groupindex`). */
   readonly groupNames: ReadonlyMap<string, number>;
   private readonly searching: Variant;
-  private readonly anchored: Variant;
-  private readonly whole: Variant;
-  private readonly nonEmpty: Variant;
+  private readonly main: EmittedPattern;
+  private readonly parsed: ParsedPattern;
+  private anchoredVariant: Variant | undefined;
+  private wholeVariant: Variant | undefined;
+  private nonEmptyVariant: Variant | undefined;
 
   constructor(
     readonly pattern: string,
     readonly flags = 0,
   ) {
-    const parsed = parsePattern(pattern, flags);
-    this.groups = parsed.groups - 1;
-    this.groupNames = parsed.groupNames;
-    const main = emitPattern(parsed);
-    this.searching = variant(main.source, 'g', main.groupIndex, pattern);
-    this.anchored = variant(main.source, 'y', main.groupIndex, pattern);
-    this.whole = variant(`(?:${main.source})(?!${ANY_CHAR})`, 'y', main.groupIndex, pattern);
-    // A match that must not be empty: group 1 holds the rest of the text, which an empty match would leave whole.
-    const shifted = emitPattern(parsed, 1);
-    this.nonEmpty = variant(`(?=(${ANY_CHAR}*))(?:${shifted.source})(?!\\1(?!${ANY_CHAR}))`, 'y', shifted.groupIndex, pattern);
+    this.parsed = parsePattern(pattern, flags);
+    this.groups = this.parsed.groups - 1;
+    this.groupNames = this.parsed.groupNames;
+    this.main = emitPattern(this.parsed);
+    this.searching = variant(this.main.source, 'g', this.main.groupIndex, pattern);
+  }
+
+  // The other forms are built on first use; each is valid whenever the searching one is.
+  private get anchored(): Variant {
+    return (this.anchoredVariant ??= variant(this.main.source, 'y', this.main.groupIndex, this.pattern));
+  }
+
+  private get whole(): Variant {
+    return (this.wholeVariant ??= variant(`(?:${this.main.source})(?!${ANY_CHAR})`, 'y', this.main.groupIndex, this.pattern));
+  }
+
+  /** A match that must not be empty: group 1 holds the rest of the text, which an empty match would leave whole. */
+  private get nonEmpty(): Variant {
+    if (this.nonEmptyVariant === undefined) {
+      const shifted = emitPattern(this.parsed, 1);
+      this.nonEmptyVariant = variant(`(?=(${ANY_CHAR}*))(?:${shifted.source})(?!\\1(?!${ANY_CHAR}))`, 'y', shifted.groupIndex, this.pattern);
+    }
+    return this.nonEmptyVariant;
   }
 
   /** `pattern.search(text, pos)`: the first match at or after `pos`. */

@@ -144,9 +144,16 @@ export function caselessClass(members: CodePointSet, ascii: boolean): CodePointS
   return lowers.minus(set).union(CodePointSet.ofCodePoints(upper));
 }
 
-/** The characters a literal `cp` matches under IGNORECASE. */
+const literalSets = [new Map<number, CodePointSet>(), new Map<number, CodePointSet>()];
+
+/** The characters a literal `cp` matches under IGNORECASE (remembered: patterns repeat letters). */
 export function caselessLiteral(cp: number, ascii: boolean): CodePointSet {
-  const single = CodePointSet.ofCodePoints([cp]);
-  if (!isCased(cp, ascii)) return single;
-  return caselessClass(single, ascii);
+  const known = literalSets[ascii ? 1 : 0]!;
+  let set = known.get(cp);
+  if (set === undefined) {
+    const single = CodePointSet.ofCodePoints([cp]);
+    set = isCased(cp, ascii) ? caselessClass(single, ascii) : single;
+    known.set(cp, set);
+  }
+  return set;
 }
