@@ -10,7 +10,7 @@
  */
 import { ANY_CHAR, CodePointSet } from './code-point-set.js';
 import { PythonRegexError, UnsupportedPythonRegexError } from './errors.js';
-import { width } from './parse.js';
+import { width } from './width.js';
 import { caselessClass, caselessLiteral, categoryClass } from './python-unicode.js';
 import { FLAG, MAXREPEAT } from './syntax.js';
 import type { AnchorKind, Node, ParsedPattern } from './syntax.js';

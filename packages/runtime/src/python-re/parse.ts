@@ -6,6 +6,8 @@
  * @module
  */
 import { PythonRegexError, UnsupportedPythonRegexError } from './errors.js';
+import { cpLen, pyRepr, Tokenizer } from './tokenizer.js';
+import { width } from './width.js';
 import { FLAG, FLAG_LETTERS, GLOBAL_FLAGS, MAXREPEAT, TYPE_FLAGS } from './syntax.js';
 import type { ClassItem, Node, ParsedPattern } from './syntax.js';
 import type { CategoryName } from './python-unicode.js';
@@ -19,7 +21,6 @@ const WHITESPACE = new Set(' \t\n\r\v\f');
 const ASCII_LETTER = /^[A-Za-z]$/;
 const IDENTIFIER = /^[\p{XID_Start}_]\p{XID_Continue}*$/u;
 const MAXGROUPS = 1073741823;
-const MAXWIDTH = Number.POSITIVE_INFINITY;
 
 const SIMPLE_ESCAPES: Readonly<Record<string, number>> = {
   '\\a': 0x07,
@@ -44,116 +45,8 @@ const CATEGORY_ESCAPES: Readonly<Record<string, Node>> = {
   '\\W': category('word', true),
 };
 
-/** Length in code points, as Python counts. */
-function cpLen(s: string): number {
-  return [...s].length;
-}
-
 function category(name: CategoryName, negate: boolean): Node {
   return { type: 'category', name, negate };
-}
-
-/** Reads a pattern token by token: one character, or a backslash and the character after it. */
-class Tokenizer {
-  private readonly chars: string[];
-  private index = 0;
-  next: string | null = null;
-
-  constructor(readonly pattern: string) {
-    this.chars = [...pattern];
-    this.advance();
-  }
-
-  private advance(): void {
-    let index = this.index;
-    let ch = this.chars[index];
-    if (ch === undefined) {
-      this.next = null;
-      return;
-    }
-    if (ch === '\\') {
-      index++;
-      const escaped = this.chars[index];
-      if (escaped === undefined) throw new PythonRegexError('bad escape (end of pattern)', this.pattern, this.chars.length - 1);
-      ch += escaped;
-    }
-    this.index = index + 1;
-    this.next = ch;
-  }
-
-  match(ch: string): boolean {
-    if (ch === this.next) {
-      this.advance();
-      return true;
-    }
-    return false;
-  }
-
-  get(): string | null {
-    const token = this.next;
-    this.advance();
-    return token;
-  }
-
-  getWhile(n: number, allowed: ReadonlySet<string>): string {
-    let result = '';
-    for (let i = 0; i < n; i++) {
-      const c = this.next;
-      if (c === null || !allowed.has(c)) break;
-      result += c;
-      this.advance();
-    }
-    return result;
-  }
-
-  getUntil(terminator: string, name: string): string {
-    let result = '';
-    for (;;) {
-      const c = this.next;
-      this.advance();
-      if (c === null) {
-        if (result === '') throw this.error(`missing ${name}`);
-        throw this.error(`missing ${terminator}, unterminated name`, cpLen(result));
-      }
-      if (c === terminator) {
-        if (result === '') throw this.error(`missing ${name}`, 1);
-        break;
-      }
-      result += c;
-    }
-    return result;
-  }
-
-  /** Position (in code points) of the token `next`. */
-  tell(): number {
-    return this.index - (this.next === null ? 0 : [...this.next].length);
-  }
-
-  seek(index: number): void {
-    this.index = index;
-    this.advance();
-  }
-
-  error(msg: string, offset = 0): PythonRegexError {
-    return new PythonRegexError(msg, this.pattern, this.tell() - offset);
-  }
-}
-
-/** Python's `repr()` of a short string, as its error messages quote names. */
-function pyRepr(s: string): string {
-  const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
-  let out = '';
-  for (const ch of s) {
-    const cp = ch.codePointAt(0)!;
-    if (ch === '\\') out += '\\\\';
-    else if (ch === quote) out += `\\${ch}`;
-    else if (ch === '\n') out += '\\n';
-    else if (ch === '\r') out += '\\r';
-    else if (ch === '\t') out += '\\t';
-    else if (cp < 0x20 || cp === 0x7f) out += `\\x${cp.toString(16).padStart(2, '0')}`;
-    else out += ch;
-  }
-  return quote + out + quote;
 }
 
 class ParseState {
@@ -192,69 +85,6 @@ class ParseState {
     if (!this.isClosed(gid)) throw source.error('cannot refer to an open group');
     if (gid >= this.lookbehindGroups) throw source.error('cannot refer to group defined in the same lookbehind subpattern');
   }
-}
-
-/** The [min, max] number of characters `nodes` can match (Python's `getwidth`). */
-export function width(nodes: readonly Node[], state: { groupWidths: ReadonlyArray<[number, number] | null> }): [number, number] {
-  let lo = 0;
-  let hi = 0;
-  for (const node of nodes) {
-    switch (node.type) {
-      case 'branch': {
-        let i = MAXWIDTH;
-        let j = 0;
-        for (const alternative of node.alternatives) {
-          const [l, h] = width(alternative, state);
-          i = Math.min(i, l);
-          j = Math.max(j, h);
-        }
-        lo += i;
-        hi += j;
-        break;
-      }
-      case 'atomic':
-      case 'group': {
-        const [i, j] = width(node.body, state);
-        lo += i;
-        hi += j;
-        break;
-      }
-      case 'repeat': {
-        const [i, j] = width(node.body, state);
-        lo += i * node.min;
-        hi = node.max === MAXREPEAT && j !== 0 ? MAXWIDTH : hi + j * node.max;
-        break;
-      }
-      case 'char':
-      case 'class':
-      case 'any':
-      case 'category':
-        lo++;
-        hi++;
-        break;
-      case 'backref': {
-        const [i, j] = state.groupWidths[node.group] ?? [0, 0];
-        lo += i;
-        hi += j;
-        break;
-      }
-      case 'conditional': {
-        let [i, j] = width(node.yes, state);
-        if (node.no !== null) {
-          const [l, h] = width(node.no, state);
-          i = Math.min(i, l);
-          j = Math.max(j, h);
-        } else i = 0;
-        lo += i;
-        hi += j;
-        break;
-      }
-      case 'anchor':
-      case 'look':
-        break;
-    }
-  }
-  return [Math.min(lo, MAXWIDTH), Math.min(hi, MAXWIDTH)];
 }
 
 /** Parses `pattern` with the compile-time `flags` (Python's `re.compile(pattern, flags)`). */
