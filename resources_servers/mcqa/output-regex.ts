@@ -81,7 +81,9 @@ function compile(source: string): PythonPattern | null {
   try {
     pattern = compilePythonRegex(source, PYTHON_RE_FLAGS.IGNORECASE);
   } catch (error) {
+    // the original catches re.error only: a ValueError or OverflowError fails its request
     if (!(error instanceof PythonRegexError)) throw error;
+    if (error.pythonClass !== 'error') throw Object.assign(new Error(error.msg), { name: error.pythonClass });
     pattern = null;
   }
   if (compiled.size >= CACHE_LIMIT) compiled.clear();

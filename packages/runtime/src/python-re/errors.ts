@@ -5,13 +5,17 @@
  * @module
  */
 
-/** Python's `re.error`: `msg`, and `pos` in code points (null for errors Python gives without one). */
+/** The exception class Python raises: `re.error` for nearly everything, `ValueError` for incompatible flags, `OverflowError` for a huge repeat count. */
+export type PythonErrorClass = 'error' | 'ValueError' | 'OverflowError';
+
+/** Python's compile error: `msg`, `pos` in code points (null for errors Python gives without one), and its class. */
 export class PythonRegexError extends Error {
   override name = 'PythonRegexError';
   constructor(
     readonly msg: string,
     readonly pattern: string,
     readonly pos: number | null,
+    readonly pythonClass: PythonErrorClass = 'error',
   ) {
     super(describe(msg, pattern, pos));
   }

@@ -7,4 +7,5 @@
  */
 export { compilePythonRegex, PythonMatch, PythonPattern } from './python-pattern.js';
 export { PythonRegexError, UnsupportedPythonRegexError } from './errors.js';
+export type { PythonErrorClass } from './errors.js';
 export { FLAG as PYTHON_RE_FLAGS } from './syntax.js';

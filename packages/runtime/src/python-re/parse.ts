@@ -93,8 +93,8 @@ export function parsePattern(pattern: string, flags = 0): ParsedPattern {
   const state = new ParseState();
   state.flags = flags;
   const nodes = parseAlternatives(source, state, (flags & FLAG.VERBOSE) !== 0, 0);
-  if ((state.flags & FLAG.LOCALE) !== 0) throw new PythonRegexError('cannot use LOCALE flag with a str pattern', pattern, null);
-  if ((state.flags & FLAG.ASCII) !== 0 && (state.flags & FLAG.UNICODE) !== 0) throw new PythonRegexError('ASCII and UNICODE flags are incompatible', pattern, null);
+  if ((state.flags & FLAG.LOCALE) !== 0) throw new PythonRegexError('cannot use LOCALE flag with a str pattern', pattern, null, 'ValueError');
+  if ((state.flags & FLAG.ASCII) !== 0 && (state.flags & FLAG.UNICODE) !== 0) throw new PythonRegexError('ASCII and UNICODE flags are incompatible', pattern, null, 'ValueError');
   if (source.next !== null) throw source.error('unbalanced parenthesis');
   for (const [gid, pos] of state.groupRefPositions) if (gid >= state.groups) throw new PythonRegexError(`invalid group reference ${gid}`, pattern, pos);
   return { pattern, nodes, flags: state.flags, groups: state.groups, groupNames: state.groupNames, groupWidths: state.groupWidths };
@@ -149,11 +149,11 @@ function parseSequence(source: Tokenizer, state: ParseState, verbose: boolean, n
         [min, max] = [0, MAXREPEAT];
         if (lo !== '') {
           min = Number(lo);
-          if (min >= MAXREPEAT) throw new PythonRegexError('the repetition number is too large', source.pattern, null);
+          if (min >= MAXREPEAT) throw new PythonRegexError('the repetition number is too large', source.pattern, null, 'OverflowError');
         }
         if (hi !== '') {
           max = Number(hi);
-          if (max >= MAXREPEAT) throw new PythonRegexError('the repetition number is too large', source.pattern, null);
+          if (max >= MAXREPEAT) throw new PythonRegexError('the repetition number is too large', source.pattern, null, 'OverflowError');
           if (max < min) throw source.error('min repeat greater than max repeat', source.tell() - here);
         }
       }

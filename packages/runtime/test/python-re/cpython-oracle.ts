@@ -2,7 +2,7 @@
 // the same cases through the translation, in the same answer shape.
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { compilePythonRegex, UnsupportedPythonRegexError } from '../../src/python-re/index.js';
+import { compilePythonRegex, PythonRegexError, UnsupportedPythonRegexError } from '../../src/python-re/index.js';
 
 export interface MatchCase {
   pattern: string;
@@ -11,7 +11,7 @@ export interface MatchCase {
 }
 
 /** Python's error message, or for each text each match's group spans in code points; `refused` for an untranslatable pattern (ours only). */
-export type MatchAnswer = { error: string } | { matches: number[][][][] } | { refused: string };
+export type MatchAnswer = { error: string; class: string } | { matches: number[][][][] } | { refused: string };
 
 const ORACLE = fileURLToPath(new URL('./re_oracle.py', import.meta.url));
 
@@ -28,7 +28,8 @@ export function answerOf(test: MatchCase): MatchAnswer {
     compiled = compilePythonRegex(test.pattern, test.flags);
   } catch (error) {
     if (error instanceof UnsupportedPythonRegexError) return { refused: error.construct };
-    return { error: (error as Error).message };
+    if (error instanceof PythonRegexError) return { error: error.message, class: error.pythonClass };
+    throw error;
   }
   return {
     matches: test.texts.map((text) => {

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { answerOf, askCPython } from './cpython-oracle.js';
 import type { MatchAnswer, MatchCase } from './cpython-oracle.js';
 import { answerTexts, MULTILINGUAL_MCQA_REGEXES, TWO_CHOICE_REGEXES } from './answer-regexes.js';
-import { CHAR_POOLS, FLAG_CHOICES, randomPattern, randomText, seededRandom } from './pattern-generator.js';
+import { CHAR_POOLS, FLAG_CHOICES, INVALID_PATTERNS, randomPattern, randomText, seededRandom } from './pattern-generator.js';
 
 const IGNORECASE = 2;
 const random = seededRandom(17);
@@ -42,6 +42,8 @@ const LINE_CASES: MatchCase[] = ['.', '.+', '^.*$', '(?m)^.*$', '(?s).+', '$', '
   texts: LINES,
 }));
 
+const ERROR_CASES: MatchCase[] = INVALID_PATTERNS.map((pattern) => ({ pattern, flags: 0, texts: ['abc'] }));
+
 const pairs = (cases: MatchCase[]): number => cases.reduce((n, c) => n + c.texts.length, 0);
 
 function compare(cases: MatchCase[], expected: MatchAnswer[]): { refused: Map<string, number>; errors: number } {
@@ -63,7 +65,7 @@ function compare(cases: MatchCase[], expected: MatchAnswer[]): { refused: Map<st
 
 describe('Python regex translation against CPython', () => {
   let answers: MatchAnswer[] = [];
-  const all = [...RANDOM_CASES, ...ANSWER_CASES, ...CASE_FOLD_CASES, ...LINE_CASES];
+  const all = [...RANDOM_CASES, ...ANSWER_CASES, ...CASE_FOLD_CASES, ...LINE_CASES, ...ERROR_CASES];
   before(() => {
     answers = askCPython<MatchAnswer[]>({ kind: 'match', cases: all });
   });
@@ -90,5 +92,10 @@ describe('Python regex translation against CPython', () => {
 
   it(`line rules: ${LINE_CASES.length} patterns × ${LINES.length} texts with \\r, U+2028/9, \\x85`, () => {
     compare(LINE_CASES, slice(LINE_CASES));
+  });
+
+  it(`Python's errors: ${ERROR_CASES.length} patterns of every kind of mistake, the same message and exception class`, () => {
+    const { errors } = compare(ERROR_CASES, slice(ERROR_CASES));
+    assert.ok(errors >= ERROR_CASES.length - 6, `${errors} errors`);
   });
 });

@@ -65,7 +65,7 @@ const ESCAPES = ['\\w', '\\W', '\\d', '\\D', '\\s', '\\S', '.', '\\.', '\\-', '\
 const ANCHORS = ['\\b', '\\B', '^', '$', '\\A', '\\Z'];
 const QUANTIFIERS = ['*', '+', '?', '{2}', '{1,3}', '{,2}', '{2,}', '*?', '+?', '??', '{1,2}?', '*+', '++', '?+', '{1,2}+', '{', '{x}'];
 const FLAG_PREFIXES = ['', '', '', '(?i)', '(?m)', '(?s)', '(?x)', '(?a)', '(?ms)', '(?ix)', '(?u)', '(?ai)'];
-const INVALID = [
+export const INVALID_PATTERNS = [
   '\\p{L}',
   '(?<=a+)b',
   'a**',
@@ -102,6 +102,9 @@ const INVALID = [
   '\\q',
   '(?L)a',
   '(?au)a',
+  '(?a)(?u)a',
+  'a{4294967296}',
+  'a{1,99999999999}',
   '(?x)a{1, 2}',
   'x{1,2',
   '(?<=\\b)a',
@@ -160,7 +163,7 @@ export function randomPattern(random: () => number): string {
     if (random() < 0.1) out += `|${atom(depth)}`;
     return out;
   };
-  if (random() < 0.06) return pick(INVALID);
+  if (random() < 0.06) return pick(INVALID_PATTERNS);
   return pick(FLAG_PREFIXES) + sequence(0, 1 + Math.floor(random() * 4));
 }
 

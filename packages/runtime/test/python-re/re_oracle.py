@@ -22,7 +22,7 @@ def match_case(case):
     try:
         compiled = re.compile(case["pattern"], case["flags"])
     except (re.error, ValueError, OverflowError) as error:
-        return {"error": str(error)}
+        return {"error": str(error), "class": "error" if isinstance(error, re.error) else type(error).__name__}
     results = []
     for text in case["texts"]:
         results.append([[list(m.span(g)) for g in range(compiled.groups + 1)] for m in compiled.finditer(text)])
