@@ -3,16 +3,18 @@
  * is whole), `\text{…}` wrappers removed, and the letter the box names.
  * @module
  */
+import { compilePythonRegex, PYTHON_RE_FLAGS } from '@gym/runtime/python-re';
 import { normalizedOptions, normalizeForMatch } from './options.js';
-import { PY_SPACE, pyStrip } from './py-text.js';
+import { pyStrip } from './py-text.js';
 import type { OptionEntry } from './options.js';
 
 const BOX_OPEN = '\\boxed{';
-const TEXT_WRAPPER = new RegExp(`^\\\\text\\{[${PY_SPACE}]*([\\s\\S]*?)[${PY_SPACE}]*\\}$`);
+// The original's patterns, run with Python's semantics.
+const TEXT_WRAPPER = compilePythonRegex('\\\\text\\{\\s*(.*?)\\s*\\}', PYTHON_RE_FLAGS.DOTALL);
 /** Only a letter, with non-letters around it: `E`, `[C]`, `(B)`. */
-const LETTER_ONLY = /^[^A-Za-z]*([A-Z])[^A-Za-z]*$/;
+const LETTER_ONLY = compilePythonRegex('^[^A-Za-z]*([A-Z])[^A-Za-z]*$');
 /** A letter then a label delimiter, option text after it ignored: `E: …`, `C) …`. */
-const LETTER_LABEL = new RegExp(`^[${PY_SPACE}]*([A-Z])[${PY_SPACE}]*[:).-]`);
+const LETTER_LABEL = compilePythonRegex('^\\s*([A-Z])\\s*[:).\\-]');
 
 /**
  * The content of the LAST `\boxed{`, up to its matching brace; null when there is no box or the
@@ -32,7 +34,7 @@ export function lastBoxContent(text: string): string | null {
 
 /** Removes `\text{…}` wrappers around the whole string, repeatedly. */
 export function stripTextWrappers(s: string): string {
-  for (let m = TEXT_WRAPPER.exec(s); m !== null; m = TEXT_WRAPPER.exec(s)) s = m[1]!;
+  for (let m = TEXT_WRAPPER.fullmatch(s); m !== null; m = TEXT_WRAPPER.fullmatch(s)) s = m.group(1)!;
   return s;
 }
 
@@ -41,7 +43,7 @@ export function boxedLetter(text: string, allowed: ReadonlySet<string>): string 
   const inner = lastBoxContent(text);
   if (inner === null) return null;
   const content = stripTextWrappers(pyStrip(inner));
-  const letter = LETTER_ONLY.exec(content)?.[1] ?? LETTER_LABEL.exec(content)?.[1];
+  const letter = LETTER_ONLY.match(content)?.group(1) ?? LETTER_LABEL.match(content)?.group(1);
   return letter !== undefined && allowed.has(letter) ? letter : null;
 }
 

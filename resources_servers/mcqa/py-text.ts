@@ -6,7 +6,7 @@
  */
 
 /** The characters Python's `str.isspace()` accepts, as a regex class body. */
-export const PY_SPACE = '\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
+const PY_SPACE = '\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
 
 const LEADING_SPACE = new RegExp(`^[${PY_SPACE}]+`);
 const TRAILING_SPACE = new RegExp(`[${PY_SPACE}]+$`);

@@ -4,18 +4,19 @@
  * non-empty line, or the whole text. Pure.
  * @module
  */
-import { PY_SPACE, pyStrip, splitLines } from './py-text.js';
+import { compilePythonRegex, PYTHON_RE_FLAGS } from '@gym/runtime/python-re';
+import { pyStrip, splitLines } from './py-text.js';
 
 /** The extraction modes a row may ask for; `final_answer` is the default. */
 export const EXTRACTION_MODES = ['boxed', 'final_answer', 'last_line', 'full_response'] as const;
 export type ExtractionMode = (typeof EXTRACTION_MODES)[number];
 
 const BOX_OPEN = '\\boxed{';
-const TEXT_WRAPPER = new RegExp(`^\\\\text\\{[${PY_SPACE}]*([\\s\\S]*?)[${PY_SPACE}]*\\}$`);
-// `[^\n]` where Python writes `.` (JavaScript's `.` also stops at \r, U+2028 and U+2029), and
-// Python's whitespace where it writes `\s`.
-const S = `[${PY_SPACE}]`;
-const FINAL_ANSWER = new RegExp(`(?:final${S}+answer|answer)${S}*[:：]${S}*([^\\n]+)`, 'gi');
+// The original's patterns, run with Python's semantics (`.` stops only at \n, `\s` is Python's
+// whitespace — U+FEFF is not — `$` also matches before a final \n, IGNORECASE folds `ſ` as `s`).
+const TEXT_WRAPPER = compilePythonRegex('\\\\text\\{\\s*(.*?)\\s*\\}', PYTHON_RE_FLAGS.DOTALL);
+const FINAL_ANSWER = compilePythonRegex('(?i)(?:final\\s+answer|answer)\\s*[:：]\\s*(.+)');
+const TRAILING_PERIOD = compilePythonRegex('\\.\\s*$');
 
 /** The answer `mode` reads from `text`, or null when there is none. */
 export function extractAnswer(text: string, mode: ExtractionMode): string | null {
@@ -54,13 +55,13 @@ export function lastClosedBox(text: string): string | null {
 
 /** The value after the last `Final answer:` / `Answer:` (a full-width colon counts), without trailing periods. */
 export function finalAnswer(text: string): string | null {
-  const last = [...text.matchAll(FINAL_ANSWER)].at(-1);
+  const last = FINAL_ANSWER.findall(text).at(-1) as string | undefined;
   if (last === undefined) return null;
-  const raw = pyStrip(last[1]!);
-  return pyStrip(raw.replace(/\.\s*$/, '')).replace(/\.+$/, '');
+  const raw = pyStrip(last);
+  return pyStrip(TRAILING_PERIOD.split(raw)[0]!).replace(/\.+$/, '');
 }
 
 function stripTextWrappers(s: string): string {
-  for (let m = TEXT_WRAPPER.exec(s); m !== null; m = TEXT_WRAPPER.exec(s)) s = m[1]!;
+  for (let m = TEXT_WRAPPER.fullmatch(s); m !== null; m = TEXT_WRAPPER.fullmatch(s)) s = m.group(1)!;
   return s;
 }

@@ -8,7 +8,6 @@
  */
 import {
   asNumber,
-  MATH_UNITS,
   normalizeLatex,
   normalizeLists,
   normalizeNumbers,
@@ -17,6 +16,7 @@ import {
   softNumericScore,
   stripOuterQuotes,
   stripTrailingPunctuation,
+  withoutUnits,
 } from './normalize.js';
 import { pyStrip } from './py-text.js';
 
@@ -52,5 +52,5 @@ function canonical(s: string): string {
 }
 
 function unitFree(s: string): string {
-  return pyStrip(normalizeUnicodeMath(normalizeLatex(s)).replace(MATH_UNITS, ''));
+  return pyStrip(withoutUnits(normalizeUnicodeMath(normalizeLatex(s))));
 }

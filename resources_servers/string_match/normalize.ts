@@ -4,6 +4,7 @@
  * math symbols and units. Pure; inputs are already lower case.
  * @module
  */
+import { compilePythonRegex } from '@gym/runtime/python-re';
 import { collapseSpace, pyFloat, pyStrip } from './py-text.js';
 import { US_STATES } from './us-states.js';
 
@@ -11,7 +12,7 @@ import { US_STATES } from './us-states.js';
 const LATEX_COMMANDS = ['\\boxed', '\\text', '\\textbf', '\\textit', '\\texttt', '\\mathrm', '\\mathbf', '\\mathit', '\\mathsf', '\\mathbb', '\\mathcal', '\\emph', '\\url'];
 const MATH_DELIMITERS = ['\\(', '\\)', '\\[', '\\]'];
 /** Units and degree marks that do not change a numeric answer. */
-export const MATH_UNITS = /\^\{?\\circ\}?|\\circ|°|cm[²³]?|mm|km|m[²³]?|kg/g;
+const MATH_UNITS = compilePythonRegex('\\^\\{?\\\\circ\\}?|\\\\circ|°|cm[²³]?|mm|km|m[²³]?|kg');
 const UNICODE_MATH: ReadonlyArray<readonly [string, string]> = [
   ['°', '^\\circ'],
   ['²', '^2'],
@@ -31,8 +32,8 @@ const UNICODE_MATH: ReadonlyArray<readonly [string, string]> = [
   ['：', ':'],
   ['π', '\\pi'],
 ];
-/** `(\d+),(\d+)` with Python's Unicode digits. */
-const THOUSANDS = /(\p{Nd}+),(\p{Nd}+)/gu;
+/** Digits (Python's Unicode ones), a comma, digits. */
+const THOUSANDS = compilePythonRegex('(\\d+),(\\d+)');
 
 /** Surrounding matching quotes (`"…"` or `'…'`) removed. */
 export function stripOuterQuotes(s: string): string {
@@ -51,7 +52,7 @@ export function asNumber(s: string): number | undefined {
 
 /** `1,000` → `1000` (one separator per number per pass, as the original), `\%` → `%`. */
 export function normalizeNumbers(s: string): string {
-  return s.replace(THOUSANDS, '$1$2').replaceAll('\\%', '%');
+  return THOUSANDS.sub(s, (m) => m.group(1)! + m.group(2)!).replaceAll('\\%', '%');
 }
 
 /** LaTeX formatting commands, math delimiters and `$` removed; whitespace collapsed. */
@@ -97,6 +98,11 @@ export function normalizeStates(s: string): string {
   return normalizeLists(out).toLowerCase();
 }
 
+/** Units and degree marks removed. */
+export function withoutUnits(s: string): string {
+  return MATH_UNITS.sub(s, () => '');
+}
+
 /** Unicode math symbols (`°`, `²`, `√`, `π`, small-form signs) in their LaTeX/ASCII spelling. */
 export function normalizeUnicodeMath(s: string): string {
   let out = s;
@@ -120,6 +126,6 @@ export function softNumericScore(expected: string, predicted: string): number {
 function stripNumeric(s: string): string {
   let out = s;
   for (const ch of ['$', '£', '€', '%', ',']) out = out.replaceAll(ch, '');
-  out = normalizeUnicodeMath(out).replace(MATH_UNITS, '');
+  out = withoutUnits(normalizeUnicodeMath(out));
   return pyStrip(out.replaceAll('\\%', '').replaceAll('\\$', ''));
 }

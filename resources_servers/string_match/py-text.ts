@@ -38,9 +38,19 @@ export function splitLines(s: string): string[] {
   return lines;
 }
 
-/** `float(s)`, or undefined where Python raises ValueError. */
+const DECIMAL_DIGIT = /\p{Nd}/gu;
+const IS_DECIMAL_DIGIT = /^\p{Nd}$/u;
+
+/** The value of a decimal digit of any script: its place in its block of ten (Unicode keeps them 0–9 in order). */
+function digitValue(digit: string): string {
+  let start = digit.codePointAt(0)!;
+  while (IS_DECIMAL_DIGIT.test(String.fromCodePoint(start - 1))) start--;
+  return String((digit.codePointAt(0)! - start) % 10);
+}
+
+/** `float(s)`, or undefined where Python raises ValueError (it reads digits of every script: `float('٣')` is 3.0). */
 export function pyFloat(s: string): number | undefined {
-  const text = pyStrip(s);
+  const text = pyStrip(s).replace(DECIMAL_DIGIT, digitValue);
   if (DECIMAL.test(text)) return Number(text.replaceAll('_', ''));
   const special = SPECIAL.exec(text);
   if (special === null) return undefined;

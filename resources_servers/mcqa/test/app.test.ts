@@ -189,11 +189,38 @@ describe('mcqa resources server', () => {
       ['Selected: B', 'Selected:\\s*([A-Za-z])', 'B', { options: [] }],
       ['\\boxed{B} but Final Choice: nothing', 'Final Choice:\\s*([A-Z])\\b', 'B'], // no match: the grading mode reads the box
       ['\\boxed{B}', '([', 'B'], // an invalid pattern: the grading mode decides
-      ['Choice A then B', '(A).*(B)', null], // two groups: unusable (the original fails the request)
+      ['Anſwer: c', 'answer:\\s*([a-d])', 'C'], // Python's IGNORECASE: ſ is s
     ];
     for (const [text, pattern, letter, extra] of cases) {
       assert.equal(await extracted(text, { template_metadata: { output_regex: pattern, template_id: 't' }, ...extra }), letter, `${text} ~ ${String(pattern)}`);
     }
+  });
+
+  it("output_regex runs with Python's semantics: Unicode \\b on multilingual answers, as the original's MMMLU and Global-PIQA lists score them", async () => {
+    const letter = '([A-D]|[أ-د]|[অ]|[ব]|[ড]|[ঢ]|[Ａ]|[Ｂ]|[Ｃ]|[Ｄ])';
+    const mmmluFallback = `[\\s\\S]*\\b\\(?\\s*${letter}\\s*\\)?\\.?\\b`;
+    const piqa = [
+      '(?i)[Tt]he (?:[Bb]est [Aa]nswer|[Ff]inal [Aa]nswer|[Aa]nswer)[^A-B]*([A-B])',
+      '(?i)[Aa]nswer\\s*:[^A-B]*([A-B])',
+      '(?i)\\\\boxed\\{([A-B])\\}',
+      '[\\s\\S]*\\b\\(?\\s*([A-B])\\s*\\)?\\.?\\b',
+    ];
+    const reward = async (text: string, patterns: unknown, expected: string) =>
+      (await verify(row(text, { expected_answer: expected, options: [{ A: 'one' }, { B: 'two' }], grading_mode: 'lenient_answer_colon', template_metadata: { output_regex: patterns } })))['reward'];
+    assert.equal(await reward('The answer is أ.', [mmmluFallback], 'A'), 1); // أ is a word character to Python
+    for (const text of ['答案是A。', '答えはBです', 'คำตอบคือA', '정답은 B입니다']) {
+      assert.equal(await reward(text, piqa, text.includes('A') ? 'A' : 'B'), 0, text); // no \\b between a CJK/Thai/Korean letter and A
+    }
+    assert.equal(await reward('The answer is (B).', piqa, 'B'), 1);
+  });
+
+  it('an output_regex with several groups fails the request as in the original; one that cannot run as in Python says why', async () => {
+    const twoGroups = await post(`${url}/verify`, row('Choice A then B', { template_metadata: { output_regex: '(A).*(B)' } }));
+    assert.equal(twoGroups.status, 500);
+    assert.match(String(twoGroups.json), /^AttributeError\('\\'tuple\\' object has no attribute \\'strip\\'/);
+    const untranslatable = await post(`${url}/verify`, row('Answer: B', { template_metadata: { output_regex: '(Answer): (?(1)B)' } }));
+    assert.equal(untranslatable.status, 500);
+    assert.match(String(untranslatable.json), /UnsupportedPythonRegexError\('cannot match a conditional group/);
   });
 
   it('a dataset pattern that backtracks without end gives no answer instead of hanging the server', async () => {

@@ -19,10 +19,11 @@ import { RolloutAgentError, RolloutFlagError, ROLLOUT_WARNINGS } from './errors.
 import { loadPromptConfig } from './prompt-config.js';
 import { inputLineFailure } from './input-rows.js';
 import { describeMalformed } from './jsonl.js';
+import { untranslatableOutputRegexes } from './output-regex-check.js';
 import { prepareRun } from './prepare-run.js';
 import { createProgress } from './progress.js';
 import { maxRolloutAttempts } from './resume.js';
-import { openJsonlAppender, readJsonlFile, rolloutPaths } from './rollout-files.js';
+import { openJsonlAppender, readJsonlFile, ROLLOUT_FLOAT_KEYS, rolloutPaths } from './rollout-files.js';
 import { runRollout } from './run-rollout.js';
 import { writeRunMetrics } from './run-metrics.js';
 import { rolloutKey } from './types.js';
@@ -139,6 +140,8 @@ export async function collectRollouts(options: CollectOptions): Promise<CollectR
   });
   for (const m of prepared.malformed)
     warn(`${m.input ? ROLLOUT_WARNINGS.malformedInput : ROLLOUT_WARNINGS.malformedOutput}: skipped ${m.lines.length} malformed line(s) of ${m.file}: ${describeMalformed(m.lines)}`);
+  for (const line of untranslatableOutputRegexes(prepared.plan.pending))
+    warn(`${ROLLOUT_WARNINGS.untranslatableOutputRegex}: ${line}; a grader running it with Python's semantics fails those rows' /verify`);
   const unknown = [...new Set(prepared.plan.pending.map((r) => r.agent_ref.name).filter((n) => !agents.has(n)))];
   if (unknown.length > 0) {
     throw new RolloutAgentError('GYM_ROLLOUT_AGENT_UNKNOWN', `Rows name agent(s) ${unknown.join(', ')} that no server runs. Agent instances: ${[...agents.keys()].join(', ') || '(none)'}.`);
@@ -156,8 +159,8 @@ export async function collectRollouts(options: CollectOptions): Promise<CollectR
   // one socket per rollout in flight while the open-file budget allows, then /run calls pipelined on
   // them: 16k sockets into one agent leave it no descriptors for its own upstreams (docs/http.md)
   const http = createHttpClient({ ...socketsFor(concurrency ?? Math.max(plan.pending.length, 1)), instrument: options.instrument });
-  const outputs = openJsonlAppender(paths.output, { replace: !prepared.resumed });
-  const failures = openJsonlAppender(paths.failures, { replace: !prepared.resumed });
+  const outputs = openJsonlAppender(paths.output, { replace: !prepared.resumed, floatKeys: ROLLOUT_FLOAT_KEYS });
+  const failures = openJsonlAppender(paths.failures, { replace: !prepared.resumed, floatKeys: ROLLOUT_FLOAT_KEYS });
   for (const m of prepared.malformed) if (!prepared.resumed && m.input) for (const line of m.lines) failures.append(inputLineFailure(m.file, line));
   const progress = createProgress({ sink: options.progress ?? { write: () => undefined, isTty: false }, total: plan.pending.length });
   const inFlight = new AbortController();

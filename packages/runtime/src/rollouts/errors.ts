@@ -64,4 +64,6 @@ export const ROLLOUT_WARNINGS = Object.freeze({
   malformedOutput: 'GYM_ROLLOUT_W003',
   /** Records could not be appended to a run file (a full disk); their rollouts run again with `--resume`. */
   unwritten: 'GYM_ROLLOUT_W004',
+  /** A row's `template_metadata.output_regex` cannot be run with Python's semantics. */
+  untranslatableOutputRegex: 'GYM_ROLLOUT_W005',
 });

@@ -56,7 +56,7 @@ export function materializeRows(lines: readonly JsonlLine[], options: Materializ
   const out: MaterializedRow[] = [];
   for (const line of selected) {
     const row = prompt === undefined ? line.value : applyPrompt(line.value, prompt);
-    const agentRef = (row['agent_ref'] ?? (options.defaultAgent === undefined ? undefined : { type: 'responses_api_agents', name: options.defaultAgent })) as MaterializedRow['agent_ref'] | undefined;
+    const agentRef = (row['agent_ref'] ?? (options.defaultAgent === undefined ? undefined : { name: options.defaultAgent })) as MaterializedRow['agent_ref'] | undefined;
     if (agentRef === undefined || typeof agentRef.name !== 'string') {
       missingAgent.push(line.lineNumber);
       continue;

@@ -12,6 +12,7 @@ import { basename, dirname, extname, join } from 'node:path';
 import { scrubJsonText } from '../config/secret-scrub.js';
 import { RolloutOutputError } from './errors.js';
 import { parseJsonlObjects } from './jsonl.js';
+import { stringifyWithFloats } from './python-float.js';
 import type { JsonlParse } from './jsonl.js';
 import type { JsonObject } from './types.js';
 
@@ -22,6 +23,9 @@ export interface RolloutPaths {
   failures: string;
   aggregateMetrics: string;
 }
+
+/** The top-level fields of a rollout record the original writes as floats (`"reward": 1.0`). */
+export const ROLLOUT_FLOAT_KEYS: ReadonlySet<string> = new Set(['reward']);
 
 /** `<stem>_materialized_inputs.jsonl`, `<stem>_failures.jsonl`, `<stem>_aggregate_metrics.json` next to `output`. */
 export function rolloutPaths(output: string): RolloutPaths {
@@ -79,11 +83,12 @@ function endsMidLine(fd: number, size: number): boolean {
 }
 
 /**
- * Opens `path` for appending (`replace: true` truncates it first), creating its directory. A file
- * that ends mid-line (a writer killed mid-write) gets its next record on a fresh line.
+ * Opens `path` for appending (`replace: true` truncates it first), creating its directory; numbers
+ * under `floatKeys` are written as Python floats. A file that ends mid-line (a writer killed
+ * mid-write) gets its next record on a fresh line.
  * @throws {RolloutOutputError} `GYM_ROLLOUT_OUTPUT_WRITE` when the file cannot be opened.
  */
-export function openJsonlAppender(path: string, options: { replace?: boolean } = {}): JsonlAppender {
+export function openJsonlAppender(path: string, options: { replace?: boolean; floatKeys?: ReadonlySet<string> } = {}): JsonlAppender {
   let fd: number | undefined;
   let size: number;
   let freshLine: boolean;
@@ -102,7 +107,8 @@ export function openJsonlAppender(path: string, options: { replace?: boolean } =
     path,
     append(record) {
       if (fd === undefined) throw new Error(`JSONL file ${path} is closed`);
-      const line = Buffer.from(`${freshLine ? '\n' : ''}${scrubJsonText(JSON.stringify(record))}\n`, 'utf8');
+      const json = options.floatKeys === undefined ? JSON.stringify(record) : stringifyWithFloats(record, options.floatKeys);
+      const line = Buffer.from(`${freshLine ? '\n' : ''}${scrubJsonText(json)}\n`, 'utf8');
       let written = 0;
       try {
         while (written < line.length) written += writeSync(fd, line, written, line.length - written);

@@ -8,7 +8,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve, sep } from 'node:path';
 import { ROLLOUT_WARNINGS, RolloutShardsNotFoundError } from './errors.js';
 import { describeMalformed } from './jsonl.js';
-import { openJsonlAppender, readJsonlFile, rolloutPaths } from './rollout-files.js';
+import { openJsonlAppender, readJsonlFile, ROLLOUT_FLOAT_KEYS, rolloutPaths } from './rollout-files.js';
 import { writeRunMetrics } from './run-metrics.js';
 import type { AgentAggregateMetrics } from '../metrics/aggregate-metrics.js';
 import type { JsonObject } from './types.js';
@@ -91,7 +91,7 @@ export async function aggregateShards(patterns: readonly string[], output: strin
   const files = expandInputGlobs(patterns).filter((f) => f !== paths.output && !sidecar.test(f));
   if (files.length === 0) throw new RolloutShardsNotFoundError(patterns);
   const rows: JsonObject[] = [];
-  const writer = openJsonlAppender(paths.output, { replace: true });
+  const writer = openJsonlAppender(paths.output, { replace: true, floatKeys: ROLLOUT_FLOAT_KEYS });
   try {
     for (const file of files) {
       const parsed = readJsonlFile(file);

@@ -7,6 +7,7 @@ import { isAbsolute, relative } from 'node:path';
 import type { AgentAggregateMetrics } from '../metrics/aggregate-metrics.js';
 import type { CollectResult } from './collect.js';
 import { describeWriteLosses } from './write-losses.js';
+import { stringifyWithFloats } from './python-float.js';
 
 const fmt = (value: unknown, digits: number): string => (typeof value === 'number' ? value.toFixed(digits) : '-');
 
@@ -19,6 +20,17 @@ export function metricsSummary(metrics: readonly AgentAggregateMetrics[]): strin
   });
 }
 
+/**
+ * The original's closing block per agent: an empty line, `Key metrics for <agent>:` and the key
+ * metrics as Python's `json.dumps(…, indent=4)` writes them (floats as `1.0`, non-ASCII escaped).
+ */
+export function keyMetricsBlocks(metrics: readonly AgentAggregateMetrics[]): string[] {
+  return metrics.flatMap((m) => {
+    const json = stringifyWithFloats(m.key_metrics, new Set(Object.keys(m.key_metrics)), 4).replace(/[\u0080-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    return ['', `Key metrics for ${m.agent_ref.name}:`, ...json.split('\n')];
+  });
+}
+
 /** Where the summary's paths are shown from: relative to `cwd` when inside it. */
 export interface SummaryOptions {
   cwd?: string;
@@ -26,9 +38,10 @@ export interface SummaryOptions {
   logDir?: string;
 }
 
-/** The closing lines of `gym eval run`: counts, metrics, then every file the run wrote. */
+/** The closing lines of `gym eval run`: the original's key-metrics blocks, counts and headline metrics, then every file the run wrote. */
 export function formatSummary(result: CollectResult, options: SummaryOptions = {}): string[] {
   const lines = [
+    ...(result.metrics === undefined ? [] : [...keyMetricsBlocks(result.metrics), '']),
     `rollouts: ${result.succeeded} succeeded, ${result.failed} failed${result.abandoned > 0 ? `, ${result.abandoned} abandoned` : ''} this run; ${result.total - result.incomplete}/${result.total} complete` +
       (result.plan.succeeded > 0 ? ` (${result.plan.succeeded} from earlier runs)` : ''),
   ];

@@ -9,6 +9,7 @@ import { createServerApp } from './app.js';
 import { addJsonRoute } from './json-route.js';
 import { CHAT_COMPLETIONS_REQUEST, RESPONSES_REQUEST } from './responses-request.js';
 import { acceptingStream, streamingChat, streamingResponses } from './streamed-requests.js';
+import { useAnthropicErrors } from './anthropic-errors.js';
 import { MESSAGES_REQUEST } from './anthropic-messages.js';
 import { messagesHandler } from './messages-endpoint.js';
 import type { BuildOptions, EndpointSpec, ServerDefinition } from './endpoint.js';
@@ -50,6 +51,7 @@ export function defineModelServer<R extends z.ZodType = typeof RESPONSES_REQUEST
     addJsonRoute(app, { method: 'POST', path: '/v1/responses', input: acceptingStream(responsesInput), handler: streamingResponses(responses), endpoint: 'model_responses' });
     // the Anthropic dialect is a Responses call underneath: its span and metrics are those of /v1/responses
     addJsonRoute(app, { method: 'POST', path: '/v1/messages', input: MESSAGES_REQUEST, handler: messagesHandler(responses, responsesInput), endpoint: 'model_responses' });
+    useAnthropicErrors(app, '/v1/messages');
     addJsonRoute(app, {
       method: 'POST',
       path: '/v1/chat/completions',

@@ -182,6 +182,17 @@ describe("runtime's folders", () => {
     );
   });
 
+  it('python-re/ is self-contained: no import outside its folder, no package (a server-authoring module that can move as is)', () => {
+    assert.deepEqual(
+      arrowsFrom('python-re', () => false),
+      [],
+    );
+    assert.deepEqual(
+      runtime.imports.filter((i) => i.file.startsWith('packages/runtime/src/python-re/') && !i.specifier.startsWith('./')).map((i) => `${i.file} → ${i.specifier}`),
+      [],
+    );
+  });
+
   it('nothing imports cli/ (only bin/gym.mjs runs it) and nothing but testing/ imports testing/', () => {
     assert.deepEqual(
       folderArrows.filter((a) => a.to === 'cli' || a.to === 'testing').map((a) => `${a.file} → ${a.specifier}`),

@@ -33,9 +33,13 @@ describe('collectRollouts', () => {
     assert.equal(result.succeeded, 6);
     assert.equal(result.incomplete, 0);
     for (const row of rows) {
-      assert.deepEqual(row['agent_ref'], { type: 'responses_api_agents', name: 'test_agent' });
+      // as the original's `+agent_name`: the name only
+      assert.deepEqual(row['agent_ref'], { name: 'test_agent' });
       assert.equal(row['trace_id'], row['_ng_task_index'] === 0 ? traceId : undefined);
     }
+    // rewards are written as the original writes its floats
+    const lines = readFileSync(run.output, 'utf8').trimEnd().split('\n');
+    assert.deepEqual(lines.map((l) => /"reward":([^,}]+)/.exec(l)?.[1]).sort(), ['0.0', '0.0', '0.0', '1.0', '1.0', '1.0']);
     assert.deepEqual(keysOf(readRows(run.output.replace('.jsonl', '_materialized_inputs.jsonl'))), allKeys(3, 2));
     const metrics = JSON.parse(readFileSync(result.paths.aggregateMetrics, 'utf8')) as { agent_metrics: Record<string, number> }[];
     assert.equal(metrics[0]!.agent_metrics['mean/reward'], 0.5);
@@ -185,6 +189,22 @@ describe('collectRollouts', () => {
     assert.equal(result.total, 2);
     assert.match(warnings.join('\n'), /GYM_ROLLOUT_W001: skipped 1 malformed line\(s\) .*line 2: not valid JSON/);
     await assert.rejects(collectRollouts({ environment: agent.environment, input: run.input, output: run.output, strictInput: true }), { code: 'GYM_ROLLOUT_INPUT_MALFORMED' });
+  });
+
+  it("warns once per dataset output_regex that cannot run with Python's semantics, naming the construct and its rows", async () => {
+    const { agent, run } = await setup(0);
+    const { writeFileSync } = await import('node:fs');
+    const row = (pattern: unknown) => JSON.stringify({ responses_create_params: { input: 'q' }, template_metadata: { output_regex: pattern } });
+    writeFileSync(run.input, [row('(a)(?(1)b|c)'), row(['Answer: ([A-D])', '(a)(?(1)b|c)']), row('(?P<x>a)(?P=x)'), row('Answer: ([A-D])'), row('([')].join('\n') + '\n');
+    const warnings: string[] = [];
+    await collectRollouts({ environment: agent.environment, input: run.input, output: run.output, onWarning: (w) => warnings.push(w) });
+    assert.deepEqual(
+      warnings.filter((w) => w.startsWith('GYM_ROLLOUT_W005')),
+      [
+        `GYM_ROLLOUT_W005: output_regex "(a)(?(1)b|c)" of 2 row(s): a conditional group (?(…)…); a grader running it with Python's semantics fails those rows' /verify`,
+        `GYM_ROLLOUT_W005: output_regex "(?P<x>a)(?P=x)" of 1 row(s): a backreference under IGNORECASE; a grader running it with Python's semantics fails those rows' /verify`,
+      ],
+    );
   });
 
   it('puts an unparseable or too-deep input line into the failures sidecar with its line number, and runs the others', async () => {

@@ -23,7 +23,7 @@ describe('materializeRows', () => {
         [2, 2],
       ],
     );
-    assert.deepEqual(rows[0]!.agent_ref, { type: 'responses_api_agents', name: 'ag' });
+    assert.deepEqual(rows[0]!.agent_ref, { name: 'ag' });
   });
 
   it('gives identical lines one task index and keeps rollout indices unique within it', () => {

@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import { defaultOutputPath } from '../../src/cli/commands/eval-run-settings.js';
 import { createRunLogDir } from '../../src/orchestrator/log-dir.js';
 import { rolloutPaths } from '../../src/rollouts/rollout-files.js';
-import { formatSummary } from '../../src/rollouts/summary.js';
+import { execFileSync } from 'node:child_process';
+import { formatSummary, keyMetricsBlocks } from '../../src/rollouts/summary.js';
+import type { AgentAggregateMetrics } from '../../src/metrics/aggregate-metrics.js';
 import type { CollectResult } from '../../src/rollouts/collect.js';
 
 describe('formatSummary', () => {
@@ -61,5 +63,33 @@ describe('formatSummary', () => {
       losses: { output: { records: 0 }, failures: { records: 0 } },
     };
     assert.equal(formatSummary(result)[0], 'rollouts: 8 succeeded, 0 failed, 52 abandoned this run; 8/60 complete');
+  });
+
+  it("prints the original's key-metrics block per agent, as Python's print and json.dumps(indent=4) write it, first in the summary", () => {
+    const keyMetrics = { 'mean/reward': 1, 'pass@1[avg-of-4]/accuracy': 66.66666666666667, 'majority@4/accuracy': 0, 'pass@4/no_answer': 1e-5, 'réponse/mean': 0.5 };
+    const metrics = [{ agent_ref: { name: 'mcqa_simple_agent' }, agent_metrics: {}, key_metrics: keyMetrics, group_level_metrics: [] }] as AgentAggregateMetrics[];
+    const python = execFileSync(
+      'python3',
+      ['-c', 'import json,sys; km={k: float(v) for k, v in json.load(sys.stdin).items()}; print(f"\\nKey metrics for mcqa_simple_agent:\\n" + json.dumps(km, indent=4))'],
+      {
+        input: JSON.stringify(keyMetrics),
+      },
+    ).toString();
+    assert.equal(`${keyMetricsBlocks(metrics).join('\n')}\n`, python);
+    const result = {
+      paths: rolloutPaths(join(cwd, 'none.jsonl')),
+      total: 1,
+      plan: { pending: 1, succeeded: 0, terminal: 0, exhausted: 0 },
+      succeeded: 1,
+      failed: 0,
+      notPersisted: 0,
+      abandoned: 0,
+      interrupted: false,
+      unwritten: 0,
+      incomplete: 0,
+      metrics,
+      losses: { output: { records: 0 }, failures: { records: 0 } },
+    } as CollectResult;
+    assert.deepEqual(formatSummary(result).slice(0, 3), ['', 'Key metrics for mcqa_simple_agent:', '{']);
   });
 });

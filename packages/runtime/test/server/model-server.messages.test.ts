@@ -157,11 +157,27 @@ describe('model server /v1/messages', () => {
     assert.deepEqual(events, [{ event: 'error', data: { type: 'error', error: { type: 'api_error', message: 'backend down' } } }]);
   });
 
-  it('refuses blocks it cannot map with a 400 naming them, and a bad body with a 422', async () => {
+  it("refuses blocks it cannot map with a 400 naming them, and a bad body with a 422, in Anthropic's error envelope", async () => {
     const res = await post({ messages: [{ role: 'user', content: [{ type: 'document', source: {} }] }] });
     assert.equal(res.status, 400);
-    assert.match(JSON.stringify(await res.json()), /'document' are not supported/);
+    const refused = (await res.json()) as { type: string; error: { type: string; message: string } };
+    assert.deepEqual([refused.type, refused.error.type], ['error', 'invalid_request_error']);
+    assert.match(refused.error.message, /'document' are not supported/);
     const bad = await post({ messages: [{ role: 'system', content: 'x' }] });
     assert.equal(bad.status, 422);
+    const invalid = (await bad.json()) as { type: string; error: { type: string; message: string } };
+    assert.deepEqual([invalid.type, invalid.error.type], ['error', 'invalid_request_error']);
+    assert.match(invalid.error.message, /^body\.messages\.0\.role: /);
+    const unparsable = await fetch(`${url}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
+    assert.deepEqual([unparsable.status, ((await unparsable.json()) as { error: { type: string } }).error.type], [400, 'invalid_request_error']);
+  });
+
+  it("answers a failing handler with a 500 in Anthropic's envelope (api_error); other routes keep their own error bodies", async () => {
+    failNext = true;
+    const res = await post(REQUEST);
+    assert.equal(res.status, 500);
+    assert.deepEqual(await res.json(), { type: 'error', error: { type: 'api_error', message: "Error('backend down')" } });
+    const responses = await fetch(`${url}/v1/responses`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ input: 7 }) });
+    assert.ok('detail' in ((await responses.json()) as object));
   });
 });

@@ -14,6 +14,7 @@ import { withDefaultScope } from '../../http/instrumentation.js';
 import { createRunLogDir } from '../../orchestrator/log-dir.js';
 import { isBroken } from '../../process/stdio-guard.js';
 import { collectRollouts } from '../../rollouts/collect.js';
+import { checkRunInput } from '../../rollouts/preflight.js';
 import { agentUrls, chooseAgent, fetchEnvironment } from '../../rollouts/environment.js';
 import { loadPromptConfig } from '../../rollouts/prompt-config.js';
 import { formatSummary } from '../../rollouts/summary.js';
@@ -75,9 +76,20 @@ export async function evalRun(flags: EvalRunFlags, overrides: string[], io: CliI
       const config = await loadConfig(options);
       for (const warning of [...argvSecretWarnings(flags, overrides), ...config.warnings]) io.err(`gym: warning: ${warning}`);
       const roots = searchRoots(options.rootDir, options.selectors?.searchDirs, process.env);
-      // a prompt config that cannot be used fails before any server starts
-      const promptConfig = evalRunSettings(flags, config.raw).promptConfig;
-      if (promptConfig !== undefined && flags.resume !== true) loadPromptConfig(lookupPath(promptConfig, [cwd, ...roots]).found ?? promptConfig, promptConfig);
+      // a prompt config, an input file or a split's datasets that cannot be used fail before any server starts
+      const settings = evalRunSettings(flags, config.raw);
+      if (!settings.resume) {
+        const resolvePath = (path: string) => lookupPath(path, [cwd, ...roots]).found ?? path;
+        if (settings.promptConfig !== undefined) loadPromptConfig(resolvePath(settings.promptConfig), settings.promptConfig);
+        checkRunInput(config.raw, {
+          input: settings.input === undefined ? undefined : resolve(settings.input),
+          split: settings.split,
+          agent: settings.agent,
+          strictInput: settings.strictInput,
+          promptInput: settings.promptConfig !== undefined,
+          resolvePath,
+        });
+      }
       const { env, cli, close } = await startCliEnvironment(
         {
           config,
