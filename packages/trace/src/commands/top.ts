@@ -60,7 +60,7 @@ export async function top(options: TopOptions, out: CommandOutput): Promise<numb
           (scanner = new RecordScanner({
             skipped: () => undefined,
             malformed: () => undefined,
-            mayBeRecord: (t) => !t.startsWith('{"') || t.includes('"span_id"') || t.includes('"resourceSpans"') || t.includes('"metric"'),
+            mayBeRecord: (t) => !t.startsWith('{"') || t.includes('"span_id"') || t.includes('"resourceSpans"') || t.includes('"metric"') || t.includes('"type":"resource"'),
             record: (obj, at) => handleRecord(obj, { file, line: at }, resources, handlers),
           })),
         );

@@ -6,6 +6,7 @@
 import type { SpanRecord, SpanSource } from '../span-record.js';
 import { normalizeId } from './ids.js';
 import { asAttributes, makeStatus, normalizeKind, normalizeStatusCode, readEvents, serviceOf, spanTiming } from './normalize.js';
+import { resourceOfRecord } from './resource-cache.js';
 import type { ResourceCache } from './resource-cache.js';
 import { anyTimeToNs } from './time.js';
 
@@ -26,8 +27,7 @@ export function fromConsoleSpan(obj: Record<string, unknown>, source: SpanSource
   if (startNs === null) return 'missing start time';
   const endRaw = anyTimeToNs(obj['end_time_unix_nano'], obj['end_time']);
   const status = (obj['status'] ?? {}) as Record<string, unknown>;
-  const resourceAttrs = asAttributes((obj['resource'] as Record<string, unknown> | undefined)?.['attributes']);
-  const resource = resources.intern(resourceAttrs);
+  const resource = resourceOfRecord(obj, source.file, resources);
   const scope = obj['scope'] as { name?: unknown; version?: unknown } | undefined;
   return {
     traceId,

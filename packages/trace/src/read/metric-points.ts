@@ -6,6 +6,7 @@
  */
 import type { Attributes, SpanResource } from '../span-record.js';
 import { asAttributes, serviceOf } from './normalize.js';
+import { resourceOfRecord } from './resource-cache.js';
 import type { ResourceCache } from './resource-cache.js';
 import { anyTimeToNs } from './time.js';
 
@@ -40,12 +41,12 @@ export function isSaturationMetric(name: string): boolean {
 }
 
 /** The points of a console metric record (none when the metric is not kept or has no usable time). */
-export function fromConsoleMetric(obj: Record<string, unknown>, resources: ResourceCache): MetricPoint[] {
+export function fromConsoleMetric(obj: Record<string, unknown>, resources: ResourceCache, file = ''): MetricPoint[] {
   const name = obj['name'] as string;
   if (!isSaturationMetric(name)) return [];
   const raw = obj['data_points'];
   if (!Array.isArray(raw)) return [];
-  const resource = resources.intern(asAttributes((obj['resource'] as Record<string, unknown> | undefined)?.['attributes']));
+  const resource = resourceOfRecord(obj, file, resources);
   const service = serviceOf(resource.attributes);
   const kind = typeof obj['kind'] === 'string' ? obj['kind'] : 'GAUGE';
   const temporality = obj['temporality'] === 'DELTA' ? 'DELTA' : 'CUMULATIVE';

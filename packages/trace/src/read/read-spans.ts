@@ -74,11 +74,12 @@ export async function forEachSpan(paths: readonly string[], onSpan: (span: SpanR
 }
 
 // Log lines (pino's JSON among them) far outnumber spans in a server's output: a substring test
-// rules most of them out before JSON.parse. Every span shape names a span id or is an OTLP request.
+// rules most of them out before JSON.parse. Every span shape names a span id or is an OTLP request;
+// the lean shape's resource records are read too, as the lines after them need them.
 // Only text that opens like a JSON object (`{"`) is ruled out, so broken records still parse, fail
 // and are reported as malformed.
 function mayHoldSpan(text: string): boolean {
-  return !text.startsWith('{"') || text.includes('"span_id"') || text.includes('"resourceSpans"');
+  return !text.startsWith('{"') || text.includes('"span_id"') || text.includes('"resourceSpans"') || text.includes('"type":"resource"');
 }
 
 function mayHoldSpanOrMetric(text: string): boolean {

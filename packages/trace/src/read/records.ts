@@ -31,8 +31,11 @@ export function handleRecord(obj: Record<string, unknown>, source: SpanSource, r
     for (const s of spans) handlers.span(s, 'otlp');
     for (const r of rejected) handlers.malformed(r);
   } else if (isPythonSpan(obj)) emit(fromPythonSpan(obj, source, resources), 'python', handlers);
-  else if (handlers.metric !== undefined && isConsoleMetric(obj)) handlers.metric(fromConsoleMetric(obj, resources), obj);
-  else handlers.skipped();
+  else if (handlers.metric !== undefined && isConsoleMetric(obj)) handlers.metric(fromConsoleMetric(obj, resources, source.file), obj);
+  else if (obj['type'] === 'resource') {
+    resources.define(source.file, obj);
+    handlers.skipped();
+  } else handlers.skipped();
 }
 
 function emit(s: SpanRecord | string, format: SpanFormat, handlers: RecordHandlers): void {
