@@ -40,35 +40,37 @@ const UNUSUAL_SPAN = `(trace_id IS NULL OR NOT regexp_full_match(trace_id, ${HEX
   OR (end_time_unix_nano IS NOT NULL AND NOT regexp_full_match(end_time_unix_nano, ${DIGITS}))
   OR ((end_time_unix_nano IS NULL OR regexp_full_match(end_time_unix_nano, '0+')) AND end_time IS NOT NULL))`;
 
-/** The process identity of a lean line or resource record (`resource-cache.ts`'s `processKey`, without the file). */
+/** The process identity of a lean line or resource record (`resource-cache.ts`'s `processIdentity`). */
 const IDENTITY = `coalesce("service.name", 'undefined') || chr(0) || coalesce('i:' || "service.instance.id", 'p:' || coalesce("process.pid", 'undefined'))`;
 
-/** The resource attributes (JSON text) of a record of the raw table aliased `s`, joined to resource records `r`. */
-const RESOURCE_OF = `CASE
-    WHEN s.resource IS NOT NULL THEN CASE WHEN json_type(s.resource, '$.attributes') = 'OBJECT' THEN CAST(json_extract(s.resource, '$.attributes') AS VARCHAR) ELSE '{}' END
-    WHEN s."service.name" IS NULL AND s."process.pid" IS NULL THEN '{}'
-    WHEN r.attributes IS NOT NULL THEN r.attributes
-    WHEN s."service.name" IS NOT NULL THEN json_object('service.name', s."service.name")::VARCHAR
-    ELSE '{}' END`;
+/** A line's identity when it is lean (no resource block; `resourceOfRecord`), else null. */
+const LEAN_IDENTITY = `CASE WHEN resource IS NULL AND ("service.name" IS NOT NULL OR "process.pid" IS NOT NULL) THEN ${IDENTITY} END`;
 
 /** `service.name` of resource attributes (JSON text). */
 export const serviceSql = (res: string): string =>
   `CASE WHEN json_type(${res}, '$."service.name"') = 'VARCHAR' AND json_extract_string(${res}, '$."service.name"') <> '' THEN json_extract_string(${res}, '$."service.name"') ELSE 'unknown_service' END`;
 
-/** The reader's kind names (`normalize.ts`'s `normalizeKind`). */
-const KIND = `CASE WHEN kind IN ('2') THEN 'SERVER' WHEN kind = '3' THEN 'CLIENT' WHEN kind = '4' THEN 'PRODUCER' WHEN kind = '5' THEN 'CONSUMER'
+/** The reader's kind names (`normalize.ts`'s `normalizeKind`); the names as our writer spells them first. */
+const KIND = `CASE WHEN kind IN ('INTERNAL', 'SERVER', 'CLIENT', 'PRODUCER', 'CONSUMER') THEN kind WHEN kind IN ('2') THEN 'SERVER' WHEN kind = '3' THEN 'CLIENT' WHEN kind = '4' THEN 'PRODUCER' WHEN kind = '5' THEN 'CONSUMER'
     WHEN regexp_replace(regexp_replace(upper(kind), '^SPANKIND\\.', ''), '^SPAN_KIND_', '') IN ('INTERNAL', 'SERVER', 'CLIENT', 'PRODUCER', 'CONSUMER')
       THEN regexp_replace(regexp_replace(upper(kind), '^SPANKIND\\.', ''), '^SPAN_KIND_', '')
     ELSE 'INTERNAL' END`;
 
 /** The reader's status codes (`normalizeStatusCode`): numbers 1 OK, 2 ERROR; names ending in OK or ERROR. */
-const STATUS_CODE = `CASE WHEN json_type(status, '$.code') IN ('BIGINT', 'UBIGINT', 'DOUBLE') THEN
+const STATUS_CODE = `CASE WHEN json_extract_string(status, '$.code') IN ('UNSET', 'OK', 'ERROR') THEN json_extract_string(status, '$.code')
+    WHEN json_type(status, '$.code') IN ('BIGINT', 'UBIGINT', 'DOUBLE') THEN
       CASE WHEN CAST(json_extract(status, '$.code') AS DOUBLE) = 2 THEN 'ERROR' WHEN CAST(json_extract(status, '$.code') AS DOUBLE) = 1 THEN 'OK' ELSE 'UNSET' END
     WHEN json_type(status, '$.code') = 'VARCHAR' THEN
       CASE WHEN upper(json_extract_string(status, '$.code')) LIKE '%ERROR' THEN 'ERROR' WHEN upper(json_extract_string(status, '$.code')) LIKE '%OK' THEN 'OK' ELSE 'UNSET' END
     ELSE 'UNSET' END`;
 
 const OBJECT_OR_EMPTY = (col: string): string => `CASE WHEN json_type(${col}) = 'OBJECT' THEN CAST(${col} AS VARCHAR) ELSE '{}' END`;
+
+// read_json has checked that these columns hold JSON: the first character tells an object or an
+// array, without parsing a value again for every span
+const OBJECT_TEXT_OR_EMPTY = (col: string): string => `CASE WHEN CAST(${col} AS VARCHAR) LIKE '{%' THEN CAST(${col} AS VARCHAR) ELSE '{}' END`;
+const NON_EMPTY_ARRAY_TEXT = (col: string): string =>
+  `CASE WHEN CAST(${col} AS VARCHAR) LIKE '[%' AND CAST(${col} AS VARCHAR) <> '[]' AND json_array_length(${col}) > 0 THEN CAST(${col} AS VARCHAR) END`;
 
 /** An instant in ns from a nanosecond string, else an ISO string (`time.ts`'s `anyTimeToNs`). */
 export const nsSql = (nanos: string, iso: string): string =>
@@ -116,12 +118,13 @@ export async function convertFast(c: DuckDBConnection, source: string, target: R
     if (!scan.compactObjects) return { ok: false, reason: 'lines that are not compact JSON objects' };
     if (failed !== null) return { ok: false, reason: failed.message };
     const check = await c.runAndReadAll(`SELECT max(seq), count(span_id), count(*) FILTER (WHERE type = 'span' AND ${UNUSUAL_SPAN}),
-        count(*) FILTER (WHERE type = 'span'), count(*) FILTER (WHERE type = 'metric' AND name IS NOT NULL) FROM read_parquet(${sqlString(raw)})`);
-    const [maxSeq, spanIds, unusual, spans, metrics] = (check.getRows()[0] ?? []).map((v) => Number(v ?? 0));
+        count(*) FILTER (WHERE type = 'span'), count(*) FILTER (WHERE type = 'metric' AND name IS NOT NULL), count(*) FILTER (WHERE ${LEAN_IDENTITY} IS NOT NULL)
+      FROM read_parquet(${sqlString(raw)})`);
+    const [maxSeq, spanIds, unusual, spans, metrics, lean] = (check.getRows()[0] ?? []).map((v) => Number(v ?? 0));
     if (spanIds !== scan.spanIdKeys) return { ok: false, reason: `${scan.spanIdKeys - spanIds!} "span_id" keys not at the top level` };
     if (unusual! > 0) return { ok: false, reason: `${unusual} span lines in an unusual notation` };
     if (maxSeq! > scan.lines) return { ok: false, reason: 'DuckDB saw more lines than the byte scan' };
-    await writeParts(c, raw, target);
+    await writeParts(c, raw, { ...target, leanLines: lean! > 0 });
     return {
       ok: true,
       counts: {
@@ -139,34 +142,48 @@ export async function convertFast(c: DuckDBConnection, source: string, target: R
   }
 }
 
-async function writeParts(c: DuckDBConnection, raw: string, t: RangeTarget): Promise<void> {
+async function writeParts(c: DuckDBConnection, raw: string, t: RangeTarget & { leanLines: boolean }): Promise<void> {
   const pos = `(${t.chunk}::BIGINT * 1000000000000 + seq)`;
   const line = `(${t.linesBefore}::BIGINT + seq)`;
   const file = sqlString(t.file);
   const resourcesPart = partPath(t.dir, 'resources', t.chunk);
-  await c.run(`COPY (SELECT ${castColumns('resources')} FROM (SELECT ${file} AS file, ${t.chunk} AS chunk, seq, ${IDENTITY} AS identity, ${pos} AS pos,
+  await c.run(`COPY (SELECT ${castColumns('resources')} FROM (SELECT *, ${serviceSql('attributes')} AS service FROM (SELECT ${file} AS file, ${t.chunk} AS chunk, seq, ${IDENTITY} AS identity, ${pos} AS pos,
         CASE WHEN "service.name" IS NOT NULL AND (json_type(attributes) <> 'OBJECT' OR json_extract(attributes, '$."service.name"') IS NULL)
           THEN json_merge_patch(json_object('service.name', "service.name"), ${OBJECT_OR_EMPTY('attributes')})::VARCHAR
           ELSE ${OBJECT_OR_EMPTY('attributes')} END AS attributes
-      FROM read_parquet(${sqlString(raw)}) WHERE type = 'resource') ORDER BY seq) TO ${sqlString(resourcesPart)} (FORMAT parquet, COMPRESSION zstd)`);
-  // each lean line takes the latest resource record of its process before it in the file
+      FROM read_parquet(${sqlString(raw)}) WHERE type = 'resource')) ORDER BY seq) TO ${sqlString(resourcesPart)} (FORMAT parquet, COMPRESSION zstd)`);
   const resources = sqlList([...t.earlierResources, resourcesPart]);
-  const joined = (type: string) => `(SELECT *, ${IDENTITY} AS identity, ${pos} AS pos FROM read_parquet(${sqlString(raw)}) WHERE ${type}) s
-      ASOF LEFT JOIN (SELECT identity, pos, attributes FROM read_parquet(${resources})) r ON s.identity = r.identity AND s.pos >= r.pos`;
-  await c.run(`COPY (SELECT ${castColumns('spans')} FROM (SELECT *, ${serviceSql('resource')} AS service FROM (
+  // The resource of each record, as res_attrs (JSON text) and res_service: a resource block is
+  // read once per distinct block (a process repeats its own on every line); a lean line takes the
+  // latest resource record of its process before it in the file, else its service name alone.
+  const raws = sqlString(raw);
+  const joined = (type: string) => `(SELECT s.*,
+        coalesce(m.attrs, CASE WHEN s.identity IS NULL THEN '{}' WHEN l.attributes IS NOT NULL THEN l.attributes
+          WHEN s."service.name" IS NOT NULL THEN json_object('service.name', s."service.name")::VARCHAR ELSE '{}' END) AS res_attrs,
+        coalesce(m.service, CASE WHEN s.identity IS NULL THEN 'unknown_service' WHEN l.attributes IS NOT NULL THEN l.service
+          WHEN s."service.name" <> '' THEN s."service.name" ELSE 'unknown_service' END) AS res_service
+      FROM (SELECT *, ${LEAN_IDENTITY} AS identity FROM read_parquet(${raws}) WHERE ${type}) s
+      LEFT JOIN ${
+        t.leanLines
+          ? `(SELECT s.seq, r.attributes, r.service FROM (SELECT seq, ${LEAN_IDENTITY} AS identity, ${pos} AS pos FROM read_parquet(${raws}) WHERE ${type} AND ${LEAN_IDENTITY} IS NOT NULL) s
+              ASOF JOIN (SELECT identity, pos, attributes, service FROM read_parquet(${resources})) r ON s.identity = r.identity AND s.pos >= r.pos)`
+          : '(SELECT NULL::BIGINT AS seq, NULL::VARCHAR AS attributes, NULL::VARCHAR AS service WHERE false)'
+      } l ON s.seq = l.seq
+      LEFT JOIN (SELECT block, attrs, ${serviceSql('attrs')} AS service FROM (
+          SELECT block, CASE WHEN json_type(block, '$.attributes') = 'OBJECT' THEN CAST(json_extract(block, '$.attributes') AS VARCHAR) ELSE '{}' END AS attrs
+          FROM (SELECT DISTINCT CAST(resource AS VARCHAR) AS block FROM read_parquet(${raws}) WHERE ${type} AND resource IS NOT NULL))) m
+        ON CAST(s.resource AS VARCHAR) = m.block) s`;
+  await c.run(`COPY (SELECT ${castColumns('spans')} FROM (
       SELECT lower(trace_id) AS trace_id, lower(span_id) AS span_id, ${idSql('parent_span_id')} AS parent_span_id, name, ${KIND} AS kind,
         CAST(start_time_unix_nano AS BIGINT) AS start_ns, CASE WHEN TRY_CAST(end_time_unix_nano AS BIGINT) > 0 THEN CAST(end_time_unix_nano AS BIGINT) END AS end_ns,
         ${STATUS_CODE} AS status_code,
         CASE WHEN json_type(status, '$.message') = 'VARCHAR' AND json_extract_string(status, '$.message') <> '' THEN json_extract_string(status, '$.message') END AS status_message,
-        ${OBJECT_OR_EMPTY('s.attributes')} AS attributes,
-        CASE WHEN json_type(events) = 'ARRAY' AND json_array_length(events) > 0 THEN CAST(events AS VARCHAR) END AS events,
-        ${RESOURCE_OF} AS resource,
+        ${OBJECT_TEXT_OR_EMPTY('attributes')} AS attributes, ${NON_EMPTY_ARRAY_TEXT('events')} AS events, res_attrs AS resource, res_service AS service,
         CASE WHEN json_type(scope, '$.name') = 'VARCHAR' THEN json_extract_string(scope, '$.name') END AS scope_name,
         CASE WHEN json_type(scope, '$.version') = 'VARCHAR' THEN json_extract_string(scope, '$.version') END AS scope_version,
         'console' AS format, ${file} AS file, ${t.chunk} AS chunk, seq, ${line} AS line
-      FROM ${joined(`type = 'span'`)}))
-      ORDER BY seq) TO ${sqlString(partPath(t.dir, 'spans', t.chunk))} (FORMAT parquet, COMPRESSION zstd)`);
-  await c.run(`COPY (SELECT ${castColumns('metrics')} FROM (SELECT name, unit, kind, temporality, resource, ${serviceSql('resource')} AS service,
+      FROM ${joined(`type = 'span'`)})) TO ${sqlString(partPath(t.dir, 'spans', t.chunk))} (FORMAT parquet, COMPRESSION zstd)`);
+  await c.run(`COPY (SELECT ${castColumns('metrics')} FROM (SELECT name, unit, kind, temporality, resource, service,
         coalesce(${nsSql("json_extract_string(p, '$.start_time_unix_nano')", "json_extract_string(p, '$.start_time')")}, end_ns) AS start_ns, end_ns,
         CASE WHEN json_type(p, '$.value') IN ('BIGINT', 'UBIGINT', 'DOUBLE') THEN CAST(json_extract(p, '$.value') AS DOUBLE) END AS value,
         CASE WHEN json_type(p, '$.count') IN ('BIGINT', 'UBIGINT', 'DOUBLE') THEN CAST(json_extract(p, '$.count') AS DOUBLE) END AS count,
@@ -174,15 +191,14 @@ async function writeParts(c: DuckDBConnection, raw: string, t: RangeTarget): Pro
         ${OBJECT_OR_EMPTY("json_extract(p, '$.attributes')")} AS attributes, ${file} AS file, ${t.chunk} AS chunk, seq, point
       FROM (SELECT *, ${nsSql("json_extract_string(p, '$.end_time_unix_nano')", "json_extract_string(p, '$.end_time')")} AS end_ns FROM (
         SELECT s.name, s.unit, coalesce(s.kind, 'GAUGE') AS kind, CASE WHEN s.temporality = 'DELTA' THEN 'DELTA' ELSE 'CUMULATIVE' END AS temporality,
-          ${RESOURCE_OF} AS resource, s.seq, unnest(coalesce(TRY_CAST(s.data_points AS JSON[]), [])) AS p, generate_subscripts(coalesce(TRY_CAST(s.data_points AS JSON[]), []), 1) AS point
+          res_attrs AS resource, res_service AS service, s.seq, unnest(coalesce(TRY_CAST(s.data_points AS JSON[]), [])) AS p, generate_subscripts(coalesce(TRY_CAST(s.data_points AS JSON[]), []), 1) AS point
         FROM ${joined(`type = 'metric' AND name IS NOT NULL`)}))
-      WHERE end_ns IS NOT NULL) ORDER BY seq, point) TO ${sqlString(partPath(t.dir, 'metrics', t.chunk))} (FORMAT parquet, COMPRESSION zstd)`);
-  await c.run(`COPY (SELECT ${castColumns('logs')} FROM (SELECT *, ${serviceSql('resource')} AS service FROM (
+      WHERE end_ns IS NOT NULL)) TO ${sqlString(partPath(t.dir, 'metrics', t.chunk))} (FORMAT parquet, COMPRESSION zstd)`);
+  await c.run(`COPY (SELECT ${castColumns('logs')} FROM (
       SELECT ${nsSql('time_unix_nano', 'time')} AS time_ns, severity_text, TRY_CAST(severity_number AS INTEGER) AS severity_number,
         CAST(body AS VARCHAR) AS body, event_name, ${idSql('trace_id')} AS trace_id, ${idSql('span_id')} AS span_id,
-        ${OBJECT_OR_EMPTY('s.attributes')} AS attributes, ${RESOURCE_OF} AS resource, ${file} AS file, ${t.chunk} AS chunk, seq, ${line} AS line
-      FROM ${joined(`type = 'log'`)}))
-      ORDER BY seq) TO ${sqlString(partPath(t.dir, 'logs', t.chunk))} (FORMAT parquet, COMPRESSION zstd)`);
+        ${OBJECT_TEXT_OR_EMPTY('attributes')} AS attributes, res_attrs AS resource, res_service AS service, ${file} AS file, ${t.chunk} AS chunk, seq, ${line} AS line
+      FROM ${joined(`type = 'log'`)})) TO ${sqlString(partPath(t.dir, 'logs', t.chunk))} (FORMAT parquet, COMPRESSION zstd)`);
 }
 
 /** Sizes of a chunk's parts, as the manifest records them. */

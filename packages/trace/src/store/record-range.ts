@@ -11,6 +11,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { forEachLine } from '../read/lines.js';
+import { serviceOf } from '../read/normalize.js';
 import type { MetricPoint } from '../read/metric-points.js';
 import { MAX_MALFORMED_EXAMPLES } from '../read/read-stats.js';
 import { RecordScanner } from '../read/record-scanner.js';
@@ -33,7 +34,7 @@ export async function convertWithReader(c: DuckDBConnection, path: string, from:
     if (!stream.write(JSON.stringify(row, bigintAsString) + '\n')) await once(stream, 'drain');
   };
   const pending: Array<Promise<void>> = [];
-  const resources = new ResourceCache((identity, attributes) => void pending.push(write(outs.resources, { identity, pos: target.chunk * 1e12 + ++seq, attributes })));
+  const resources = new ResourceCache((identity, attributes) => void pending.push(write(outs.resources, { identity, pos: target.chunk * 1e12 + ++seq, attributes, service: serviceOf(attributes) })));
   if (target.earlierResources.length > 0) {
     const earlier = await c.runAndReadAll(`SELECT identity, attributes FROM read_parquet(${sqlList(target.earlierResources)}) ORDER BY pos`);
     for (const [identity, attributes] of earlier.getRows()) resources.defineIdentity(target.file, String(identity), JSON.parse(String(attributes)) as Record<string, never>);

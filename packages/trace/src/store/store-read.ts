@@ -107,6 +107,24 @@ export async function readAllSpans(store: TraceStore, rows = spanRows(store), wh
 }
 
 /**
+ * Calls `onSpan` with every span of the input in the order of the files and their lines, one
+ * DuckDB result chunk at a time; when it returns a promise, the next span waits for it.
+ * Returns the number of spans.
+ */
+export async function forEachStoredSpan(store: TraceStore, onSpan: (span: SpanRecord) => Promise<void> | undefined): Promise<number> {
+  const rows = spanRows(store);
+  let n = 0;
+  const result = await store.duck.connection.stream(`SELECT ${SPAN_COLUMNS} FROM ${spansOf(store)} ORDER BY ${inputOrder(store)}`);
+  for await (const chunk of result.yieldRows())
+    for (const row of chunk) {
+      n++;
+      const wait = onSpan(rows.span(row));
+      if (wait !== undefined) await wait;
+    }
+  return n;
+}
+
+/**
  * Hands the input to `onBatch` in batches of whole units (a trace, or a subtree under the root of
  * a trace of more than `largeTraceSpans` spans) of about `maxSpans` spans; returns the number of batches.
  */

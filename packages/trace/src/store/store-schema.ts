@@ -71,6 +71,7 @@ export const TABLE_COLUMNS: Record<Table, ReadonlyArray<readonly [string, string
     ['identity', 'VARCHAR'],
     ['pos', 'BIGINT'],
     ['attributes', 'VARCHAR'],
+    ['service', 'VARCHAR'],
   ],
 };
 
