@@ -73,13 +73,13 @@ export async function readInBatches(options: InputOptions, out: CommandOutput, o
   const add = typeof onBatch === 'function' ? onBatch : (batch: Batch) => onBatch.add(batch);
   const paths = await resolvePaths(options.paths, options.cwd);
   return withStore(paths, out, async (store) => {
-    const rows = spanRows(store);
+    const rows = await spanRows(store);
     const saturation = buildSaturation(await readSaturationPoints(store, rows));
     let batches = 1;
     if (store.stats.bytes <= batchBytes()) {
       const set = assembleTraces(await readAllSpans(store, rows));
       add({ set, rollouts: findRollouts(set), shared: null });
-    } else batches = await readSpanBatches(store, sliceSpanCount(), add, largeTraceSpans());
+    } else batches = await readSpanBatches(store, rows, sliceSpanCount(), add, largeTraceSpans());
     return { paths, stats: store.stats, saturation, batches };
   });
 }

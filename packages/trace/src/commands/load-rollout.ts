@@ -58,7 +58,7 @@ export async function loadRolloutPartition(options: InputOptions, id: string, ou
         roots = new Set((await c.runAndReadAll('SELECT span_id FROM gym_trace_ids WHERE parent_span_id IS NULL')).getRows().map((r) => String(r[0])));
       }
     }
-    const set = assembleTraces(await readAllSpans(store, spanRows(store), where), { externalParents: roots });
+    const set = assembleTraces(await readAllSpans(store, await spanRows(store), where), { externalParents: roots });
     const rollouts = findRollouts(set);
     return rollouts.some((r) => r.rolloutId === id) ? { set, rollouts } : null;
   });

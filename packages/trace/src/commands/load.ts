@@ -42,7 +42,7 @@ export interface LoadedTelemetry {
 export async function loadTelemetry(options: InputOptions, out: CommandOutput): Promise<LoadedTelemetry> {
   const paths = await resolvePaths(options.paths, options.cwd, (note) => out.error(`${note}\n`));
   return withStore(paths, out, async (store) => {
-    const rows = spanRows(store);
+    const rows = await spanRows(store);
     const spans = await readAllSpans(store, rows);
     const set = assembleTraces(spans);
     return { paths, stats: store.stats, set, rollouts: findRollouts(set), saturation: buildSaturation(await readSaturationPoints(store, rows)) };

@@ -12,11 +12,12 @@ import type { Rollout } from '../assemble/rollouts.js';
 import type { TraceSet } from '../assemble/trace-model.js';
 import { isSaturationMetric, SATURATION_METRICS } from '../read/metric-points.js';
 import type { MetricPoint } from '../read/metric-points.js';
-import { makeStatus, readEvents, spanTiming } from '../read/normalize.js';
+import { makeStatus, readEvents, serviceOf, spanTiming } from '../read/normalize.js';
 import { ResourceCache } from '../read/resource-cache.js';
 import type { Attributes, SpanKindName, SpanRecord, SpanResource, StatusCodeName } from '../span-record.js';
 import { sqlList, sqlString } from './duck.js';
 import type { TraceStore } from './open-store.js';
+import { emptyTableSql } from './store-schema.js';
 
 /** A trace with more spans than this is handed over in subtrees under its root. */
 export const LARGE_TRACE_SPANS = 10_000;
@@ -32,61 +33,95 @@ export interface Batch {
   shared: ReadonlySet<string> | null;
 }
 
-const SPAN_COLUMNS = 'trace_id, span_id, parent_span_id, name, kind, start_ns, end_ns, status_code, status_message, attributes, events, resource, service, scope_name, scope_version, file, line';
+// Each span comes out of DuckDB as one JSON array (its attributes and events inside as they are
+// stored), parsed by one JSON.parse: handing over each column's string on its own cost most of the
+// read. A process's resource (hundreds of bytes, the same on each of its lines) and the file path
+// are read once, not per span: a row carries a hash of its resource and its file's position in
+// the input. Instants travel as strings: nanoseconds since 1970 exceed a double.
+const SPAN_ROW = `json_array(trace_id, span_id, parent_span_id, name, kind, start_ns::VARCHAR, end_ns::VARCHAR, status_code, status_message, attributes::JSON, events::JSON,
+  hash(resource)::VARCHAR, scope_name, scope_version, line, file_index)::VARCHAR`;
 
 /** Turns stored rows into {@link SpanRecord}s, sharing one resource object per process. */
 class SpanRows {
-  readonly #resources = new ResourceCache();
-  readonly #byText = new Map<string, SpanResource>();
-  readonly #givenPath: ReadonlyMap<string, string>;
+  readonly #byHash: ReadonlyMap<bigint, SpanResource>;
+  readonly #serviceOf = new Map<SpanResource, string>();
+  readonly #files: readonly string[];
 
-  constructor(givenPath: ReadonlyMap<string, string>) {
-    this.#givenPath = givenPath;
+  constructor(byHash: ReadonlyMap<bigint, SpanResource>, files: readonly string[]) {
+    this.#byHash = byHash;
+    this.#files = files;
   }
 
-  resource(text: string): SpanResource {
-    let r = this.#byText.get(text);
-    if (r === undefined) this.#byText.set(text, (r = this.#resources.intern(JSON.parse(text) as Attributes)));
+  resource(hash: bigint): SpanResource {
+    const r = this.#byHash.get(hash);
+    if (r === undefined) throw new Error(`no resource with hash ${hash} in the store`);
     return r;
   }
 
-  span(row: readonly unknown[]): SpanRecord {
-    const [traceId, spanId, parentSpanId, name, kind, start, end, code, message, attributes, events, resource, service, scopeName, scopeVersion, file, line] = row as [
+  service(resource: SpanResource): string {
+    let s = this.#serviceOf.get(resource);
+    if (s === undefined) this.#serviceOf.set(resource, (s = serviceOf(resource.attributes)));
+    return s;
+  }
+
+  /** The span of a row's {@link SPAN_ROW} text. */
+  span(text: string): SpanRecord {
+    const [traceId, spanId, parentSpanId, name, kind, start, end, code, message, attributes, events, resourceHash, scopeName, scopeVersion, line, fileIndex] = JSON.parse(text) as [
       string,
       string,
       string | null,
       string,
       SpanKindName,
-      bigint,
-      bigint | null,
+      string,
+      string | null,
       StatusCodeName,
       string | null,
+      Attributes,
+      unknown[] | null,
       string,
       string | null,
-      string,
-      string,
       string | null,
-      string | null,
-      string,
-      bigint,
+      number,
+      number,
     ];
+    const resource = this.resource(BigInt(resourceHash));
+    const startNs = BigInt(start);
     return {
       traceId,
       spanId,
       parentSpanId,
       name,
       kind,
-      startNs: start,
-      ...spanTiming(start, end),
+      startNs,
+      ...spanTiming(startNs, end === null ? null : BigInt(end)),
       status: makeStatus(code, message),
-      attributes: JSON.parse(attributes) as Attributes,
-      events: events === null ? [] : readEvents(JSON.parse(events)),
-      service,
-      resource: this.resource(resource),
+      attributes,
+      events: events === null ? [] : readEvents(events),
+      service: this.service(resource),
+      resource,
       scope: scopeName === null ? null : { name: scopeName, ...(scopeVersion === null ? {} : { version: scopeVersion }) },
-      source: { file: this.#givenPath.get(file) ?? file, line: Number(line) },
+      source: { file: this.#files[fileIndex - 1]!, line },
     };
   }
+}
+
+/** A reader of rows for `store`: its resources are read first, once each. */
+export async function spanRows(store: TraceStore): Promise<SpanRows> {
+  const byHash = new Map<bigint, SpanResource>();
+  const cache = new ResourceCache();
+  const tables = [store.parts('spans'), store.parts('metrics')].filter((p) => p.length > 0).map((p) => `SELECT resource FROM read_parquet(${sqlList(p)})`);
+  if (tables.length > 0)
+    for (const [hash, text] of (await store.duck.connection.runAndReadAll(`SELECT DISTINCT hash(resource), resource FROM (${tables.join(' UNION ALL ')})`)).getRows()) {
+      const h = hash as bigint;
+      const resource = cache.intern(JSON.parse(String(text)) as Attributes);
+      // 64-bit hashes of a run's few resources do not collide; were they to, say so rather than mix them up
+      if (byHash.has(h) && byHash.get(h) !== resource) throw new Error('two resources of the store share a hash');
+      byHash.set(h, resource);
+    }
+  return new SpanRows(
+    byHash,
+    store.files.map((f) => store.givenPath.get(f.path) ?? f.path),
+  );
 }
 
 function inputOrder(store: TraceStore): string {
@@ -95,14 +130,18 @@ function inputOrder(store: TraceStore): string {
 
 function spansOf(store: TraceStore): string {
   const parts = store.parts('spans');
-  return parts.length === 0 ? `(SELECT ${SPAN_COLUMNS}, NULL::INTEGER AS chunk, NULL::BIGINT AS seq WHERE false)` : `read_parquet(${sqlList(parts)})`;
+  return parts.length === 0 ? `(${emptyTableSql('spans')})` : `read_parquet(${sqlList(parts)})`;
+}
+
+function selectSpans(store: TraceStore, from: string): string {
+  return `SELECT ${SPAN_ROW} AS row, * FROM (SELECT *, list_position(${sqlList(store.files.map((f) => f.path))}, file) AS file_index FROM ${from})`;
 }
 
 /** Every span of the input, in the order of the files and their lines (as the reader reads them). */
-export async function readAllSpans(store: TraceStore, rows = spanRows(store), where = 'true'): Promise<SpanRecord[]> {
+export async function readAllSpans(store: TraceStore, rows: SpanRows, where = 'true'): Promise<SpanRecord[]> {
   const spans: SpanRecord[] = [];
-  const result = await store.duck.connection.stream(`SELECT ${SPAN_COLUMNS} FROM ${spansOf(store)} WHERE ${where} ORDER BY ${inputOrder(store)}`);
-  for await (const chunk of result.yieldRows()) for (const row of chunk) spans.push(rows.span(row));
+  const result = await store.duck.connection.stream(`SELECT row FROM (${selectSpans(store, spansOf(store))}) WHERE ${where} ORDER BY ${inputOrder(store)}`);
+  for await (const chunk of result.yieldRows()) for (const row of chunk) spans.push(rows.span(row[0] as string));
   return spans;
 }
 
@@ -112,13 +151,13 @@ export async function readAllSpans(store: TraceStore, rows = spanRows(store), wh
  * Returns the number of spans.
  */
 export async function forEachStoredSpan(store: TraceStore, onSpan: (span: SpanRecord) => Promise<void> | undefined): Promise<number> {
-  const rows = spanRows(store);
+  const rows = await spanRows(store);
   let n = 0;
-  const result = await store.duck.connection.stream(`SELECT ${SPAN_COLUMNS} FROM ${spansOf(store)} ORDER BY ${inputOrder(store)}`);
+  const result = await store.duck.connection.stream(`SELECT row FROM (${selectSpans(store, spansOf(store))}) ORDER BY ${inputOrder(store)}`);
   for await (const chunk of result.yieldRows())
     for (const row of chunk) {
       n++;
-      const wait = onSpan(rows.span(row));
+      const wait = onSpan(rows.span(row[0] as string));
       if (wait !== undefined) await wait;
     }
   return n;
@@ -128,7 +167,7 @@ export async function forEachStoredSpan(store: TraceStore, onSpan: (span: SpanRe
  * Hands the input to `onBatch` in batches of whole units (a trace, or a subtree under the root of
  * a trace of more than `largeTraceSpans` spans) of about `maxSpans` spans; returns the number of batches.
  */
-export async function readSpanBatches(store: TraceStore, maxSpans: number, onBatch: (batch: Batch) => void, largeTraceSpans = LARGE_TRACE_SPANS): Promise<number> {
+export async function readSpanBatches(store: TraceStore, rows: SpanRows, maxSpans: number, onBatch: (batch: Batch) => void, largeTraceSpans = LARGE_TRACE_SPANS): Promise<number> {
   const c = store.duck.connection;
   const spans = spansOf(store);
   // a root of a large trace with several children is split: each subtree under it is a unit
@@ -149,9 +188,8 @@ export async function readSpanBatches(store: TraceStore, maxSpans: number, onBat
       SELECT trace_id, span_id, min(unit) AS unit FROM walk GROUP BY trace_id, span_id`);
   const shared = new Set<string>();
   for (const [id] of (await c.runAndReadAll('SELECT DISTINCT span_id FROM gym_split_roots')).getRows()) shared.add(String(id));
-  const rows = new SpanRows(store.givenPath);
   let batch: SpanRecord[] = [];
-  let unit: string | null = null;
+  let unit: bigint | null = null;
   let batches = 0;
   const flush = () => {
     const set = assembleTraces(batch, { externalParents: shared });
@@ -159,26 +197,26 @@ export async function readSpanBatches(store: TraceStore, maxSpans: number, onBat
     batches++;
     onBatch({ set, rollouts: findRollouts(set), shared });
   };
-  const result = await c.stream(`SELECT ${SPAN_COLUMNS}, coalesce(u.unit, s.trace_id) AS gym_unit
-      FROM ${spans} s LEFT JOIN gym_units u USING (trace_id, span_id)
+  const result =
+    await c.stream(`SELECT row, hash(gym_unit) FROM (${selectSpans(store, `(SELECT s.*, coalesce(u.unit, s.trace_id) AS gym_unit FROM ${spans} s LEFT JOIN gym_units u USING (trace_id, span_id))`)})
       ORDER BY gym_unit, ${inputOrder(store)}`);
   for await (const chunk of result.yieldRows())
     for (const row of chunk) {
-      const u = row[17] as string;
+      const u = row[1] as bigint;
       if (u !== unit && batch.length >= maxSpans) flush();
       unit = u;
-      batch.push(rows.span(row));
+      batch.push(rows.span(row[0] as string));
     }
   if (batch.length > 0) flush();
   return batches;
 }
 
 /** The saturation metric points of the input (`metric-points.ts`), in input order. */
-export async function readSaturationPoints(store: TraceStore, rows = spanRows(store)): Promise<MetricPoint[]> {
+export async function readSaturationPoints(store: TraceStore, rows: SpanRows): Promise<MetricPoint[]> {
   const parts = store.parts('metrics');
   if (parts.length === 0) return [];
   const names = SATURATION_METRICS.map((m) => (m.endsWith('.') ? `starts_with(name, ${sqlString(m)})` : `name = ${sqlString(m)}`)).join(' OR ');
-  const result = await store.duck.connection.stream(`SELECT name, kind, temporality, service, resource, attributes, start_ns, end_ns, value, count, sum
+  const result = await store.duck.connection.stream(`SELECT name, kind, temporality, service, hash(resource), attributes, start_ns, end_ns, value, count, sum
       FROM read_parquet(${sqlList(parts)}) WHERE ${names} ORDER BY ${inputOrder(store)}, point`);
   const points: MetricPoint[] = [];
   for await (const chunk of result.yieldRows())
@@ -189,7 +227,7 @@ export async function readSaturationPoints(store: TraceStore, rows = spanRows(st
         kind: String(kind),
         temporality: temporality === 'DELTA' ? 'DELTA' : 'CUMULATIVE',
         service: String(service),
-        resource: rows.resource(String(resource)),
+        resource: rows.resource(resource as bigint),
         attributes: JSON.parse(String(attributes)) as Attributes,
         startNs: start as bigint,
         endNs: end as bigint,
@@ -199,9 +237,4 @@ export async function readSaturationPoints(store: TraceStore, rows = spanRows(st
       });
     }
   return points;
-}
-
-/** A reader of rows that shares resource objects between spans and metric points. */
-export function spanRows(store: TraceStore): SpanRows {
-  return new SpanRows(store.givenPath);
 }
