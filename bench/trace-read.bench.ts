@@ -64,7 +64,7 @@ try {
     ['why-all', undefined, 'why --all'],
     ['report', join(scratch, 'trace-report.html'), 'report'],
     ['show', generated ? `${Math.floor(SPANS / PER_ROLLOUT / 2)}-0` : (process.env['TRACE_BENCH_ROLLOUT'] ?? '0-0'), 'show --rollout'],
-    ['sql', 'SELECT name, count(*), quantile_cont(duration_ms, 0.5), quantile_cont(duration_ms, 0.99) FROM spans GROUP BY name', 'sql (per-name p50/p99)'],
+    ['sql', 'SELECT name, count(*), quantile_disc(duration_ms, 0.5), quantile_disc(duration_ms, 0.99) FROM spans GROUP BY name', 'sql (per-name p50/p99)'],
     ['convert', join(scratch, 'otlp.jsonl'), 'convert --to otlp-json'],
   ] as const) {
     const load = loadavg()[0]!.toFixed(1);
