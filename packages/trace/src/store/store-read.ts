@@ -170,24 +170,27 @@ export async function forEachStoredSpan(store: TraceStore, onSpan: (span: SpanRe
 export async function readSpanBatches(store: TraceStore, rows: SpanRows, maxSpans: number, onBatch: (batch: Batch) => void, largeTraceSpans = LARGE_TRACE_SPANS): Promise<number> {
   const c = store.duck.connection;
   const spans = spansOf(store);
-  // a root of a large trace with several children is split: each subtree under it is a unit
+  // a root of a large trace with several children is split: each subtree under it is a unit.
+  // The walk down the parent links works on numbers (a span id is 64 bits, a split trace is
+  // numbered), so it holds 20 bytes a span of the split traces, not their strings.
+  await c.run(`CREATE OR REPLACE TEMP TABLE gym_big AS
+      SELECT trace_id, row_number() OVER () AS t FROM (SELECT trace_id FROM ${spans} GROUP BY trace_id HAVING count(*) > ${largeTraceSpans})`);
+  await c.run(`CREATE OR REPLACE TEMP TABLE gym_ids AS
+      SELECT b.t, ('0x' || s.span_id)::UBIGINT AS s, ('0x' || s.parent_span_id)::UBIGINT AS p FROM ${spans} s JOIN gym_big b USING (trace_id)`);
   await c.run(`CREATE OR REPLACE TEMP TABLE gym_split_roots AS
-      WITH big AS (SELECT trace_id FROM ${spans} GROUP BY trace_id HAVING count(*) > ${largeTraceSpans}),
-      children AS (SELECT trace_id, parent_span_id AS span_id, count(*) AS n FROM ${spans} WHERE trace_id IN (SELECT trace_id FROM big) AND parent_span_id IS NOT NULL GROUP BY ALL)
-      SELECT DISTINCT s.trace_id, s.span_id FROM ${spans} s JOIN children USING (trace_id, span_id)
-      WHERE s.parent_span_id IS NULL AND s.trace_id IN (SELECT trace_id FROM big) AND children.n >= 2`);
+      SELECT DISTINCT r.t, r.s FROM gym_ids r JOIN (SELECT t, p, count(*) AS n FROM gym_ids WHERE p IS NOT NULL GROUP BY ALL) c ON c.t = r.t AND c.p = r.s
+      WHERE r.p IS NULL AND c.n >= 2`);
   // each span of a split trace belongs to the subtree of one child of a root (the depth bound
   // stops a cycle of parent links)
   await c.run(`CREATE OR REPLACE TEMP TABLE gym_units AS
-      WITH RECURSIVE ids AS (SELECT trace_id, span_id, parent_span_id FROM ${spans} WHERE trace_id IN (SELECT trace_id FROM gym_split_roots)),
-      walk(trace_id, span_id, unit, depth) AS (
-        SELECT c.trace_id, c.span_id, c.span_id, 1 FROM ids c JOIN gym_split_roots r ON c.trace_id = r.trace_id AND c.parent_span_id = r.span_id
+      WITH RECURSIVE walk(t, s, unit, depth) AS (
+        SELECT c.t, c.s, c.s, 1 FROM gym_ids c JOIN gym_split_roots r ON c.t = r.t AND c.p = r.s
         UNION ALL
-        SELECT c.trace_id, c.span_id, w.unit, w.depth + 1 FROM walk w JOIN ids c ON c.trace_id = w.trace_id AND c.parent_span_id = w.span_id WHERE w.depth < 256
+        SELECT c.t, c.s, w.unit, w.depth + 1 FROM walk w JOIN gym_ids c ON c.t = w.t AND c.p = w.s WHERE w.depth < 256
       )
-      SELECT trace_id, span_id, min(unit) AS unit FROM walk GROUP BY trace_id, span_id`);
+      SELECT t, s, min(unit) AS unit FROM walk GROUP BY t, s`);
   const shared = new Set<string>();
-  for (const [id] of (await c.runAndReadAll('SELECT DISTINCT span_id FROM gym_split_roots')).getRows()) shared.add(String(id));
+  for (const [id] of (await c.runAndReadAll(`SELECT DISTINCT lower(printf('%016x', s)) FROM gym_split_roots`)).getRows()) shared.add(String(id));
   let batch: SpanRecord[] = [];
   let unit: bigint | null = null;
   let batches = 0;
@@ -197,9 +200,10 @@ export async function readSpanBatches(store: TraceStore, rows: SpanRows, maxSpan
     batches++;
     onBatch({ set, rollouts: findRollouts(set), shared });
   };
-  const result =
-    await c.stream(`SELECT row, hash(gym_unit) FROM (${selectSpans(store, `(SELECT s.*, coalesce(u.unit, s.trace_id) AS gym_unit FROM ${spans} s LEFT JOIN gym_units u USING (trace_id, span_id))`)})
-      ORDER BY gym_unit, ${inputOrder(store)}`);
+  const withUnits = `(SELECT s.*, u.unit AS gym_unit FROM ${spans} s LEFT JOIN gym_big b ON b.trace_id = s.trace_id
+      LEFT JOIN gym_units u ON u.t = b.t AND u.s = ('0x' || s.span_id)::UBIGINT)`;
+  const result = await c.stream(`SELECT row, hash(trace_id, gym_unit) FROM (${selectSpans(store, withUnits)})
+      ORDER BY trace_id, gym_unit NULLS FIRST, ${inputOrder(store)}`);
   for await (const chunk of result.yieldRows())
     for (const row of chunk) {
       const u = row[1] as bigint;
