@@ -10,12 +10,14 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expandPaths, sql, STORE_DIR_NAME } from '@gym/trace';
+import { expandPaths, sql } from '@gym/trace';
 import { PER_ROLLOUT, writeRun } from './support/generate-run.js';
 
 const SPANS = Number(process.env['TRACE_BENCH_SPANS'] ?? 1_000_000);
 const ROUNDS = Number(process.env['TRACE_BENCH_ROUNDS'] ?? 3);
 const RUNNER = new URL('./support/trace-command.ts', import.meta.url).pathname;
+// the store's directory beside the logs (docs/trace.md, "The store")
+const STORE_DIR_NAME = '.gym-trace-store';
 
 interface Measured {
   code: number;

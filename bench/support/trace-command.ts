@@ -2,8 +2,11 @@
 // JSON (a fresh process per command, so the peak is the command's own).
 // Run: node --conditions=source --import tsx bench/support/trace-command.ts <command> <dir> [arg]
 import { join } from 'node:path';
-import { anomalies, convert, expandPaths, openStore, report, show, sql, stats, why } from '@gym/trace';
+import { anomalies, convert, expandPaths, report, show, sql, stats, why } from '@gym/trace';
 import type { CommandOutput } from '@gym/trace';
+
+// what every command but `sql` runs DuckDB with (packages/trace/src/store/duck.ts)
+const DEFAULT_MEMORY_LIMIT = '512MB';
 
 const [command, dir, arg] = process.argv.slice(2);
 if (command === undefined || dir === undefined)
@@ -15,8 +18,8 @@ const c0 = process.cpuUsage();
 const code = await (() => {
   switch (command) {
     case 'store':
-      // the first command's conversion alone: open (convert) the store and close it
-      return openStore(paths, out).then(async (s) => (await s.close(), 0));
+      // the first command's conversion, with a query that reads nothing
+      return sql({ paths, query: 'SELECT 1', memoryLimit: DEFAULT_MEMORY_LIMIT }, out);
     case 'duckdb-plain':
       return plainConversion(arg!);
     case 'stats':

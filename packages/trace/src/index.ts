@@ -87,9 +87,8 @@ export { top } from './commands/top.js';
 export { push, PUSH_PROTOCOLS } from './commands/push.js';
 export { readInBatches, BATCH_ENV, DEFAULT_BATCH_MIB } from './commands/load-batches.js';
 export type { Batch, BatchedRead } from './commands/load-batches.js';
-export { openStore, STORE_DIR_ENV, STORE_DIR_NAME } from './store/open-store.js';
-export type { TraceStore } from './store/open-store.js';
-export { MEMORY_LIMIT_ENV as TRACE_MEMORY_LIMIT_ENV, THREADS_ENV as TRACE_THREADS_ENV } from './store/duck.js';
+// the threads that read a run are DuckDB's now (`GYM_TRACE_THREADS`); the name is kept
+export { THREADS_ENV as TRACE_WORKERS_ENV } from './store/duck.js';
 export { StatsAccumulator } from './analyze/stats.js';
 export { AnomalyAccumulator } from './analyze/anomalies.js';
 export { AttributionTotals } from './analyze/attribution-summary.js';
