@@ -29,7 +29,7 @@ const HEX32 = `'[0-9a-fA-F]{32}'`;
 const DIGITS = `'[0-9]+'`;
 
 /** An id column as the reader normalises it: lower-case hex, null when all zeros or absent. */
-export const idSql = (col: string): string => `CASE WHEN NOT regexp_full_match(${col}, '0+') THEN lower(${col}) END`;
+const idSql = (col: string): string => `CASE WHEN NOT regexp_full_match(${col}, '0+') THEN lower(${col}) END`;
 
 // A span line the JavaScript reader would not read exactly this way: ids in another notation
 // (0x…, base64), times only as ISO strings, a missing name. Any such line sends the range to it.
@@ -47,7 +47,7 @@ const IDENTITY = `coalesce("service.name", 'undefined') || chr(0) || coalesce('i
 const LEAN_IDENTITY = `CASE WHEN resource IS NULL AND ("service.name" IS NOT NULL OR "process.pid" IS NOT NULL) THEN ${IDENTITY} END`;
 
 /** `service.name` of resource attributes (JSON text). */
-export const serviceSql = (res: string): string =>
+const serviceSql = (res: string): string =>
   `CASE WHEN json_type(${res}, '$."service.name"') = 'VARCHAR' AND json_extract_string(${res}, '$."service.name"') <> '' THEN json_extract_string(${res}, '$."service.name"') ELSE 'unknown_service' END`;
 
 /** The reader's kind names (`normalize.ts`'s `normalizeKind`); the names as our writer spells them first. */
@@ -73,7 +73,7 @@ const NON_EMPTY_ARRAY_TEXT = (col: string): string =>
   `CASE WHEN CAST(${col} AS VARCHAR) LIKE '[%' AND CAST(${col} AS VARCHAR) <> '[]' AND json_array_length(${col}) > 0 THEN CAST(${col} AS VARCHAR) END`;
 
 /** An instant in ns from a nanosecond string, else an ISO string (`time.ts`'s `anyTimeToNs`). */
-export const nsSql = (nanos: string, iso: string): string =>
+const nsSql = (nanos: string, iso: string): string =>
   `coalesce(CASE WHEN TRY_CAST(${nanos} AS BIGINT) > 0 THEN TRY_CAST(${nanos} AS BIGINT) END, epoch_ns(TRY_CAST(regexp_replace(${iso}, 'Z$', '') AS TIMESTAMP_NS)))`;
 
 /** A range converted by {@link convertFast}, or the reason it cannot be. */
