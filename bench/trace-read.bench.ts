@@ -1,62 +1,94 @@
-// `gym trace` over a large run: spans/s and peak RSS of each command, in a fresh process each.
-// Generates a default-preset run (bench/support/generate-run.ts: spans of thousands of rollouts
-// interleaved in one file per process, as a run at high concurrency writes them), or reads
-// TRACE_BENCH_DIR (e.g. an amplified real run: bench/support/amplify-run.ts).
-// The first command builds the partition index beside the logs; the others reuse it.
-// Run: npm run bench -- trace-read   (TRACE_BENCH_SPANS=20000000 for 20M; default 1M)
+// `gym trace` over a large run: the first command's conversion into the Parquet store side by
+// side with DuckDB's own read_json → Parquet of the same files (alternating rounds), the store's
+// size against the logs', then each command's time, spans/s and peak RSS, each in a fresh process.
+// Generates a real-shaped default-preset run (bench/support/generate-run.ts: one file per process,
+// about 1.4 KB of file per span with metric and log records; TRACE_BENCH_RECORD=lean for the lean
+// record), or reads TRACE_BENCH_DIR (e.g. an amplified real run: bench/support/amplify-run.ts).
+// Run: npm run bench -- trace-read   (TRACE_BENCH_SPANS=20000000 for 20M; default 1M;
+//      TRACE_BENCH_ROUNDS=3 conversion rounds)
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expandPaths, sql, TRACE_WORKERS_ENV as WORKERS_ENV } from '@gym/trace';
+import { expandPaths, sql } from '@gym/trace';
 import { PER_ROLLOUT, writeRun } from './support/generate-run.js';
 
 const SPANS = Number(process.env['TRACE_BENCH_SPANS'] ?? 1_000_000);
+const ROUNDS = Number(process.env['TRACE_BENCH_ROUNDS'] ?? 3);
 const RUNNER = new URL('./support/trace-command.ts', import.meta.url).pathname;
+// the store's directory beside the logs (docs/trace.md, "The store")
+const STORE_DIR_NAME = '.gym-trace-store';
+
+interface Measured {
+  code: number;
+  wallMs: number;
+  cpuMs: number;
+  maxRssMiB: number;
+}
 
 let dir = process.env['TRACE_BENCH_DIR'];
 const generated = dir === undefined;
 if (dir === undefined) {
   dir = mkdtempSync(join(tmpdir(), 'gym-trace-bench-'));
-  await writeRun(dir, Math.ceil((SPANS - 1) / PER_ROLLOUT));
+  await writeRun(dir, Math.ceil((SPANS - 1) / PER_ROLLOUT), process.env['TRACE_BENCH_RECORD'] === 'lean');
 }
+const scratch = mkdtempSync(join(tmpdir(), 'gym-trace-plain-'));
+const store = join(dir, STORE_DIR_NAME);
 try {
-  const bytes = (await expandPaths([dir])).reduce((n, f) => n + f.bytes, 0);
-  console.log(`${(bytes / 1048576).toFixed(0)} MiB of console files in ${dir}`);
-  // CPU time is of every thread of the command's process; the load average (1 min) is the machine's
-  // when the command started: on a shared machine, wall time says more about the neighbours
-  console.log(`${availableParallelism()} cores; worker threads: ${process.env[WORKERS_ENV] ?? 'one per core'}`);
-  console.log('| command | spans | wall s | CPU s | spans/s (wall) | spans/s (CPU) | peak RSS MiB | load |');
-  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  const files = await expandPaths([dir]);
+  const bytes = files.reduce((n, f) => n + f.bytes, 0);
+  console.log(`${(bytes / 1048576).toFixed(0)} MiB of console files (${files.length}) in ${dir}; ${availableParallelism()} cores`);
+
+  // the first command, side by side with DuckDB alone, in alternating rounds
+  console.log('\n| round | gym trace: first command (conversion) wall s | CPU s | peak RSS MiB | DuckDB read_json → Parquet wall s | CPU s | peak RSS MiB | ratio wall | ratio CPU | load |');
+  console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  for (let round = 1; round <= ROUNDS; round++) {
+    rmSync(store, { recursive: true, force: true });
+    const load = loadavg()[0]!.toFixed(1);
+    const ours = run('store', undefined);
+    const plain = run('duckdb-plain', scratch);
+    rmSync(join(scratch, 'plain.parquet'), { force: true });
+    console.log(
+      `| ${round} | ${s(ours.wallMs)} | ${s(ours.cpuMs)} | ${ours.maxRssMiB.toFixed(0)} | ${s(plain.wallMs)} | ${s(plain.cpuMs)} | ${plain.maxRssMiB.toFixed(0)} | ${(ours.wallMs / plain.wallMs).toFixed(2)} | ${(ours.cpuMs / plain.cpuMs).toFixed(2)} | ${load} |`,
+    );
+  }
+  const storeBytes = readdirSync(store).reduce((n, f) => n + statSync(join(store, f)).size, 0);
+  console.log(`\nstore: ${(storeBytes / 1048576).toFixed(1)} MiB = ${((storeBytes / bytes) * 100).toFixed(2)} % of the logs`);
+
   let counted = '';
   await sql({ paths: [dir], query: 'SELECT count(*) AS n FROM spans', format: 'json' }, { write: (t) => void (counted += t), error: (t) => void process.stderr.write(t) });
   const spans = (JSON.parse(counted) as Array<{ n: number }>)[0]!.n;
+  console.log(`\n| command (store built) | spans | wall s | CPU s | spans/s (wall) | spans/s (CPU) | peak RSS MiB | load |`);
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const [command, arg, label] of [
-    ['stats', undefined, 'stats (builds the index)'],
     ['stats', undefined, 'stats'],
-    ['stats', undefined, 'stats, one thread'],
     ['anomalies', undefined, 'anomalies'],
     ['why-all', undefined, 'why --all'],
-    ['report', join(dir, 'trace-report.html'), 'report'],
+    ['report', join(scratch, 'trace-report.html'), 'report'],
     ['show', generated ? `${Math.floor(SPANS / PER_ROLLOUT / 2)}-0` : (process.env['TRACE_BENCH_ROLLOUT'] ?? '0-0'), 'show --rollout'],
     ['sql', 'SELECT name, count(*), quantile_disc(duration_ms, 0.5), quantile_disc(duration_ms, 0.99) FROM spans GROUP BY name', 'sql (per-name p50/p99)'],
+    ['convert', join(scratch, 'otlp.jsonl'), 'convert --to otlp-json'],
   ] as const) {
-    if (label === 'stats (builds the index)') rmSync(join(dir, '.gym-trace-index'), { recursive: true, force: true });
-    const env: Record<string, string> = label === 'stats, one thread' ? { [WORKERS_ENV]: '1' } : {};
     const load = loadavg()[0]!.toFixed(1);
-    const r = JSON.parse(run(command, arg, env).stdout.trim().split('\n').at(-1)!) as { code: number; wallMs: number; cpuMs: number; maxRssMiB: number };
-    if (r.code !== 0) throw new Error(`${label} exited ${r.code}`);
+    const r = run(command, arg);
     const perSpans = command === 'show' ? '' : String(spans);
     const rate = (ms: number) => (command === 'show' ? '-' : String(Math.round(spans / (ms / 1000))));
-    console.log(`| ${label} | ${perSpans} | ${(r.wallMs / 1000).toFixed(2)} | ${(r.cpuMs / 1000).toFixed(2)} | ${rate(r.wallMs)} | ${rate(r.cpuMs)} | ${r.maxRssMiB.toFixed(0)} | ${load} |`);
+    console.log(`| ${label} | ${perSpans} | ${s(r.wallMs)} | ${s(r.cpuMs)} | ${rate(r.wallMs)} | ${rate(r.cpuMs)} | ${r.maxRssMiB.toFixed(0)} | ${load} |`);
   }
 } finally {
+  rmSync(scratch, { recursive: true, force: true });
   if (generated) rmSync(dir, { recursive: true, force: true });
 }
 
-function run(command: string, arg: string | undefined, env: Record<string, string>) {
+function s(ms: number): string {
+  return (ms / 1000).toFixed(2);
+}
+
+function run(command: string, arg: string | undefined): Measured {
   const args = ['--conditions=source', '--import', 'tsx', RUNNER, command, dir!, ...(arg === undefined ? [] : [arg])];
-  const r = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, ...env } });
+  const r = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   if (r.status !== 0) throw new Error(`${command} failed: ${r.stderr}`);
-  return r;
+  const m = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as Measured;
+  if (m.code !== 0) throw new Error(`${command} exited ${m.code}: ${r.stderr}`);
+  return m;
 }

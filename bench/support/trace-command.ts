@@ -1,17 +1,27 @@
 // Runs one `gym trace` command in this process and prints its wall time, CPU time and peak RSS as
 // JSON (a fresh process per command, so the peak is the command's own).
 // Run: node --conditions=source --import tsx bench/support/trace-command.ts <command> <dir> [arg]
-import { anomalies, report, show, sql, stats, why } from '@gym/trace';
+import { join } from 'node:path';
+import { anomalies, convert, expandPaths, report, show, sql, stats, why } from '@gym/trace';
 import type { CommandOutput } from '@gym/trace';
 
+// what every command but `sql` runs DuckDB with (packages/trace/src/store/duck.ts)
+const DEFAULT_MEMORY_LIMIT = '512MB';
+
 const [command, dir, arg] = process.argv.slice(2);
-if (command === undefined || dir === undefined) throw new Error('usage: trace-command.ts <stats|anomalies|why-all|show|sql|report> <dir> [rollout id | query | report file]');
+if (command === undefined || dir === undefined)
+  throw new Error('usage: trace-command.ts <store|duckdb-plain|stats|anomalies|why-all|show|sql|report|convert> <dir> [rollout id | query | output file]');
 const out: CommandOutput = { write: () => undefined, error: (t) => void process.stderr.write(t) };
 const paths = [dir];
 const t0 = performance.now();
 const c0 = process.cpuUsage();
 const code = await (() => {
   switch (command) {
+    case 'store':
+      // the first command's conversion, with a query that reads nothing
+      return sql({ paths, query: 'SELECT 1', memoryLimit: DEFAULT_MEMORY_LIMIT }, out);
+    case 'duckdb-plain':
+      return plainConversion(arg!);
     case 'stats':
       return stats({ paths }, out);
     case 'anomalies':
@@ -24,9 +34,27 @@ const code = await (() => {
       return sql({ paths, query: arg! }, out);
     case 'report':
       return report({ paths, out: arg! }, out);
+    case 'convert':
+      return convert({ paths, to: 'otlp-json', out: arg! }, out);
     default:
       throw new Error(`unknown command ${command}`);
   }
 })();
 const cpu = process.cpuUsage(c0);
 console.log(JSON.stringify({ command, code, wallMs: performance.now() - t0, cpuMs: (cpu.user + cpu.system) / 1000, maxRssMiB: process.resourceUsage().maxRSS / 1024 }));
+
+// What DuckDB does alone: read_json of the same files with the span record's columns, written
+// as Parquet, with the memory limit and threads the store uses.
+async function plainConversion(into: string): Promise<number> {
+  const { DuckDBInstance } = await import('@duckdb/node-api');
+  const files = (await expandPaths(paths)).map((f) => `'${f.path}'`).join(', ');
+  const instance = await DuckDBInstance.create(':memory:', { memory_limit: '512MB' });
+  const c = await instance.connect();
+  const columns = `{type: 'VARCHAR', trace_id: 'VARCHAR', span_id: 'VARCHAR', parent_span_id: 'VARCHAR', name: 'VARCHAR', kind: 'VARCHAR', start_time_unix_nano: 'VARCHAR', end_time_unix_nano: 'VARCHAR', status: 'JSON', attributes: 'JSON', events: 'JSON', resource: 'JSON'}`;
+  await c.run(
+    `COPY (SELECT * FROM read_json([${files}], format = 'newline_delimited', ignore_errors = true, columns = ${columns}) WHERE type = 'span') TO '${join(into, 'plain.parquet')}' (FORMAT parquet, COMPRESSION zstd)`,
+  );
+  c.closeSync();
+  instance.closeSync();
+  return 0;
+}

@@ -86,8 +86,9 @@ export { sql } from './commands/sql.js';
 export { top } from './commands/top.js';
 export { push, PUSH_PROTOCOLS } from './commands/push.js';
 export { readInBatches, BATCH_ENV, DEFAULT_BATCH_MIB } from './commands/load-batches.js';
-export { WORKERS_ENV as TRACE_WORKERS_ENV } from './commands/batch-workers.js';
 export type { Batch, BatchedRead } from './commands/load-batches.js';
+// the threads that read a run are DuckDB's now (`GYM_TRACE_THREADS`); the name is kept
+export { THREADS_ENV as TRACE_WORKERS_ENV } from './store/duck.js';
 export { StatsAccumulator } from './analyze/stats.js';
 export { AnomalyAccumulator } from './analyze/anomalies.js';
 export { AttributionTotals } from './analyze/attribution-summary.js';

@@ -1,6 +1,6 @@
 // The lean console record (docs/lens-setup.md, "console"): a resource record once per process per
-// file, then lines carrying only their process's identity. Read directly, through the index, by
-// `show`, `convert`, `push`, `sql` and the documented jq recipe, they give what the same spans written the old
+// file, then lines carrying only their process's identity. Read directly, by
+// `show`, `convert`, `push`, `sql` (through the store) and the documented jq recipe, they give what the same spans written the old
 // way (a resource block and ISO times on every line) give.
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,10 +11,6 @@ import { convert } from '../src/commands/convert.js';
 import { push } from '../src/commands/push.js';
 import { show } from '../src/commands/show.js';
 import { sql } from '../src/commands/sql.js';
-import { openIndex } from '../src/partition/partition-index.js';
-import { readIndexMetrics, readPartitions } from '../src/partition/read-partitions.js';
-import { expandPaths } from '../src/read/expand-paths.js';
-import { emptyReadStats } from '../src/read/read-stats.js';
 import { readSpans } from '../src/read/read-spans.js';
 import { startOtlpReceiver } from '../src/receive/receiver.js';
 import type { SpanRecord } from '../src/span-record.js';
@@ -50,8 +46,6 @@ function lean(oldLine: string, p: Process): string {
   delete record['end_time'];
   if (Array.isArray(record['events']) && record['events'].length === 0) delete record['events'];
   if (Array.isArray(record['links']) && record['links'].length === 0) delete record['links'];
-  const scope = record['scope'] as { name?: string } | undefined;
-  if (record['type'] === 'span' && scope?.name === 'nemo.gym') delete record['scope'];
   return JSON.stringify({ ...record, 'service.name': p.service, ...(p.instance === undefined ? { 'process.pid': p.pid } : { 'service.instance.id': p.instance }) });
 }
 
@@ -118,16 +112,6 @@ describe('lean console record', () => {
     assert.deepEqual(leanRead.metrics[0]!.resource.attributes, resourceAttributes(workers[1]!));
   });
 
-  it('joins the same way through the index, whose partitions are built from the raw lines', async () => {
-    const run = writeRun();
-    const index = await openIndex(await expandPaths([run.lean.dir]), run.lean.dir);
-    const spans: SpanRecord[] = [];
-    await readPartitions(index, [...index.partitionBytes.keys()], emptyReadStats(), (s) => void spans.push(s));
-    assert.deepEqual(comparable(spans), comparable((await readSpans([run.old.dir])).spans));
-    const metrics = await readIndexMetrics(index);
-    assert.equal(metrics[0]!.resource.attributes['process.pid'], 202);
-  });
-
   it('falls back to the identity on the line when its file states no resource, and follows a changed resource', async () => {
     const [a, b] = rolloutSpans({ rolloutId: 'x' });
     const moved = { ...agent, pid: 999 };
@@ -135,10 +119,10 @@ describe('lean console record', () => {
     const d = tempDir({ 'agent.log': text });
     cleanups.push(d.cleanup);
     const { spans } = await readSpans([d.dir]);
-    assert.deepEqual(spans[0]!.resource.attributes, { 'service.name': AGENT, 'process.pid': 101 });
-    assert.equal(spans[0]!.scope, null);
+    // a line with no resource record before it in its file has its service name as its resource
+    assert.deepEqual(spans[0]!.resource.attributes, { 'service.name': AGENT });
     assert.equal(spans[1]!.resource.attributes['nemo.run.id'], 'run2');
-    assert.deepEqual(spans[2]!.resource.attributes, { 'service.name': AGENT, 'process.pid': 999 });
+    assert.deepEqual(spans[2]!.resource.attributes, { 'service.name': AGENT });
   });
 
   it('answers the documented jq recipe as the old record does (resource records have no trace id)', () => {

@@ -242,7 +242,7 @@ describe('spanLine', () => {
     );
     assert.deepEqual(
       Object.keys(parentRecord),
-      [...CONSOLE_SPAN_FIELDS].filter((f) => !optional.has(f) || f === 'service.instance.id'),
+      [...CONSOLE_SPAN_FIELDS].filter((f) => !optional.has(f) || f === 'service.instance.id' || f === 'scope'),
     );
     assert.equal(childRecord.name, 'name with "quotes"\nand a newline');
     assert.deepEqual(childRecord.attributes, { s: '</script>"\\', list: [1, 2], flag: true });

@@ -1,20 +1,19 @@
 /**
- * `show <rollout>` on a large run: only the partition that holds the rollout is read (the index
- * keeps every span of a rollout in one partition and lists where each rollout is), so it answers
- * in well under a second once the index exists.
+ * The part of a large run `show --rollout <id>` needs: the rollout's trace, or, in a trace too
+ * large to read whole (a run under `gym.job`), the subtree under its root that holds the rollout
+ * and the root itself — found by SQL over the store, without reading the rest of the run.
  * @module
  */
 import { assembleTraces } from '../assemble/assemble-traces.js';
 import { findRollouts } from '../assemble/rollouts.js';
 import type { Rollout } from '../assemble/rollouts.js';
 import type { TraceSet } from '../assemble/trace-model.js';
-import { closeIndex } from '../partition/partition-index.js';
-import { partitionsOfRollout, readPartitions, readSplitRoots } from '../partition/read-partitions.js';
-import { expandPaths } from '../read/expand-paths.js';
-import { emptyReadStats } from '../read/read-stats.js';
-import type { SpanRecord } from '../span-record.js';
+import { ATTR } from '../span-record.js';
+import { sqlString } from '../store/duck.js';
+import { readAllSpans, spanRows } from '../store/store-read.js';
 import { resolvePaths } from './default-paths.js';
-import { batchBytes, openLogged } from './load-batches.js';
+import { batchBytes, largeTraceSpans } from './load-batches.js';
+import { withStore } from './load.js';
 import type { InputOptions } from './load.js';
 import type { CommandOutput } from './output.js';
 
@@ -25,23 +24,42 @@ export interface RolloutPartition {
 }
 
 /**
- * The partition holding rollout `id` of a large input, or null when the input is small enough to
- * read whole or the id is not a rollout id there (then the caller reads the whole input).
+ * The part of a large input around rollout `id`, or null when the input is small enough to read
+ * whole or the id is not a rollout id there (then the caller reads the whole input).
  */
 export async function loadRolloutPartition(options: InputOptions, id: string, out: CommandOutput): Promise<RolloutPartition | null> {
   const paths = await resolvePaths(options.paths, options.cwd);
-  const files = await expandPaths(paths);
-  if (files.reduce((n, f) => n + f.bytes, 0) <= batchBytes()) return null;
-  const index = await openLogged(files, paths[0]!, out);
-  try {
-    const spans: SpanRecord[] = [];
-    const which = await partitionsOfRollout(index, id);
-    if (which.length === 0) return null;
-    await readPartitions(index, which, emptyReadStats(), (s) => void spans.push(s));
-    const set = assembleTraces(spans, { externalParents: await readSplitRoots(index) });
+  return withStore(paths, out, async (store) => {
+    if (store.stats.bytes <= batchBytes()) return null;
+    const c = store.duck.connection;
+    const spans = `read_parquet([${store.parts('spans').map(sqlString).join(', ')}])`;
+    const found = (
+      await c.runAndReadAll(`SELECT trace_id, span_id FROM ${spans} WHERE name = 'gym.rollout' AND json_extract_string(attributes, '$."${ATTR.ROLLOUT_ID}"') = ${sqlString(id)} LIMIT 1`)
+    ).getRows()[0];
+    if (found === undefined) return null;
+    const traceId = sqlString(String(found[0]));
+    const size = Number((await c.runAndReadAll(`SELECT count(*) FROM ${spans} WHERE trace_id = ${traceId}`)).getRows()[0]![0]);
+    let where = `trace_id = ${traceId}`;
+    let roots: Set<string> | null = null;
+    if (size > largeTraceSpans()) {
+      // up from the rollout to the child of a root, then down from there, within its trace
+      await c.run(`CREATE OR REPLACE TEMP TABLE gym_trace_ids AS SELECT span_id, parent_span_id FROM ${spans} WHERE trace_id = ${traceId}`);
+      const top = (
+        await c.runAndReadAll(`WITH RECURSIVE up(span_id, parent_span_id, depth) AS (
+            SELECT span_id, parent_span_id, 0 FROM gym_trace_ids WHERE span_id = ${sqlString(String(found[1]))}
+            UNION ALL SELECT i.span_id, i.parent_span_id, up.depth + 1 FROM up JOIN gym_trace_ids i ON i.span_id = up.parent_span_id WHERE up.depth < 256)
+          SELECT span_id FROM up WHERE parent_span_id IN (SELECT span_id FROM gym_trace_ids WHERE parent_span_id IS NULL) LIMIT 1`)
+      ).getRows()[0];
+      if (top !== undefined) {
+        await c.run(`CREATE OR REPLACE TEMP TABLE gym_subtree AS WITH RECURSIVE down(span_id, depth) AS (
+            SELECT ${sqlString(String(top[0]))}, 0 UNION ALL SELECT i.span_id, down.depth + 1 FROM down JOIN gym_trace_ids i ON i.parent_span_id = down.span_id WHERE down.depth < 256)
+          SELECT DISTINCT span_id FROM down UNION SELECT span_id FROM gym_trace_ids WHERE parent_span_id IS NULL`);
+        where += ' AND span_id IN (SELECT span_id FROM gym_subtree)';
+        roots = new Set((await c.runAndReadAll('SELECT span_id FROM gym_trace_ids WHERE parent_span_id IS NULL')).getRows().map((r) => String(r[0])));
+      }
+    }
+    const set = assembleTraces(await readAllSpans(store, await spanRows(store), where), { externalParents: roots });
     const rollouts = findRollouts(set);
     return rollouts.some((r) => r.rolloutId === id) ? { set, rollouts } : null;
-  } finally {
-    await closeIndex(index);
-  }
+  });
 }

@@ -1,6 +1,6 @@
 /**
- * The read → assemble stage every command shares, with progress on a terminal and a clear error
- * when the input holds no spans.
+ * The read → assemble stage every command shares: the run's store (see `store/`), read whole, with
+ * a clear error when the input holds no spans.
  * @module
  */
 import { buildSaturation } from '../analyze/saturation.js';
@@ -10,7 +10,9 @@ import { findRollouts } from '../assemble/rollouts.js';
 import type { Rollout } from '../assemble/rollouts.js';
 import type { TraceSet } from '../assemble/trace-model.js';
 import { TRACE_ERROR_CODES, TraceUserError } from '../errors.js';
-import { readSpans } from '../read/read-spans.js';
+import { openStore } from '../store/open-store.js';
+import type { TraceStore } from '../store/open-store.js';
+import { readAllSpans, readSaturationPoints, spanRows } from '../store/store-read.js';
 import type { ReadStats } from '../read/read-stats.js';
 import { CONSOLE_TELEMETRY_SWITCH, resolvePaths } from './default-paths.js';
 import type { CommandOutput } from './output.js';
@@ -33,33 +35,39 @@ export interface LoadedTelemetry {
   saturation: SaturationData;
 }
 
-/** Progress is printed only above this many bytes (and only to a terminal). */
-export const PROGRESS_THRESHOLD_BYTES = 100 * 1024 * 1024;
-
 /**
- * Reads and assembles the input. Warns on stderr about malformed lines.
+ * Reads and assembles the input from its store (converting first what is new). Warns on stderr about malformed lines.
  * @throws TraceUserError `GYM_TRACE_PATH_NOT_FOUND`, `GYM_TRACE_NO_PATHS`, `GYM_TRACE_NO_SPANS`.
  */
 export async function loadTelemetry(options: InputOptions, out: CommandOutput): Promise<LoadedTelemetry> {
   const paths = await resolvePaths(options.paths, options.cwd, (note) => out.error(`${note}\n`));
-  let lastPct = -1;
-  const { spans, metrics, stats } = await readSpans(paths, {
-    onProgress: (p) => {
-      if (out.errorIsTTY !== true || p.totalBytes < PROGRESS_THRESHOLD_BYTES) return;
-      const pct = Math.floor((p.bytesRead / p.totalBytes) * 100);
-      if (pct === lastPct) return;
-      lastPct = pct;
-      out.error(`\rreading ${(p.bytesRead / 1048576).toFixed(0)} / ${(p.totalBytes / 1048576).toFixed(0)} MiB (${pct}%)${pct === 100 ? '\n' : ''}`);
-    },
+  return withStore(paths, out, async (store) => {
+    const rows = await spanRows(store);
+    const spans = await readAllSpans(store, rows);
+    const set = assembleTraces(spans);
+    return { paths, stats: store.stats, set, rollouts: findRollouts(set), saturation: buildSaturation(await readSaturationPoints(store, rows)) };
   });
-  if (stats.spans === 0)
-    throw new TraceUserError(
-      TRACE_ERROR_CODES.noSpans,
-      `No spans found in ${paths.join(', ')}: ${describeRead(stats)}. Telemetry must be on with the console or OTLP/JSON file exporter (${CONSOLE_TELEMETRY_SWITCH}).`,
-    );
-  if (stats.malformedLines > 0) out.error(`warning: ${describeRead(stats)}\n`);
-  const set = assembleTraces(spans);
-  return { paths, stats, set, rollouts: findRollouts(set), saturation: buildSaturation(metrics) };
+}
+
+/**
+ * Opens the store of `paths`, checks that it holds spans (warning about malformed lines), and runs
+ * `body` on it.
+ * @throws TraceUserError `GYM_TRACE_NO_SPANS`.
+ */
+export async function withStore<T>(paths: string[], out: CommandOutput, body: (store: TraceStore) => Promise<T>): Promise<T> {
+  const store = await openStore(paths, out);
+  try {
+    const stats = store.stats;
+    if (stats.spans === 0)
+      throw new TraceUserError(
+        TRACE_ERROR_CODES.noSpans,
+        `No spans found in ${paths.join(', ')}: ${describeRead(stats)}. Telemetry must be on with the console or OTLP/JSON file exporter (${CONSOLE_TELEMETRY_SWITCH}).`,
+      );
+    if (stats.malformedLines > 0) out.error(`warning: ${describeRead(stats)}\n`);
+    return await body(store);
+  } finally {
+    await store.close();
+  }
 }
 
 /** One line describing a read: files, lines, spans, skipped and malformed (with the first example). */

@@ -1,14 +1,16 @@
 /**
  * `gym trace push --endpoint <OTLP URL>`: replays a run's spans to any OTLP collector (Jaeger,
  * Tempo, the OpenTelemetry Collector, ClickHouse's exporter) through the OpenTelemetry SDK's own
- * OTLP exporters, with the original ids and timestamps. Files are streamed; reading waits for the
- * collector, so memory stays bounded whatever the size of the run.
+ * OTLP exporters, with the original ids and timestamps. Spans are streamed from the run's store a
+ * DuckDB result chunk at a time; reading waits for the collector, so memory stays bounded whatever
+ * the size of the run.
  * @module
  */
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { TRACE_ERROR_CODES, TraceUserError } from '../errors.js';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { forEachSpan } from '../read/read-spans.js';
+import { openStore } from '../store/open-store.js';
+import { forEachStoredSpan } from '../store/store-read.js';
 import { resolvePaths } from './default-paths.js';
 import type { InputOptions } from './load.js';
 import { runCommand } from './output.js';
@@ -73,23 +75,22 @@ export async function push(options: PushOptions, out: CommandOutput): Promise<nu
     };
     const started = Date.now();
     try {
-      const stats = await forEachSpan(
-        paths,
-        (s) => {
+      const store = await openStore(paths, out);
+      let spans: number;
+      try {
+        spans = await forEachStoredSpan(store, (s) => {
           batch.push(converter.convert(s));
           if (batch.length >= batchSize) flush();
-        },
-        {
-          pause: () => {
-            if (failure !== null) return Promise.reject(new PushFailed(failure));
-            return inFlight.length >= MAX_IN_FLIGHT ? inFlight[0] : undefined;
-          },
-        },
-      );
+          if (failure !== null) return Promise.reject(new PushFailed(failure));
+          return inFlight.length >= MAX_IN_FLIGHT ? inFlight[0] : undefined;
+        });
+      } finally {
+        await store.close();
+      }
       flush();
       await Promise.all(inFlight);
       if (failure !== null) throw new PushFailed(failure);
-      if (stats.spans === 0) throw new TraceUserError(TRACE_ERROR_CODES.noSpans, `No spans found in ${paths.join(', ')}: nothing to push.`);
+      if (spans === 0) throw new TraceUserError(TRACE_ERROR_CODES.noSpans, `No spans found in ${paths.join(', ')}: nothing to push.`);
       out.write(`pushed ${sent} spans in ${requests} requests to ${url} (${protocol}) in ${((Date.now() - started) / 1000).toFixed(1)}s\n`);
     } catch (err) {
       if (err instanceof PushFailed)

@@ -1,16 +1,13 @@
 /**
- * `gym trace sql "<query>"`: a SQL query over a run's spans and metrics, answered by DuckDB
- * reading the run's partition index (built beside the logs on first use). DuckDB is loaded only
- * by this command.
+ * `gym trace sql "<query>"`: a SQL query over a run's spans, metrics, logs and rollouts, answered
+ * by DuckDB over the run's Parquet store (converted from the logs on first use).
  * @module
  */
 import { TRACE_ERROR_CODES, TraceUserError } from '../errors.js';
-import { closeIndex } from '../partition/partition-index.js';
-import { expandPaths } from '../read/expand-paths.js';
 import { markdownTable, textTable, toJson } from '../render/format.js';
-import { viewStatements } from '../sql/views.js';
+import { openStore } from '../store/open-store.js';
+import { viewStatements } from '../store/store-views.js';
 import { resolvePaths } from './default-paths.js';
-import { openLogged } from './load-batches.js';
 import type { InputOptions } from './load.js';
 import { runCommand } from './output.js';
 import type { CommandOutput, OutputFormat } from './output.js';
@@ -42,34 +39,27 @@ export async function sql(options: SqlOptions, out: CommandOutput): Promise<numb
     if (!Number.isInteger(maxRows) || maxRows < 1) throw new TraceUserError(TRACE_ERROR_CODES.badOption, `--max-rows takes a positive integer, got ${options.maxRows}.`);
     if (options.query.trim().length === 0) throw new TraceUserError(TRACE_ERROR_CODES.badOption, 'Pass a query, e.g. gym trace sql "SELECT name, count(*) FROM spans GROUP BY name".');
     const paths = await resolvePaths(options.paths, options.cwd);
-    const index = await openLogged(await expandPaths(paths), paths[0]!, out);
+    const store = await openStore(paths, out, { memoryLimit, ...(options.threads === undefined ? {} : { threads: options.threads }) });
     try {
-      const { DuckDBInstance } = await import('@duckdb/node-api');
-      const instance = await DuckDBInstance.create(':memory:', { memory_limit: memoryLimit, ...(options.threads === undefined ? {} : { threads: String(options.threads) }) });
-      const connection = await instance.connect();
+      const connection = store.duck.connection;
+      for (const statement of viewStatements(store)) await connection.run(statement);
+      let reader;
       try {
-        for (const statement of viewStatements(index)) await connection.run(statement);
-        let reader;
-        try {
-          reader = await connection.runAndReadAll(options.query);
-        } catch (err) {
-          throw new TraceUserError(
-            TRACE_ERROR_CODES.sqlError,
-            `DuckDB rejected the query: ${(err as Error).message.split('\n')[0]} (tables: spans, metrics; see \`gym trace sql "DESCRIBE spans"\`).`,
-            { cause: err },
-          );
-        }
-        const columns = reader.columnNames();
-        // integers come back as strings (they may exceed 2^53); the ones that fit are numbers again
-        const integer = reader.columnTypes().map((t) => INTEGER_TYPES.has(t.toString()));
-        const rows = (reader.getRowsJson() as unknown[][]).map((r) => r.map((v, i) => (integer[i] === true && typeof v === 'string' && Number.isSafeInteger(Number(v)) ? Number(v) : v)));
-        out.write(render(columns, rows, options.format ?? 'text', maxRows));
-      } finally {
-        connection.closeSync();
-        instance.closeSync();
+        reader = await connection.runAndReadAll(options.query);
+      } catch (err) {
+        throw new TraceUserError(
+          TRACE_ERROR_CODES.sqlError,
+          `DuckDB rejected the query: ${(err as Error).message.split('\n')[0]} (tables: spans, metrics, logs, rollouts; see \`gym trace sql "DESCRIBE spans"\`).`,
+          { cause: err },
+        );
       }
+      const columns = reader.columnNames();
+      // integers come back as strings (they may exceed 2^53); the ones that fit are numbers again
+      const integer = reader.columnTypes().map((t) => INTEGER_TYPES.has(t.toString()));
+      const rows = (reader.getRowsJson() as unknown[][]).map((r) => r.map((v, i) => (integer[i] === true && typeof v === 'string' && Number.isSafeInteger(Number(v)) ? Number(v) : v)));
+      out.write(render(columns, rows, options.format ?? 'text', maxRows));
     } finally {
-      await closeIndex(index);
+      await store.close();
     }
     return 0;
   });

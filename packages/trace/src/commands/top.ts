@@ -10,7 +10,6 @@ import { TRACE_ERROR_CODES, TraceUserError } from '../errors.js';
 import { FileFollower } from '../live/follow-files.js';
 import { LiveRun } from '../live/live-run.js';
 import { renderTopFrame } from '../live/top-frame.js';
-import { mayHoldSpanOrMetric } from '../read/read-spans.js';
 import { RecordScanner } from '../read/record-scanner.js';
 import { handleRecord } from '../read/records.js';
 import type { RecordHandlers } from '../read/records.js';
@@ -62,7 +61,7 @@ export async function top(options: TopOptions, out: CommandOutput): Promise<numb
           (scanner = new RecordScanner({
             skipped: () => undefined,
             malformed: () => undefined,
-            mayBeRecord: mayHoldSpanOrMetric,
+            mayBeRecord: (t) => !t.startsWith('{"') || t.includes('"span_id"') || t.includes('"resourceSpans"') || t.includes('"metric"') || t.includes('"type":"resource"'),
             record: (obj, at) => handleRecord(obj, { file, line: at }, resources, handlers),
           })),
         );

@@ -1,13 +1,12 @@
 /**
  * Converts one of our console span records (`{"type":"span","trace_id",…}`) to a
- * {@link SpanRecord}: a line written before the lean record with its `resource` block, or a lean
- * line with its process's identity, joined to its file's resource record (`resource-cache.ts`).
+ * {@link SpanRecord}.
  * @module
  */
 import type { SpanRecord, SpanSource } from '../span-record.js';
 import { normalizeId } from './ids.js';
 import { asAttributes, makeStatus, normalizeKind, normalizeStatusCode, readEvents, serviceOf, spanTiming } from './normalize.js';
-import { carriesIdentity, scopeOf } from './resource-cache.js';
+import { resourceOfRecord } from './resource-cache.js';
 import type { ResourceCache } from './resource-cache.js';
 import { anyTimeToNs } from './time.js';
 
@@ -28,14 +27,8 @@ export function fromConsoleSpan(obj: Record<string, unknown>, source: SpanSource
   if (startNs === null) return 'missing start time';
   const endRaw = anyTimeToNs(obj['end_time_unix_nano'], obj['end_time']);
   const status = (obj['status'] ?? {}) as Record<string, unknown>;
-  let resource;
-  let scope = scopeOf(obj['scope'] as { name?: unknown; version?: unknown } | undefined);
-  if (carriesIdentity(obj)) {
-    const stated = resources.ofLine(source.file, obj);
-    resource = stated.resource;
-    // a line without a scope has the one its resource record states
-    if (obj['scope'] === undefined) scope = stated.scope;
-  } else resource = resources.intern(asAttributes((obj['resource'] as Record<string, unknown> | undefined)?.['attributes']));
+  const resource = resourceOfRecord(obj, source.file, resources);
+  const scope = obj['scope'] as { name?: unknown; version?: unknown } | undefined;
   return {
     traceId,
     spanId,
@@ -49,7 +42,7 @@ export function fromConsoleSpan(obj: Record<string, unknown>, source: SpanSource
     events: readEvents(obj['events']),
     service: serviceOf(resource.attributes),
     resource,
-    scope,
+    scope: typeof scope?.name === 'string' ? { name: scope.name, ...(typeof scope.version === 'string' ? { version: scope.version } : {}) } : null,
     source,
   };
 }

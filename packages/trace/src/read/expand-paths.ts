@@ -6,8 +6,11 @@ import { readdir, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { TRACE_ERROR_CODES, TraceUserError } from '../errors.js';
 
-/** Directory of the partition index beside the logs (see `partition/partition-index.ts`). */
+/** Directory of the partition index older versions kept beside the logs. */
 export const INDEX_DIR_NAME = '.gym-trace-index';
+
+/** Directory of the Parquet store beside the logs (see `store/open-store.ts`). */
+export const STORE_DIR_NAME = '.gym-trace-store';
 
 /** File extensions read when a directory is given. */
 export const TELEMETRY_EXTENSIONS: readonly string[] = ['.log', '.jsonl', '.json', '.ndjson'];
@@ -38,9 +41,9 @@ async function walk(dir: string, out: Map<string, number>): Promise<void> {
   const entries = await readdir(dir, { withFileTypes: true });
   for (const e of entries) {
     const full = join(dir, e.name);
-    // the partition index gym trace keeps beside the logs is not telemetry to read
+    // what gym trace keeps beside the logs is not telemetry to read
     if (e.isDirectory()) {
-      if (e.name !== INDEX_DIR_NAME) await walk(full, out);
+      if (e.name !== INDEX_DIR_NAME && e.name !== STORE_DIR_NAME) await walk(full, out);
     } else if (e.isFile() && TELEMETRY_EXTENSIONS.includes(extname(e.name))) {
       const st = await stat(full);
       out.set(full, st.size);

@@ -6,7 +6,7 @@
  */
 import type { Attributes, SpanResource } from '../span-record.js';
 import { asAttributes, serviceOf } from './normalize.js';
-import { carriesIdentity } from './resource-cache.js';
+import { resourceOfRecord } from './resource-cache.js';
 import type { ResourceCache } from './resource-cache.js';
 import { anyTimeToNs } from './time.js';
 
@@ -40,16 +40,13 @@ export function isSaturationMetric(name: string): boolean {
   return SATURATION_METRICS.some((m) => (m.endsWith('.') ? name.startsWith(m) : name === m));
 }
 
-/**
- * The points of a console metric record of `file` (none when the metric is not kept or has no
- * usable time); a lean record is joined to its file's resource record.
- */
-export function fromConsoleMetric(obj: Record<string, unknown>, file: string, resources: ResourceCache): MetricPoint[] {
+/** The points of a console metric record (none when the metric is not kept or has no usable time). */
+export function fromConsoleMetric(obj: Record<string, unknown>, resources: ResourceCache, file = ''): MetricPoint[] {
   const name = obj['name'] as string;
   if (!isSaturationMetric(name)) return [];
   const raw = obj['data_points'];
   if (!Array.isArray(raw)) return [];
-  const resource = carriesIdentity(obj) ? resources.ofLine(file, obj).resource : resources.intern(asAttributes((obj['resource'] as Record<string, unknown> | undefined)?.['attributes']));
+  const resource = resourceOfRecord(obj, file, resources);
   const service = serviceOf(resource.attributes);
   const kind = typeof obj['kind'] === 'string' ? obj['kind'] : 'GAUGE';
   const temporality = obj['temporality'] === 'DELTA' ? 'DELTA' : 'CUMULATIVE';

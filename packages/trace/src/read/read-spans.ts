@@ -5,7 +5,6 @@
  * @module
  */
 import { createReadStream } from 'node:fs';
-import { CONSOLE_RESOURCE_TYPE } from '@gym/names';
 import type { SpanRecord } from '../span-record.js';
 import { expandPaths } from './expand-paths.js';
 import { emptyReadStats, MAX_MALFORMED_EXAMPLES } from './read-stats.js';
@@ -76,17 +75,14 @@ export async function forEachSpan(paths: readonly string[], onSpan: (span: SpanR
 
 // Log lines (pino's JSON among them) far outnumber spans in a server's output: a substring test
 // rules most of them out before JSON.parse. Every span shape names a span id or is an OTLP request;
-// a resource record (which lean span lines are joined to) opens with its type.
+// the lean shape's resource records are read too, as the lines after them need them.
 // Only text that opens like a JSON object (`{"`) is ruled out, so broken records still parse, fail
 // and are reported as malformed.
 function mayHoldSpan(text: string): boolean {
-  return !text.startsWith('{"') || text.includes('"span_id"') || text.includes('"resourceSpans"') || text.startsWith(RESOURCE_RECORD_HEAD);
+  return !text.startsWith('{"') || text.includes('"span_id"') || text.includes('"resourceSpans"') || text.includes('"type":"resource"');
 }
 
-const RESOURCE_RECORD_HEAD = `{"type":"${CONSOLE_RESOURCE_TYPE}"`;
-
-/** Whether `text` may be a span, resource or metric record (a quick test before JSON.parse). */
-export function mayHoldSpanOrMetric(text: string): boolean {
+function mayHoldSpanOrMetric(text: string): boolean {
   return mayHoldSpan(text) || text.includes('"metric"');
 }
 

@@ -1,9 +1,8 @@
 /**
- * Tells the record shapes apart (our console spans and resource records, OTLP/JSON requests, the
- * Python SDK's spans, console metric batches) and converts each to spans or metric points.
+ * Tells the record shapes apart (our console spans, OTLP/JSON requests, the Python SDK's spans,
+ * console metric batches) and converts each to spans or metric points.
  * @module
  */
-import { CONSOLE_RESOURCE_TYPE } from '@gym/names';
 import type { SpanRecord, SpanSource } from '../span-record.js';
 import { fromConsoleSpan, isConsoleSpan } from './console-span.js';
 import { fromConsoleMetric, isConsoleMetric } from './metric-points.js';
@@ -19,34 +18,24 @@ export type SpanFormat = 'console' | 'python' | 'otlp';
 export interface RecordHandlers {
   span(span: SpanRecord, format: SpanFormat): void;
   malformed(reason: string): void;
-  /** Receives resource records (already taken by the resource cache). */
-  resource?(obj: Record<string, unknown>): void;
   /** Receives metric records; without it they count as skipped. */
   metric?(points: MetricPoint[], obj: Record<string, unknown>): void;
   skipped(): void;
 }
 
-/** True when `obj` is one of our console resource records (a process's resource, stated once per file). */
-export function isConsoleResource(obj: Record<string, unknown>): boolean {
-  return obj['type'] === CONSOLE_RESOURCE_TYPE && typeof obj['service.name'] === 'string';
-}
-
-/**
- * Converts one parsed record; garbage is reported through `handlers`, never thrown. A resource
- * record is taken by `resources` (the lines after it join it) and handed to `handlers.resource`.
- */
+/** Converts one parsed record; garbage is reported through `handlers`, never thrown. */
 export function handleRecord(obj: Record<string, unknown>, source: SpanSource, resources: ResourceCache, handlers: RecordHandlers): void {
   if (isConsoleSpan(obj)) emit(fromConsoleSpan(obj, source, resources), 'console', handlers);
-  else if (isConsoleResource(obj)) {
-    resources.state(source.file, obj);
-    handlers.resource?.(obj);
-  } else if (isOtlpRequest(obj)) {
+  else if (isOtlpRequest(obj)) {
     const { spans, rejected } = fromOtlpRequest(obj, source, resources);
     for (const s of spans) handlers.span(s, 'otlp');
     for (const r of rejected) handlers.malformed(r);
   } else if (isPythonSpan(obj)) emit(fromPythonSpan(obj, source, resources), 'python', handlers);
-  else if (handlers.metric !== undefined && isConsoleMetric(obj)) handlers.metric(fromConsoleMetric(obj, source.file, resources), obj);
-  else handlers.skipped();
+  else if (handlers.metric !== undefined && isConsoleMetric(obj)) handlers.metric(fromConsoleMetric(obj, resources, source.file), obj);
+  else if (obj['type'] === 'resource') {
+    resources.define(source.file, obj);
+    handlers.skipped();
+  } else handlers.skipped();
 }
 
 function emit(s: SpanRecord | string, format: SpanFormat, handlers: RecordHandlers): void {

@@ -1,23 +1,10 @@
 /**
  * Interns resources: every span of a process carries the same resource, and a million copies
- * of it would dominate memory. Also joins the lean console lines to their resource: such a file
- * states each process's resource once (a `"type":"resource"` record) and every later line carries
- * only its process's identity (`service.name`, and `service.instance.id` or `process.pid`); the
- * line takes the resource its file last stated for that identity, or, with none stated, a resource
- * of the identity fields alone.
+ * of it would dominate memory. Also keeps the resource records of the lean console shape (a
+ * `{"type":"resource",…}` record once per stream; lines carry only their process's identity).
  * @module
  */
-import { CONSOLE_IDENTITY_FIELDS } from '@gym/names';
 import type { Attributes, SpanResource } from '../span-record.js';
-
-/** The scope a resource record states for the lines that carry none. */
-export type StatedScope = { name: string; version?: string } | null;
-
-/** What a file stated for one process. */
-interface Stated {
-  resource: SpanResource;
-  scope: StatedScope;
-}
 
 /** Hands out one shared {@link SpanResource} per distinct attribute set. */
 export class ResourceCache {
@@ -25,8 +12,14 @@ export class ResourceCache {
   // rarely holds more than a few resources per service name.
   #byService = new Map<unknown, SpanResource[]>();
   #size = 0;
-  /** By file, then by identity key (see {@link identityKey}). */
-  #stated = new Map<string, Map<string, Stated>>();
+  // lean records: the latest resource record per (file, process identity)
+  #byProcess = new Map<string, SpanResource>();
+  readonly #onDefine: ((identity: string, attributes: Attributes) => void) | undefined;
+
+  /** `onDefine` hears of every resource record, with its process identity (as {@link processKey} without the file). */
+  constructor(onDefine?: (identity: string, attributes: Attributes) => void) {
+    this.#onDefine = onDefine;
+  }
 
   /** The shared resource for `attributes`. */
   intern(attributes: Attributes): SpanResource {
@@ -40,53 +33,37 @@ export class ResourceCache {
     return r;
   }
 
+  /** Records a `{"type":"resource",…}` record of `file`: lines of its process that follow resolve to it. */
+  define(file: string, record: Record<string, unknown>): void {
+    const attributes = record['attributes'];
+    const own = attributes !== null && typeof attributes === 'object' && !Array.isArray(attributes) ? (attributes as Attributes) : {};
+    const service = record['service.name'];
+    const resource = this.intern(typeof service === 'string' && !('service.name' in own) ? { 'service.name': service, ...own } : own);
+    this.#byProcess.set(processKey(file, record), resource);
+    this.#onDefine?.(processIdentity(record), resource.attributes);
+  }
+
+  /** Records a resource record read earlier (its identity as {@link processIdentity} gives it). */
+  defineIdentity(file: string, identity: string, attributes: Attributes): void {
+    this.#byProcess.set(`${file}\u0000${identity}`, this.intern(attributes));
+  }
+
+  /**
+   * The resource of a lean line of `file` (one without a `resource` block): the latest resource
+   * record of its process (service.name, and service.instance.id or process.pid), else
+   * `{service.name}` alone.
+   */
+  ofLine(file: string, line: Record<string, unknown>): SpanResource {
+    const known = this.#byProcess.get(processKey(file, line));
+    if (known !== undefined) return known;
+    const service = line['service.name'];
+    return this.intern(typeof service === 'string' ? { 'service.name': service } : {});
+  }
+
   /** Number of distinct resources seen. */
   get size(): number {
     return this.#size;
   }
-
-  /** Takes a resource record (`{"type":"resource",…}`) of `file`: later lines of its process join it. */
-  state(file: string, record: Record<string, unknown>): void {
-    const attributes = record['attributes'];
-    const given = attributes !== null && typeof attributes === 'object' && !Array.isArray(attributes) ? (attributes as Attributes) : {};
-    // the record's own identity fields win: they are what the lines are joined by
-    const resource = this.intern({ ...given, ...identityFields(record) });
-    const scope = record['scope'] as { name?: unknown; version?: unknown } | undefined;
-    let byIdentity = this.#stated.get(file);
-    if (byIdentity === undefined) this.#stated.set(file, (byIdentity = new Map<string, Stated>()));
-    byIdentity.set(identityKey(record), { resource, scope: scopeOf(scope) });
-  }
-
-  /** The resource and stated scope of a line of `file` that carries its process's identity instead of a resource. */
-  ofLine(file: string, line: Record<string, unknown>): Stated {
-    const stated = this.#stated.get(file)?.get(identityKey(line));
-    return stated ?? { resource: this.intern(identityFields(line)), scope: null };
-  }
-}
-
-/** Whether a line carries its process's identity rather than a `resource` block. */
-export function carriesIdentity(line: Record<string, unknown>): boolean {
-  return line['resource'] === undefined && typeof line['service.name'] === 'string';
-}
-
-/** An instrumentation scope as records write it, or null. */
-export function scopeOf(scope: { name?: unknown; version?: unknown } | undefined | null): StatedScope {
-  return typeof scope?.name === 'string' ? { name: scope.name, ...(typeof scope.version === 'string' ? { version: scope.version } : {}) } : null;
-}
-
-// service.name, then service.instance.id when there is one, else the pid: what a line carries
-function identityKey(obj: Record<string, unknown>): string {
-  const instance = obj['service.instance.id'];
-  return typeof instance === 'string' ? `${String(obj['service.name'])}\ni${instance}` : `${String(obj['service.name'])}\np${String(obj['process.pid'])}`;
-}
-
-function identityFields(obj: Record<string, unknown>): Attributes {
-  const out: Attributes = {};
-  for (const key of CONSOLE_IDENTITY_FIELDS) {
-    const v = obj[key];
-    if (typeof v === 'string' || typeof v === 'number') out[key] = v;
-  }
-  return out;
 }
 
 function sameAttributes(a: Attributes, b: Attributes): boolean {
@@ -98,4 +75,24 @@ function sameAttributes(a: Attributes, b: Attributes): boolean {
     n++;
   }
   return n === Object.keys(a).length;
+}
+
+/** The identity a lean line and its resource record share, within one file. */
+export function processKey(file: string, record: Record<string, unknown>): string {
+  return `${file}\u0000${processIdentity(record)}`;
+}
+
+/** The identity of a record's process: service.name, and service.instance.id or else process.pid. */
+export function processIdentity(record: Record<string, unknown>): string {
+  const instance = record['service.instance.id'];
+  const who = typeof instance === 'string' ? `i:${instance}` : `p:${String(record['process.pid'])}`;
+  return `${String(record['service.name'])}\u0000${who}`;
+}
+
+/** The resource attributes of a record: its `resource` block, or (lean shape) its process's resource record. */
+export function resourceOfRecord(obj: Record<string, unknown>, file: string, resources: ResourceCache): SpanResource {
+  const block = obj['resource'] as Record<string, unknown> | undefined;
+  if (block === undefined && ('service.name' in obj || 'process.pid' in obj)) return resources.ofLine(file, obj);
+  const attributes = block?.['attributes'];
+  return resources.intern(attributes !== null && typeof attributes === 'object' && !Array.isArray(attributes) ? (attributes as Attributes) : {});
 }

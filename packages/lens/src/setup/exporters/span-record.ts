@@ -7,7 +7,6 @@
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { InstrumentationScope } from '@opentelemetry/core';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { isStatedScope } from './process-identity.js';
 import type { ProcessIdentity } from './process-identity.js';
 import { durationMs, hrTimeToNanosString } from './time.js';
 
@@ -35,10 +34,12 @@ function linksJson(span: ReadableSpan): string {
 /**
  * The record of `span` as one JSON line (no newline), built as a string: ids are hex and times are
  * digits, so they need no escaping; names, messages and attributes go through `JSON.stringify`,
- * and the process's identity (`identity.tail`) was serialised once per process. `ownScope` is the
- * scope the resource record states: a span of it leaves its scope out.
+ * and the process's identity (`identity.tail`) was serialised once per process. Every span line
+ * states its scope (serialised once per scope), also when it is the one the resource record
+ * states: a reader then needs no join for it (`gym trace`'s store joins only the resource).
+ * `ownScope` is accepted for the exporters' one signature.
  */
-export function spanLine(span: ReadableSpan, identity: ProcessIdentity, ownScope?: InstrumentationScope): string {
+export function spanLine(span: ReadableSpan, identity: ProcessIdentity, _ownScope?: InstrumentationScope): string {
   const ctx = span.spanContext();
   const parent = span.parentSpanContext?.spanId;
   const status = span.status;
@@ -52,7 +53,7 @@ export function spanLine(span: ReadableSpan, identity: ProcessIdentity, ownScope
     `,"attributes":${JSON.stringify(span.attributes)}` +
     (span.events.length === 0 ? '' : `,"events":${eventsJson(span)}`) +
     (span.links.length === 0 ? '' : `,"links":${linksJson(span)}`) +
-    (isStatedScope(scope, ownScope) ? '' : `,"scope":${scopeJson(scope)}`) +
+    `,"scope":${scopeJson(scope)}` +
     `${identity.tail}}`
   );
 }

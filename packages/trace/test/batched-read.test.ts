@@ -1,20 +1,17 @@
-// A run too large to read whole goes through the partition index beside its logs, in batches.
+// A run too large to read whole is read from its store trace by trace, in batches.
 // `GYM_TRACE_BATCH_MIB` set tiny makes small runs take that path (with every multi-span trace
 // split under its root), so each command's output can be compared with the one-read answer.
 import { after, afterEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { anomalies } from '../src/commands/anomalies.js';
 import { BATCH_ENV } from '../src/commands/load-batches.js';
 import { show } from '../src/commands/show.js';
 import { stats } from '../src/commands/stats.js';
 import { why } from '../src/commands/why.js';
-import { openIndex } from '../src/partition/partition-index.js';
-import { SpanLinks } from '../src/partition/span-links.js';
-import { expandPaths } from '../src/read/expand-paths.js';
 import { capture } from './support/capture.js';
-import { AGENT, bare, consoleLine, defaultPresetSpans, MODEL, RESOURCES, rolloutSpans, writeRunLogs } from './support/fixtures.js';
+import { AGENT, bare, defaultPresetSpans, MODEL, RESOURCES, rolloutSpans, writeRunLogs } from './support/fixtures.js';
 import { COLLECTOR } from './support/phased-rollouts.js';
 import { writeSaturatedRun } from './support/saturated-run.js';
 
@@ -128,17 +125,17 @@ describe('reading a large run in batches', () => {
       if (name === 'anomalies') assert.deepEqual(parts[0].split('\n').sort(), wholeText.split('\n').sort());
       else assert.equal(parts[0], wholeText);
       assert.deepEqual(rounded(parts[1]), rounded(wholeJson));
-      assert.ok(existsSync(join(d.dir, '.gym-trace-index')), 'the index is kept beside the logs');
+      assert.ok(existsSync(join(d.dir, '.gym-trace-store')), 'the store is kept beside the logs');
     });
   }
 
-  it('reads partitions in slices of several rollouts, their spans interleaved as at high concurrency, to the one-read answer', async () => {
+  it('reads batches of several rollouts, their spans interleaved as at high concurrency, to the one-read answer', async () => {
     // about ten rollouts in flight, each span written when it ends: a partition's rollouts interleave
     const ids = Array.from({ length: 80 }, (_, i) => `${i}-0`);
     const d = writeRunLogs([...defaultPresetSpans(ids)].sort((a, b) => a.endMs - b.endMs));
     cleanups.push(d.cleanup);
     const sliced = async <T>(body: () => Promise<T>): Promise<T> => {
-      // 0.4 MiB: read through the index (the run is larger), partitions of ~100 KB, slices of 26 spans (two rollouts or more)
+      // 0.4 MiB: read in batches (the run is larger), of 26 spans (two rollouts or more)
       process.env[BATCH_ENV] = '0.4';
       try {
         return await body();
@@ -150,7 +147,6 @@ describe('reading a large run in batches', () => {
       const whole = await cmd(d.dir, 'json');
       assert.deepEqual(rounded(await sliced(() => cmd(d.dir, 'json'))), rounded(whole), name);
     }
-    assert.ok(existsSync(join(d.dir, '.gym-trace-index')), 'read through the index');
   });
 
   it('why --all on a saturated run: the same bottleneck, window and loads in batches', async () => {
@@ -167,7 +163,7 @@ describe('reading a large run in batches', () => {
     assert.match((JSON.parse(parts) as { diagnosis: string }).diagnosis, /^weather event loop 97% busy/);
   });
 
-  it("show --rollout reads the rollout's partition and draws the same tree", async () => {
+  it("show --rollout reads the rollout's subtree and draws the same tree", async () => {
     const d = mixedRun();
     for (const id of ['3-0', 'solo']) {
       const whole = await run((c) => show({ paths: [d.dir], rollout: id }, c));
@@ -175,75 +171,8 @@ describe('reading a large run in batches', () => {
       assert.equal(part, whole);
       assert.match(part, new RegExp(`^rollout ${id} `));
     }
-    // a trace id is not in the rollout index: the whole input is read, as before
+    // a trace id is not a rollout id: the whole input is read, as before
     const traceId = /trace ([0-9a-f]{32})/.exec(await run((c) => show({ paths: [d.dir], rollout: 'solo' }, c)))![1]!;
     assert.equal(await batched(() => run((c) => show({ paths: [d.dir], rollout: traceId }, c))), await run((c) => show({ paths: [d.dir], rollout: traceId }, c)));
-  });
-
-  it('keeps the index while the logs are unchanged and rebuilds it when they change', async () => {
-    const d = mixedRun();
-    const files = await expandPaths([d.dir]);
-    const first = await openIndex(files, d.dir, { partitionTargetBytes: 512 });
-    assert.equal(first.built, true);
-    assert.ok(first.partitionBytes.length > 4, `${first.partitionBytes.length} partitions`);
-    assert.equal((await openIndex(await expandPaths([d.dir]), d.dir)).built, false);
-    // the index directory is not read as telemetry
-    assert.deepEqual(
-      (await expandPaths([d.dir])).map((f) => f.path),
-      files.map((f) => f.path),
-    );
-    const before = JSON.parse(await batched(() => COMMANDS['stats']!(d.dir, 'json'))) as { groups: Array<{ key: string; count: number }> };
-    appendFileSync(d.path(readdirSync(d.dir).find((f) => f.startsWith('agent'))!), consoleLine(bare('late span', 'dddddddddddddddd', null, 0, 1, { service: AGENT })) + '\n');
-    assert.equal((await openIndex(await expandPaths([d.dir]), d.dir)).built, true);
-    const afterAppend = JSON.parse(await batched(() => COMMANDS['stats']!(d.dir, 'json'))) as typeof before;
-    assert.equal(
-      before.groups.find((g) => g.key === 'late span'),
-      undefined,
-    );
-    assert.equal(afterAppend.groups.find((g) => g.key === 'late span')?.count, 1);
-  });
-});
-
-describe('SpanLinks', () => {
-  const id = (n: number) => n.toString(16).padStart(16, '0');
-  const trace = (n: number) => n.toString(16).padStart(32, '0');
-
-  it('keeps small traces whole and splits a large one into the subtrees under its root', () => {
-    const small = links().route(64, 100);
-    assert.deepEqual(new Set(Array.from(small.partitionOf.subarray(0, 6))).size, 1, 'trace 1 stays whole');
-    assert.equal(small.splitRoots.size, 0);
-    const split = links().route(64, 3);
-    const p = Array.from(split.partitionOf);
-    assert.equal(p[0], p[2], 'a unit keeps its child');
-    assert.equal(p[1], p[3]);
-    assert.equal(p[4], p[5], 'the root and the orphan stay with the trace');
-    assert.deepEqual([...split.splitRoots], [id(1)]);
-    assert.equal(p[6], p[7], 'trace 2 (3 spans at most) is not split');
-  });
-
-  function links(): SpanLinks {
-    const links = new SpanLinks();
-    // trace 1: root 1 → units 2 and 3, each with a child, listed children first
-    links.add(trace(1), id(20), id(2));
-    links.add(trace(1), id(30), id(3));
-    links.add(trace(1), id(2), id(1));
-    links.add(trace(1), id(3), id(1));
-    links.add(trace(1), id(1), null);
-    // an orphan of trace 1, and trace 2 (small)
-    links.add(trace(1), id(40), id(99));
-    links.add(trace(2), id(50), null);
-    links.add(trace(2), id(51), id(50));
-    return links;
-  }
-
-  it('survives cycles and duplicate span ids', () => {
-    const links = new SpanLinks();
-    links.add(trace(3), id(7), id(8));
-    links.add(trace(3), id(8), id(7));
-    links.add(trace(3), id(9), id(9));
-    links.add(trace(3), id(7), id(8));
-    const r = links.route(8, 0);
-    assert.equal(r.partitionOf.length, 4);
-    assert.equal(new Set(Array.from(r.partitionOf)).size, 1, 'all with their trace');
   });
 });

@@ -1,14 +1,14 @@
-// `gym trace report` over a large run reads its batches in worker threads (`GYM_TRACE_WORKERS`),
-// as `stats` does, and writes the same file byte for byte whatever the number of threads: the
-// rows picked for a waterfall when many share a duration, a failure rank or a sample rank (a
-// repeated rollout id), the row keys, the listed rows and their order, the sums and the run view.
+// `gym trace report` over a large run reads it from the store in batches, and writes the same file
+// byte for byte whatever the number of DuckDB threads (`GYM_TRACE_THREADS`): the rows picked for a
+// waterfall when many share a duration, a failure rank or a sample rank (a repeated rollout id),
+// the row keys, the listed rows and their order, the sums and the run view.
 // `GYM_TRACE_BATCH_MIB` set small makes these small runs take the batched path in many batches.
 import { after, afterEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { ReportTask } from '../src/commands/batch-tasks.js';
-import { failWorkersForTests, WORKERS_ENV } from '../src/commands/batch-workers.js';
 import { BATCH_ENV, readInBatches } from '../src/commands/load-batches.js';
+import { THREADS_ENV } from '../src/store/duck.js';
 import { report } from '../src/commands/report.js';
 import type { ReportOptions } from '../src/commands/report.js';
 import type { ReportData } from '../src/report/report-data.js';
@@ -21,7 +21,7 @@ const cleanups: Array<() => void> = [];
 after(() => cleanups.forEach((c) => c()));
 afterEach(() => {
   delete process.env[BATCH_ENV];
-  delete process.env[WORKERS_ENV];
+  delete process.env[THREADS_ENV];
 });
 
 // A default-preset run of 120 rollouts that all last as long, ten in flight at a time; every 9th
@@ -44,20 +44,11 @@ function reportFile(options: ReportOptions, dir: string, name: string): Promise<
   })();
 }
 
-// The index kept beside the logs is built with partitions of a quarter of the batch size then in
-// force: built with smaller ones, a batch holds several partitions, and one thread and two would
-// cut the batches in different places if nothing held them to the same cuts.
-async function indexSmall(dir: string): Promise<void> {
-  process.env[BATCH_ENV] = '0.004';
-  process.env[WORKERS_ENV] = '1';
-  await readInBatches({ paths: [dir] }, capture(), () => undefined);
-}
-
-async function pages(dir: string, batchMib: string, options: Omit<ReportOptions, 'paths'>, workers: number[]): Promise<string[]> {
+async function pages(dir: string, batchMib: string, options: Omit<ReportOptions, 'paths'>, threads: number[]): Promise<string[]> {
   process.env[BATCH_ENV] = batchMib;
   const out: string[] = [];
-  for (const n of workers) {
-    process.env[WORKERS_ENV] = String(n);
+  for (const n of threads) {
+    process.env[THREADS_ENV] = String(n);
     out.push(await reportFile(options, dir, `report-${n}.html`));
   }
   return out;
@@ -77,24 +68,19 @@ function dataOf(page: string): ReportData {
   return JSON.parse(m[1]!) as ReportData;
 }
 
-describe('the report read by worker threads', () => {
-  it('reads a large run in several threads, each on several batches', async () => {
+describe('the report of a large run, read in batches', () => {
+  it('reads a large run in several batches', async () => {
     const d = writeRunLogs(tiedRun());
     cleanups.push(d.cleanup);
     process.env[BATCH_ENV] = '0.02';
-    for (const workers of [1, 2, 3]) {
-      process.env[WORKERS_ENV] = String(workers);
-      const read = await readInBatches({ paths: [d.dir] }, capture(), new ReportTask({ maxRollouts: 8, maxSpans: 1000, maxRows: 2000 }));
-      assert.equal(read.workers, workers);
-      assert.ok(read.batches >= 3 * workers, `${read.batches} batches`);
-    }
+    const read = await readInBatches({ paths: [d.dir] }, capture(), new ReportTask({ maxRollouts: 8, maxSpans: 1000, maxRows: 2000 }));
+    assert.ok(read.batches >= 3, `${read.batches} batches`);
   });
 
   for (const maxRows of [2000, 10]) {
     it(`writes the same file with 1, 2 and 3 threads when rows tie (${maxRows === 10 ? 'capped list' : 'every row listed'})`, async () => {
       const d = writeRunLogs(tiedRun());
       cleanups.push(d.cleanup);
-      await indexSmall(d.dir);
       const [one, ...more] = await pages(d.dir, '0.05', { maxRollouts: 8, maxRows }, [1, 2, 3]);
       for (const page of more) assertSamePage(page, one!);
       const data = dataOf(one!);
@@ -126,18 +112,5 @@ describe('the report read by worker threads', () => {
       data.run.durations.counts.reduce((a, b) => a + b, 0),
       3000,
     );
-  });
-
-  it('writes the same file when the threads fail and the run is read here instead', async () => {
-    const d = writeRunLogs(tiedRun());
-    cleanups.push(d.cleanup);
-    const [one] = await pages(d.dir, '0.02', { maxRollouts: 8, maxRows: 10 }, [1]);
-    failWorkersForTests('out of memory');
-    try {
-      const [fallback] = await pages(d.dir, '0.02', { maxRollouts: 8, maxRows: 10 }, [2]);
-      assertSamePage(fallback!, one!);
-    } finally {
-      failWorkersForTests();
-    }
   });
 });

@@ -1,0 +1,62 @@
+/**
+ * One DuckDB instance per command, sized to the machine: a thread per core and a memory limit
+ * (spilling to the store's temporary directory beyond it), so converting or querying a run of any
+ * size stays within a bounded memory. `@duckdb/node-api` is loaded only here.
+ * @module
+ */
+import { availableParallelism } from 'node:os';
+import type { DuckDBConnection } from '@duckdb/node-api';
+
+/** Environment variable: DuckDB's memory limit (e.g. `1GB`). Default {@link DEFAULT_MEMORY_LIMIT}. */
+export const MEMORY_LIMIT_ENV = 'GYM_TRACE_MEMORY_LIMIT';
+
+/** Default memory limit: with the process's own memory it keeps a command under 1 GiB. */
+export const DEFAULT_MEMORY_LIMIT = '512MB';
+
+/** Environment variable: DuckDB threads. Default one per core. */
+export const THREADS_ENV = 'GYM_TRACE_THREADS';
+
+/** A connection and the instance it belongs to. */
+export interface Duck {
+  connection: DuckDBConnection;
+  close(): void;
+}
+
+/** Settings of {@link openDuck}. */
+export interface DuckSettings {
+  memoryLimit?: string;
+  threads?: number;
+  /** Where DuckDB spills; default its own. */
+  tempDirectory?: string;
+}
+
+/** Opens an in-memory DuckDB with the machine's settings (overridden by `settings`, then the environment). */
+export async function openDuck(settings: DuckSettings = {}): Promise<Duck> {
+  const { DuckDBInstance } = await import('@duckdb/node-api');
+  const envThreads = Number(process.env[THREADS_ENV]);
+  const threads = settings.threads ?? (Number.isInteger(envThreads) && envThreads > 0 ? envThreads : availableParallelism());
+  const options: Record<string, string> = {
+    memory_limit: settings.memoryLimit ?? process.env[MEMORY_LIMIT_ENV] ?? DEFAULT_MEMORY_LIMIT,
+    threads: String(threads),
+  };
+  if (settings.tempDirectory !== undefined) options['temp_directory'] = settings.tempDirectory;
+  const instance = await DuckDBInstance.create(':memory:', options);
+  const connection = await instance.connect();
+  return {
+    connection,
+    close() {
+      connection.closeSync();
+      instance.closeSync();
+    },
+  };
+}
+
+/** `s` as a SQL string literal. */
+export function sqlString(s: string): string {
+  return `'${s.replace(/'/g, "''")}'`;
+}
+
+/** A SQL list of string literals. */
+export function sqlList(items: readonly string[]): string {
+  return `[${items.map(sqlString).join(', ')}]`;
+}

@@ -1,0 +1,208 @@
+/**
+ * The fast path of a conversion: DuckDB's `read_json` reads a range of our console records (the
+ * record with its resource on every line, and the lean record with a resource record per stream)
+ * with explicit columns into a temporary Parquet file, and SQL normalises it into the store's
+ * tables. Used only when the byte scan and a check on what DuckDB read say the JavaScript reader
+ * would find exactly the same (see {@link convertFast}); otherwise the caller converts the range
+ * with that reader (`record-range.ts`).
+ * @module
+ */
+import { rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { sqlList, sqlString } from './duck.js';
+import { partPath } from './store-manifest.js';
+import { castColumns } from './store-schema.js';
+import type { FileCounts } from './store-manifest.js';
+import type { RangeScan } from './scan-range.js';
+
+// The console record's columns (span, metric, log and resource records share one line format).
+// Times stay strings: nanoseconds since 1970 exceed a double's precision.
+const RAW_COLUMNS = `{type: 'VARCHAR', trace_id: 'VARCHAR', span_id: 'VARCHAR', parent_span_id: 'VARCHAR', name: 'VARCHAR', kind: 'VARCHAR',
+  start_time_unix_nano: 'VARCHAR', end_time_unix_nano: 'VARCHAR', end_time: 'VARCHAR', status: 'JSON', attributes: 'JSON', events: 'JSON',
+  resource: 'JSON', scope: 'JSON', "service.name": 'VARCHAR', "service.instance.id": 'VARCHAR', "process.pid": 'VARCHAR',
+  unit: 'VARCHAR', temporality: 'VARCHAR', data_points: 'JSON', time_unix_nano: 'VARCHAR', time: 'VARCHAR', severity_text: 'VARCHAR',
+  severity_number: 'VARCHAR', body: 'JSON', event_name: 'VARCHAR'}`;
+
+const HEX16 = `'[0-9a-fA-F]{16}'`;
+const HEX32 = `'[0-9a-fA-F]{32}'`;
+const DIGITS = `'[0-9]+'`;
+
+/** An id column as the reader normalises it: lower-case hex, null when all zeros or absent. */
+const idSql = (col: string): string => `CASE WHEN NOT regexp_full_match(${col}, '0+') THEN lower(${col}) END`;
+
+// A span line the JavaScript reader would not read exactly this way: ids in another notation
+// (0x…, base64), times only as ISO strings, a missing name. Any such line sends the range to it.
+const UNUSUAL_SPAN = `(trace_id IS NULL OR NOT regexp_full_match(trace_id, ${HEX32}) OR regexp_full_match(trace_id, '0+')
+  OR span_id IS NULL OR NOT regexp_full_match(span_id, ${HEX16}) OR regexp_full_match(span_id, '0+')
+  OR (parent_span_id IS NOT NULL AND NOT regexp_full_match(parent_span_id, ${HEX16}))
+  OR name IS NULL OR start_time_unix_nano IS NULL OR NOT regexp_full_match(start_time_unix_nano, ${DIGITS}) OR regexp_full_match(start_time_unix_nano, '0+')
+  OR (end_time_unix_nano IS NOT NULL AND NOT regexp_full_match(end_time_unix_nano, ${DIGITS}))
+  OR ((end_time_unix_nano IS NULL OR regexp_full_match(end_time_unix_nano, '0+')) AND end_time IS NOT NULL))`;
+
+/** The process identity of a lean line or resource record (`resource-cache.ts`'s `processIdentity`). */
+const IDENTITY = `coalesce("service.name", 'undefined') || chr(0) || coalesce('i:' || "service.instance.id", 'p:' || coalesce("process.pid", 'undefined'))`;
+
+/** A line's identity when it is lean (no resource block; `resourceOfRecord`), else null. */
+const LEAN_IDENTITY = `CASE WHEN resource IS NULL AND ("service.name" IS NOT NULL OR "process.pid" IS NOT NULL) THEN ${IDENTITY} END`;
+
+/** `service.name` of resource attributes (JSON text). */
+const serviceSql = (res: string): string =>
+  `CASE WHEN json_type(${res}, '$."service.name"') = 'VARCHAR' AND json_extract_string(${res}, '$."service.name"') <> '' THEN json_extract_string(${res}, '$."service.name"') ELSE 'unknown_service' END`;
+
+/** The reader's kind names (`normalize.ts`'s `normalizeKind`); the names as our writer spells them first. */
+const KIND = `CASE WHEN kind IN ('INTERNAL', 'SERVER', 'CLIENT', 'PRODUCER', 'CONSUMER') THEN kind WHEN kind IN ('2') THEN 'SERVER' WHEN kind = '3' THEN 'CLIENT' WHEN kind = '4' THEN 'PRODUCER' WHEN kind = '5' THEN 'CONSUMER'
+    WHEN regexp_replace(regexp_replace(upper(kind), '^SPANKIND\\.', ''), '^SPAN_KIND_', '') IN ('INTERNAL', 'SERVER', 'CLIENT', 'PRODUCER', 'CONSUMER')
+      THEN regexp_replace(regexp_replace(upper(kind), '^SPANKIND\\.', ''), '^SPAN_KIND_', '')
+    ELSE 'INTERNAL' END`;
+
+/** The reader's status codes (`normalizeStatusCode`): numbers 1 OK, 2 ERROR; names ending in OK or ERROR. */
+const STATUS_CODE = `CASE WHEN json_extract_string(status, '$.code') IN ('UNSET', 'OK', 'ERROR') THEN json_extract_string(status, '$.code')
+    WHEN json_type(status, '$.code') IN ('BIGINT', 'UBIGINT', 'DOUBLE') THEN
+      CASE WHEN CAST(json_extract(status, '$.code') AS DOUBLE) = 2 THEN 'ERROR' WHEN CAST(json_extract(status, '$.code') AS DOUBLE) = 1 THEN 'OK' ELSE 'UNSET' END
+    WHEN json_type(status, '$.code') = 'VARCHAR' THEN
+      CASE WHEN upper(json_extract_string(status, '$.code')) LIKE '%ERROR' THEN 'ERROR' WHEN upper(json_extract_string(status, '$.code')) LIKE '%OK' THEN 'OK' ELSE 'UNSET' END
+    ELSE 'UNSET' END`;
+
+const OBJECT_OR_EMPTY = (col: string): string => `CASE WHEN json_type(${col}) = 'OBJECT' THEN CAST(${col} AS VARCHAR) ELSE '{}' END`;
+
+// read_json has checked that these columns hold JSON: the first character tells an object or an
+// array, without parsing a value again for every span
+const OBJECT_TEXT_OR_EMPTY = (col: string): string => `CASE WHEN CAST(${col} AS VARCHAR) LIKE '{%' THEN CAST(${col} AS VARCHAR) ELSE '{}' END`;
+const NON_EMPTY_ARRAY_TEXT = (col: string): string =>
+  `CASE WHEN CAST(${col} AS VARCHAR) LIKE '[%' AND CAST(${col} AS VARCHAR) <> '[]' AND json_array_length(${col}) > 0 THEN CAST(${col} AS VARCHAR) END`;
+
+/** An instant in ns from a nanosecond string, else an ISO string (`time.ts`'s `anyTimeToNs`). */
+const nsSql = (nanos: string, iso: string): string =>
+  `coalesce(CASE WHEN TRY_CAST(${nanos} AS BIGINT) > 0 THEN TRY_CAST(${nanos} AS BIGINT) END, epoch_ns(TRY_CAST(regexp_replace(${iso}, 'Z$', '') AS TIMESTAMP_NS)))`;
+
+/** A range converted by {@link convertFast}, or the reason it cannot be. */
+export type FastResult = { ok: true; counts: FileCounts } | { ok: false; reason: string };
+
+/** Where one range goes. */
+export interface RangeTarget {
+  /** The store directory. */
+  dir: string;
+  /** The chunk's number (names its parts). */
+  chunk: number;
+  /** The input file's absolute path, as stored. */
+  file: string;
+  /** Lines of the file before the range (line numbers are 1-based in the file). */
+  linesBefore: number;
+  /** The resource parts of the file's earlier chunks (lean records refer to them). */
+  earlierResources: string[];
+}
+
+/**
+ * Converts `source` (the range's bytes: the input file itself, or a copy of the range) into the
+ * chunk's parts. `scanning` is the byte scan of the range, awaited beside DuckDB's read: the range
+ * must be compact objects, and its lines and `"span_id"` keys must match what DuckDB read, else
+ * nothing is kept and `ok` is false.
+ */
+export async function convertFast(c: DuckDBConnection, source: string, target: RangeTarget, scanning: Promise<RangeScan>): Promise<FastResult> {
+  const raw = join(target.dir, `raw-${target.chunk}.tmp.parquet`);
+  try {
+    // the row number is taken straight over the scan, where DuckDB keeps the file's order: with no
+    // blank lines (the byte scan saw to that) it is the line's number in the range
+    const reading =
+      c.run(`COPY (SELECT * FROM (SELECT row_number() OVER () AS seq, * FROM read_json(${sqlString(source)}, format = 'newline_delimited', ignore_errors = true, columns = ${RAW_COLUMNS}))
+        WHERE type IN ('span', 'metric', 'log', 'resource') OR span_id IS NOT NULL) TO ${sqlString(raw)} (FORMAT parquet, COMPRESSION snappy)`);
+    // DuckDB gives up on some shapes (a pretty-printed object) despite ignore_errors: the reader takes those
+    const [scan, failed] = await Promise.all([
+      scanning,
+      reading.then(
+        () => null,
+        (err: unknown) => err as Error,
+      ),
+    ]);
+    if (!scan.compactObjects) return { ok: false, reason: 'lines that are not compact JSON objects' };
+    if (failed !== null) return { ok: false, reason: failed.message };
+    const check = await c.runAndReadAll(`SELECT max(seq), count(span_id), count(*) FILTER (WHERE type = 'span' AND ${UNUSUAL_SPAN}),
+        count(*) FILTER (WHERE type = 'span'), count(*) FILTER (WHERE type = 'metric' AND name IS NOT NULL), count(*) FILTER (WHERE ${LEAN_IDENTITY} IS NOT NULL)
+      FROM read_parquet(${sqlString(raw)})`);
+    const [maxSeq, spanIds, unusual, spans, metrics, lean] = (check.getRows()[0] ?? []).map((v) => Number(v ?? 0));
+    if (spanIds !== scan.spanIdKeys) return { ok: false, reason: `${scan.spanIdKeys - spanIds!} "span_id" keys not at the top level` };
+    if (unusual! > 0) return { ok: false, reason: `${unusual} span lines in an unusual notation` };
+    if (maxSeq! > scan.lines) return { ok: false, reason: 'DuckDB saw more lines than the byte scan' };
+    await writeParts(c, raw, { ...target, leanLines: lean! > 0 });
+    return {
+      ok: true,
+      counts: {
+        linesRead: scan.lines,
+        spans: spans!,
+        skippedLines: scan.lines - spans! - metrics!,
+        metricRecords: metrics!,
+        malformedLines: 0,
+        malformedExamples: [],
+        formats: { console: spans!, python: 0, otlp: 0 },
+      },
+    };
+  } finally {
+    await rm(raw, { force: true });
+  }
+}
+
+async function writeParts(c: DuckDBConnection, raw: string, t: RangeTarget & { leanLines: boolean }): Promise<void> {
+  const pos = `(${t.chunk}::BIGINT * 1000000000000 + seq)`;
+  const line = `(${t.linesBefore}::BIGINT + seq)`;
+  const file = sqlString(t.file);
+  const resourcesPart = partPath(t.dir, 'resources', t.chunk);
+  await c.run(`COPY (SELECT ${castColumns('resources')} FROM (SELECT *, ${serviceSql('attributes')} AS service FROM (SELECT ${file} AS file, ${t.chunk} AS chunk, seq, ${IDENTITY} AS identity, ${pos} AS pos,
+        CASE WHEN "service.name" IS NOT NULL AND (json_type(attributes) <> 'OBJECT' OR json_extract(attributes, '$."service.name"') IS NULL)
+          THEN json_merge_patch(json_object('service.name', "service.name"), ${OBJECT_OR_EMPTY('attributes')})::VARCHAR
+          ELSE ${OBJECT_OR_EMPTY('attributes')} END AS attributes
+      FROM read_parquet(${sqlString(raw)}) WHERE type = 'resource')) ORDER BY seq) TO ${sqlString(resourcesPart)} (FORMAT parquet, COMPRESSION zstd)`);
+  const resources = sqlList([...t.earlierResources, resourcesPart]);
+  // The resource of each record, as res_attrs (JSON text) and res_service: a resource block is
+  // read once per distinct block (a process repeats its own on every line); a lean line takes the
+  // latest resource record of its process before it in the file, else its service name alone.
+  const raws = sqlString(raw);
+  const joined = (type: string) => `(SELECT s.*,
+        coalesce(m.attrs, CASE WHEN s.identity IS NULL THEN '{}' WHEN l.attributes IS NOT NULL THEN l.attributes
+          WHEN s."service.name" IS NOT NULL THEN json_object('service.name', s."service.name")::VARCHAR ELSE '{}' END) AS res_attrs,
+        coalesce(m.service, CASE WHEN s.identity IS NULL THEN 'unknown_service' WHEN l.attributes IS NOT NULL THEN l.service
+          WHEN s."service.name" <> '' THEN s."service.name" ELSE 'unknown_service' END) AS res_service
+      FROM (SELECT *, ${LEAN_IDENTITY} AS identity FROM read_parquet(${raws}) WHERE ${type}) s
+      LEFT JOIN ${
+        t.leanLines
+          ? `(SELECT s.seq, r.attributes, r.service FROM (SELECT seq, ${LEAN_IDENTITY} AS identity, ${pos} AS pos FROM read_parquet(${raws}) WHERE ${type} AND ${LEAN_IDENTITY} IS NOT NULL) s
+              ASOF JOIN (SELECT identity, pos, attributes, service FROM read_parquet(${resources})) r ON s.identity = r.identity AND s.pos >= r.pos)`
+          : '(SELECT NULL::BIGINT AS seq, NULL::VARCHAR AS attributes, NULL::VARCHAR AS service WHERE false)'
+      } l ON s.seq = l.seq
+      LEFT JOIN (SELECT block, attrs, ${serviceSql('attrs')} AS service FROM (
+          SELECT block, CASE WHEN json_type(block, '$.attributes') = 'OBJECT' THEN CAST(json_extract(block, '$.attributes') AS VARCHAR) ELSE '{}' END AS attrs
+          FROM (SELECT DISTINCT CAST(resource AS VARCHAR) AS block FROM read_parquet(${raws}) WHERE ${type} AND resource IS NOT NULL))) m
+        ON CAST(s.resource AS VARCHAR) = m.block) s`;
+  await c.run(`COPY (SELECT ${castColumns('spans')} FROM (
+      SELECT lower(trace_id) AS trace_id, lower(span_id) AS span_id, ${idSql('parent_span_id')} AS parent_span_id, name, ${KIND} AS kind,
+        CAST(start_time_unix_nano AS BIGINT) AS start_ns, CASE WHEN TRY_CAST(end_time_unix_nano AS BIGINT) > 0 THEN CAST(end_time_unix_nano AS BIGINT) END AS end_ns,
+        ${STATUS_CODE} AS status_code,
+        CASE WHEN json_type(status, '$.message') = 'VARCHAR' AND json_extract_string(status, '$.message') <> '' THEN json_extract_string(status, '$.message') END AS status_message,
+        ${OBJECT_TEXT_OR_EMPTY('attributes')} AS attributes, ${NON_EMPTY_ARRAY_TEXT('events')} AS events, res_attrs AS resource, res_service AS service,
+        CASE WHEN json_type(scope, '$.name') = 'VARCHAR' THEN json_extract_string(scope, '$.name') END AS scope_name,
+        CASE WHEN json_type(scope, '$.version') = 'VARCHAR' THEN json_extract_string(scope, '$.version') END AS scope_version,
+        'console' AS format, ${file} AS file, ${t.chunk} AS chunk, seq, ${line} AS line
+      FROM ${joined(`type = 'span'`)})) TO ${sqlString(partPath(t.dir, 'spans', t.chunk))} (FORMAT parquet, COMPRESSION zstd)`);
+  await c.run(`COPY (SELECT ${castColumns('metrics')} FROM (SELECT name, unit, kind, temporality, resource, service,
+        coalesce(${nsSql("json_extract_string(p, '$.start_time_unix_nano')", "json_extract_string(p, '$.start_time')")}, end_ns) AS start_ns, end_ns,
+        CASE WHEN json_type(p, '$.value') IN ('BIGINT', 'UBIGINT', 'DOUBLE') THEN CAST(json_extract(p, '$.value') AS DOUBLE) END AS value,
+        CASE WHEN json_type(p, '$.count') IN ('BIGINT', 'UBIGINT', 'DOUBLE') THEN CAST(json_extract(p, '$.count') AS DOUBLE) END AS count,
+        CASE WHEN json_type(p, '$.sum') IN ('BIGINT', 'UBIGINT', 'DOUBLE') THEN CAST(json_extract(p, '$.sum') AS DOUBLE) END AS sum,
+        ${OBJECT_OR_EMPTY("json_extract(p, '$.attributes')")} AS attributes, ${file} AS file, ${t.chunk} AS chunk, seq, point
+      FROM (SELECT *, ${nsSql("json_extract_string(p, '$.end_time_unix_nano')", "json_extract_string(p, '$.end_time')")} AS end_ns FROM (
+        SELECT s.name, s.unit, coalesce(s.kind, 'GAUGE') AS kind, CASE WHEN s.temporality = 'DELTA' THEN 'DELTA' ELSE 'CUMULATIVE' END AS temporality,
+          res_attrs AS resource, res_service AS service, s.seq, unnest(coalesce(TRY_CAST(s.data_points AS JSON[]), [])) AS p, generate_subscripts(coalesce(TRY_CAST(s.data_points AS JSON[]), []), 1) AS point
+        FROM ${joined(`type = 'metric' AND name IS NOT NULL`)}))
+      WHERE end_ns IS NOT NULL)) TO ${sqlString(partPath(t.dir, 'metrics', t.chunk))} (FORMAT parquet, COMPRESSION zstd)`);
+  await c.run(`COPY (SELECT ${castColumns('logs')} FROM (
+      SELECT ${nsSql('time_unix_nano', 'time')} AS time_ns, severity_text, TRY_CAST(severity_number AS INTEGER) AS severity_number,
+        CAST(body AS VARCHAR) AS body, event_name, ${idSql('trace_id')} AS trace_id, ${idSql('span_id')} AS span_id,
+        ${OBJECT_TEXT_OR_EMPTY('attributes')} AS attributes, res_attrs AS resource, res_service AS service, ${file} AS file, ${t.chunk} AS chunk, seq, ${line} AS line
+      FROM ${joined(`type = 'log'`)})) TO ${sqlString(partPath(t.dir, 'logs', t.chunk))} (FORMAT parquet, COMPRESSION zstd)`);
+}
+
+/** Sizes of a chunk's parts, as the manifest records them. */
+export async function partSizes(dir: string, chunk: number): Promise<Record<'spans' | 'metrics' | 'logs' | 'resources', number>> {
+  const size = async (table: 'spans' | 'metrics' | 'logs' | 'resources') => (await stat(partPath(dir, table, chunk))).size;
+  return { spans: await size('spans'), metrics: await size('metrics'), logs: await size('logs'), resources: await size('resources') };
+}
