@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { terminalSafe, terminalSafeKeepingCr } from '../src/render/terminal-safe.js';
+import { terminalSafe, terminalSafeKeepingCr } from '../src/commands/output.js';
 
 describe('terminalSafe', () => {
   it('shows control characters escaped and leaves text, tabs and newlines alone', () => {

@@ -16,8 +16,7 @@ import type { RecordHandlers } from '../read/records.js';
 import { ResourceCache } from '../read/resource-cache.js';
 import { resolvePaths } from './default-paths.js';
 import type { InputOptions } from './load.js';
-import { terminalSafe } from '../render/terminal-safe.js';
-import { runCommand } from './output.js';
+import { runCommand, terminalSafe } from './output.js';
 import type { CommandOutput } from './output.js';
 
 /** Options of {@link top}. */
