@@ -63,6 +63,8 @@ const allVariants: Variant[] = [
   { name: 'gym, telemetry off, agent num_workers=2', start: () => gym(baseEnv, 'off-2-workers', [`++${AGENT}.responses_api_agents.simple_agent.num_workers=2`]) },
   { name: 'gym, lens not installed', start: () => gym({ ...baseEnv, NODE_OPTIONS: `--import=${blocker}` }, 'absent') },
   { name: 'gym, default preset, console to file', start: () => gym(telemetry('default'), 'default') },
+  // the scope carried through every promise by AsyncLocalStorage (promise hooks on Node 20 and 22, AsyncContextFrame on 24)
+  { name: 'gym, default preset, console to file, async_context implicit', start: () => gym({ ...telemetry('default'), NEMO_GYM_OTEL_ASYNC_CONTEXT: 'implicit' }, 'default-implicit') },
   {
     name: 'gym, default preset, OTLP gRPC to a local receiver',
     start: () => withReceiver((endpoint) => gym({ ...telemetry('default'), NEMO_GYM_OTEL_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc', OTEL_EXPORTER_OTLP_ENDPOINT: endpoint }, 'otlp')),
@@ -114,6 +116,7 @@ const ratio = (label: string, a: string, b: string, budget: string) => {
 ratio('telemetry off ÷ lens not installed', 'gym, telemetry off', 'gym, lens not installed', '≥ 0.99');
 ratio('default preset (console) ÷ telemetry off', 'gym, default preset, console to file', 'gym, telemetry off', '≥ 0.90');
 ratio('default preset (OTLP gRPC) ÷ telemetry off', 'gym, default preset, OTLP gRPC to a local receiver', 'gym, telemetry off', '≥ 0.90');
+ratio('default, async_context implicit ÷ explicit', 'gym, default preset, console to file, async_context implicit', 'gym, default preset, console to file', '(no budget)');
 ratio('per_rollout preset ÷ telemetry off', 'gym, per_rollout preset, console to file', 'gym, telemetry off', '≥ 0.85');
 ratio('default preset ÷ OTel auto-instrumentation', 'gym, default preset, console to file', 'gym + OTel auto-instrumentation (http, undici), console to file', '≥ 2.0');
 ratio('gym (off) ÷ hand-written chain', 'gym, telemetry off', 'hand-written node:http + undici chain', '≥ 0.5');
