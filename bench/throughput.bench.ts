@@ -8,7 +8,8 @@
 // reports its servers' CPU per rollout (from /proc), which a busy machine distorts less than the rate.
 // Run: npm run bench -- throughput   (BENCH_ROUNDS, BENCH_SECONDS, BENCH_CONCURRENCY to tune;
 // BENCH_VARIANTS=<substring>,<substring>… runs only the variants whose name contains one of them,
-// case-insensitively, e.g. BENCH_VARIANTS='telemetry off' for the agent at 1 and 2 workers;
+// case-insensitively, e.g. BENCH_VARIANTS='telemetry off' for the agent at 1 and 2 workers (separated
+// by `;` instead, the substrings may hold commas: BENCH_VARIANTS='gym, telemetry off;hand-written');
 // ratios whose two variants did not both run are left out)
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -26,7 +27,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
 const VARIANT_FILTER = (process.env.BENCH_VARIANTS ?? '')
-  .split(',')
+  .split((process.env.BENCH_VARIANTS ?? '').includes(';') ? ';' : ',')
   .map((s) => s.trim().toLowerCase())
   .filter((s) => s.length > 0);
 const AGENT = 'example_single_tool_call_simple_agent';
