@@ -7,17 +7,18 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { createHttpClient, createServerContext, loadConfig } from '@gym/runtime';
-import { childPids, runGym } from '../../../packages/runtime/test/support/gym-process.js';
+import { childPids } from '../../../packages/runtime/test/support/gym-process.js';
 import createCodeGen from '../app.js';
 import { programCases } from './programs.js';
 import type { UnitTests } from './programs.js';
+import { assertOriginalConfigValidates } from '../../test-support/original-config.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const REFERENCE = fileURLToPath(new URL('./reference.py', import.meta.url));
@@ -113,40 +114,29 @@ describe('code_gen', () => {
   });
 
   it("validates the original's config file unchanged (entrypoint app.py, datasets from a registry)", async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'gym-code-gen-config-'));
-    try {
-      const config = join(dir, 'code_gen.yaml');
-      writeFileSync(
-        config,
-        [
-          'code_gen:',
-          '  resources_servers:',
-          '    code_gen:',
-          '      entrypoint: app.py',
-          '      domain: coding',
-          '      verified: true',
-          '      verified_url: https://example.com/run',
-          '      description: Model must submit the right code to solve a problem',
-          '      value: Improve competitive coding capabilities',
-          '      num_processes: 8',
-          '      unit_test_timeout_secs: 10',
-          '      debug: false',
-          'code_gen_simple_agent:',
-          '  responses_api_agents:',
-          '    simple_agent:',
-          '      entrypoint: app.py',
-          '      resources_server: {type: resources_servers, name: code_gen}',
-          '      model_server: {type: responses_api_models, name: policy_model}',
-          '      datasets:',
-          '      - {name: train, type: train, jsonl_fpath: resources_servers/code_gen/data/train.jsonl, huggingface_identifier: {repo_id: nvidia/x, artifact_fpath: train.jsonl}, license: Apache 2.0, num_repeats: 1}',
-          '      - {name: example, type: example, jsonl_fpath: resources_servers/code_gen/data/example.jsonl}',
-          '',
-        ].join('\n'),
-      );
-      const { code, stdout, stderr } = await runGym(['env', 'validate', '--config', config, '--model-type', 'simulated_model']);
-      assert.equal(code, 0, stdout + stderr);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    await assertOriginalConfigValidates('code_gen.yaml', [
+      'code_gen:',
+      '  resources_servers:',
+      '    code_gen:',
+      '      entrypoint: app.py',
+      '      domain: coding',
+      '      verified: true',
+      '      verified_url: https://example.com/run',
+      '      description: Model must submit the right code to solve a problem',
+      '      value: Improve competitive coding capabilities',
+      '      num_processes: 8',
+      '      unit_test_timeout_secs: 10',
+      '      debug: false',
+      'code_gen_simple_agent:',
+      '  responses_api_agents:',
+      '    simple_agent:',
+      '      entrypoint: app.py',
+      '      resources_server: {type: resources_servers, name: code_gen}',
+      '      model_server: {type: responses_api_models, name: policy_model}',
+      '      datasets:',
+      '      - {name: train, type: train, jsonl_fpath: resources_servers/code_gen/data/train.jsonl, huggingface_identifier: {repo_id: nvidia/x, artifact_fpath: train.jsonl}, license: Apache 2.0, num_repeats: 1}',
+      '      - {name: example, type: example, jsonl_fpath: resources_servers/code_gen/data/example.jsonl}',
+      '',
+    ]);
   });
 });

@@ -5,13 +5,10 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { createHttpClient, createServerContext, loadConfig } from '@gym/runtime';
-import { runGym } from '../../../packages/runtime/test/support/gym-process.js';
+import { assertOriginalConfigValidates } from '../../test-support/original-config.js';
 import createExampleMultiStep from '../app.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -129,35 +126,24 @@ describe('example_multi_step', () => {
   });
 
   it("validates the original's config file unchanged (entrypoint app.py, train and validation datasets from a registry)", async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'gym-multi-step-'));
-    try {
-      const config = join(dir, 'example_multi_step.yaml');
-      writeFileSync(
-        config,
-        [
-          'example_multi_step_resources_server:',
-          '  resources_servers:',
-          '    example_multi_step:',
-          '      entrypoint: app.py',
-          '      domain: instruction_following',
-          '      verified: false',
-          '      description: Multi-step tool calling',
-          'example_multi_step_simple_agent:',
-          '  responses_api_agents:',
-          '    simple_agent:',
-          '      entrypoint: app.py',
-          '      resources_server: {type: resources_servers, name: example_multi_step_resources_server}',
-          '      model_server: {type: responses_api_models, name: policy_model}',
-          '      datasets:',
-          '      - {name: train, type: train, jsonl_fpath: resources_servers/example_multi_step/data/train.jsonl, source: {type: gitlab, dataset_name: example_multi_step, version: 0.0.1, artifact_fpath: train.jsonl}, license: Apache 2.0}',
-          '      - {name: example, type: example, jsonl_fpath: resources_servers/example_multi_step/data/example.jsonl}',
-          '',
-        ].join('\n'),
-      );
-      const { code, stdout, stderr } = await runGym(['env', 'validate', '--config', config, '--model-type', 'simulated_model']);
-      assert.equal(code, 0, stdout + stderr);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    await assertOriginalConfigValidates('example_multi_step.yaml', [
+      'example_multi_step_resources_server:',
+      '  resources_servers:',
+      '    example_multi_step:',
+      '      entrypoint: app.py',
+      '      domain: instruction_following',
+      '      verified: false',
+      '      description: Multi-step tool calling',
+      'example_multi_step_simple_agent:',
+      '  responses_api_agents:',
+      '    simple_agent:',
+      '      entrypoint: app.py',
+      '      resources_server: {type: resources_servers, name: example_multi_step_resources_server}',
+      '      model_server: {type: responses_api_models, name: policy_model}',
+      '      datasets:',
+      '      - {name: train, type: train, jsonl_fpath: resources_servers/example_multi_step/data/train.jsonl, source: {type: gitlab, dataset_name: example_multi_step, version: 0.0.1, artifact_fpath: train.jsonl}, license: Apache 2.0}',
+      '      - {name: example, type: example, jsonl_fpath: resources_servers/example_multi_step/data/example.jsonl}',
+      '',
+    ]);
   });
 });

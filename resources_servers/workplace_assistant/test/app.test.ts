@@ -6,13 +6,10 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { createHttpClient, createServerContext, listen, loadConfig } from '@gym/runtime';
-import { runGym } from '../../../packages/runtime/test/support/gym-process.js';
+import { assertOriginalConfigValidates } from '../../test-support/original-config.js';
 import createWorkplaceAssistant from '../app.js';
 import { gradeCases } from './cases.js';
 
@@ -90,37 +87,26 @@ describe('workplace_assistant', () => {
   });
 
   it("validates the original's config file unchanged (entrypoint app.py, datasets from a registry)", async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'gym-workplace-'));
-    try {
-      const config = join(dir, 'workplace_assistant.yaml');
-      writeFileSync(
-        config,
-        [
-          'workplace_assistant:',
-          '  resources_servers:',
-          '    workplace_assistant:',
-          '      entrypoint: app.py',
-          '      domain: agent',
-          '      verified: false',
-          '      description: Workplace assistant multi-step tool-using environment',
-          '      value: Improve multi-step tool use capability',
-          'workplace_assistant_simple_agent:',
-          '  responses_api_agents:',
-          '    simple_agent:',
-          '      entrypoint: app.py',
-          '      max_steps: 6',
-          '      resources_server: {type: resources_servers, name: workplace_assistant}',
-          '      model_server: {type: responses_api_models, name: policy_model}',
-          '      datasets:',
-          '      - {name: train, type: train, jsonl_fpath: resources_servers/workplace_assistant/data/train.jsonl, huggingface_identifier: {repo_id: nvidia/x, artifact_fpath: train.jsonl}, license: Apache 2.0}',
-          '      - {name: example, type: example, jsonl_fpath: resources_servers/workplace_assistant/data/example.jsonl}',
-          '',
-        ].join('\n'),
-      );
-      const { code, stdout, stderr } = await runGym(['env', 'validate', '--config', config, '--model-type', 'simulated_model']);
-      assert.equal(code, 0, stdout + stderr);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    await assertOriginalConfigValidates('workplace_assistant.yaml', [
+      'workplace_assistant:',
+      '  resources_servers:',
+      '    workplace_assistant:',
+      '      entrypoint: app.py',
+      '      domain: agent',
+      '      verified: false',
+      '      description: Workplace assistant multi-step tool-using environment',
+      '      value: Improve multi-step tool use capability',
+      'workplace_assistant_simple_agent:',
+      '  responses_api_agents:',
+      '    simple_agent:',
+      '      entrypoint: app.py',
+      '      max_steps: 6',
+      '      resources_server: {type: resources_servers, name: workplace_assistant}',
+      '      model_server: {type: responses_api_models, name: policy_model}',
+      '      datasets:',
+      '      - {name: train, type: train, jsonl_fpath: resources_servers/workplace_assistant/data/train.jsonl, huggingface_identifier: {repo_id: nvidia/x, artifact_fpath: train.jsonl}, license: Apache 2.0}',
+      '      - {name: example, type: example, jsonl_fpath: resources_servers/workplace_assistant/data/example.jsonl}',
+      '',
+    ]);
   });
 });

@@ -229,8 +229,8 @@ describe('spanLine', () => {
     parent.end();
     const identity = processIdentity(resource, own);
     const [childSpan, parentSpan] = exporter.getFinishedSpans();
-    const childLine = spanLine(childSpan!, identity, own);
-    const parentLine = spanLine(parentSpan!, identity, own);
+    const childLine = spanLine(childSpan!, identity);
+    const parentLine = spanLine(parentSpan!, identity);
     assert.ok(!childLine.includes('\n'));
     const childRecord = JSON.parse(childLine);
     const parentRecord = JSON.parse(parentLine);

@@ -100,7 +100,7 @@ export class ConsoleSpanExporter extends ConsoleExporterBase implements SpanExpo
     const identity = writer.identityOf(span.resource);
     let line: string;
     try {
-      line = spanLine(span, identity, writer.ownScope);
+      line = spanLine(span, identity);
     } catch {
       writer.countDropped(1);
       return outcome(0, 1);
@@ -114,13 +114,13 @@ export class ConsoleSpanExporter extends ConsoleExporterBase implements SpanExpo
     if (BENCH_DISCARD === 'export') return done(SUCCESS);
     const writer = this.writer;
     if (BENCH_DISCARD === 'write') {
-      for (const span of spans) benchDiscarded += spanLine(span, writer.identityOf(span.resource), writer.ownScope).length;
+      for (const span of spans) benchDiscarded += spanLine(span, writer.identityOf(span.resource)).length;
       return done(SUCCESS);
     }
     if (this.isShutdown) return done(resultOf(spans.length));
     const lost = writer.writeItems(spans, (span) => {
       const identity = writer.identityOf(span.resource);
-      const line = spanLine(span, identity, writer.ownScope);
+      const line = spanLine(span, identity);
       return writer.statement(identity) + line;
     });
     done(resultOf(lost));

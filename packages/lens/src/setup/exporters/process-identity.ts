@@ -37,8 +37,3 @@ export function processIdentity(resource: RecordResource, scope: Instrumentation
   const scopeField = scope === undefined ? '' : `,"scope":${JSON.stringify({ name: scope.name, version: scope.version ?? null })}`;
   return { record: `{"type":"resource"${identity}${pidField}${scopeField},"attributes":${JSON.stringify(attributes)}}`, tail };
 }
-
-/** Whether a span of `scope` leaves its scope out of its line: it is the one its resource record states. */
-export function isStatedScope(scope: InstrumentationScope, stated: InstrumentationScope | undefined): boolean {
-  return stated !== undefined && scope.name === stated.name && (scope.version ?? null) === (stated.version ?? null);
-}

@@ -37,9 +37,8 @@ function linksJson(span: ReadableSpan): string {
  * and the process's identity (`identity.tail`) was serialised once per process. Every span line
  * states its scope (serialised once per scope), also when it is the one the resource record
  * states: a reader then needs no join for it (`gym trace`'s store joins only the resource).
- * `ownScope` is accepted for the exporters' one signature.
  */
-export function spanLine(span: ReadableSpan, identity: ProcessIdentity, _ownScope?: InstrumentationScope): string {
+export function spanLine(span: ReadableSpan, identity: ProcessIdentity): string {
   const ctx = span.spanContext();
   const parent = span.parentSpanContext?.spanId;
   const status = span.status;
