@@ -47,7 +47,7 @@ export async function push(options: PushOptions, out: CommandOutput): Promise<nu
     const batchSize = options.batchSize ?? 512;
     if (!Number.isInteger(batchSize) || batchSize < 1) throw new TraceUserError(TRACE_ERROR_CODES.badOption, `--batch-size takes a positive integer, got ${options.batchSize}.`);
     const url = endpointUrl(options.endpoint, protocol);
-    const paths = await resolvePaths(options.paths, options.cwd);
+    const paths = await resolvePaths(options.paths, options.cwd, out);
     const exporter = await createExporter(protocol, url, options.headers ?? {}, options.timeoutMs ?? 30_000);
     // the SDK's modules load only for this command (importing @gym/trace stays cheap)
     const { ReadableSpanConverter } = await import('../push/readable-spans.js');

@@ -38,7 +38,7 @@ export async function sql(options: SqlOptions, out: CommandOutput): Promise<numb
     const maxRows = options.maxRows ?? 1000;
     if (!Number.isInteger(maxRows) || maxRows < 1) throw new TraceUserError(TRACE_ERROR_CODES.badOption, `--max-rows takes a positive integer, got ${options.maxRows}.`);
     if (options.query.trim().length === 0) throw new TraceUserError(TRACE_ERROR_CODES.badOption, 'Pass a query, e.g. gym trace sql "SELECT name, count(*) FROM spans GROUP BY name".');
-    const paths = await resolvePaths(options.paths, options.cwd);
+    const paths = await resolvePaths(options.paths, options.cwd, out);
     const store = await openStore(paths, out, { memoryLimit, ...(options.threads === undefined ? {} : { threads: options.threads }) });
     try {
       const connection = store.duck.connection;
