@@ -11,6 +11,7 @@ import { TRACE_ERROR_CODES, TraceUserError } from '../errors.js';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { openStore } from '../store/open-store.js';
 import { forEachStoredSpan } from '../store/store-read.js';
+import { counted } from '../render/format.js';
 import { resolvePaths } from './default-paths.js';
 import type { InputOptions } from './load.js';
 import { runCommand } from './output.js';
@@ -91,7 +92,7 @@ export async function push(options: PushOptions, out: CommandOutput): Promise<nu
       await Promise.all(inFlight);
       if (failure !== null) throw new PushFailed(failure);
       if (spans === 0) throw new TraceUserError(TRACE_ERROR_CODES.noSpans, `No spans found in ${paths.join(', ')}: nothing to push.`);
-      out.write(`pushed ${sent} spans in ${requests} requests to ${url} (${protocol}) in ${((Date.now() - started) / 1000).toFixed(1)}s\n`);
+      out.write(`pushed ${counted(sent, 'span')} in ${counted(requests, 'request')} to ${url} (${protocol}) in ${((Date.now() - started) / 1000).toFixed(1)}s\n`);
     } catch (err) {
       if (err instanceof PushFailed)
         throw new TraceUserError(

@@ -19,6 +19,11 @@ export function formatMs(ms: number): string {
   return `${neg}${a.toFixed(2)}ms`;
 }
 
+/** `n` and its noun, plural unless one: `1 request`, `3 requests` (nouns that take an `s`). */
+export function counted(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
 /** `0.1234` → `12.3%`. */
 export function formatPct(fraction: number | null): string {
   return fraction === null || !Number.isFinite(fraction) ? '-' : `${(fraction * 100).toFixed(1)}%`;
