@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { readSpans, startOtlpReceiver } from '@gym/trace';
 import { consoleTelemetryRun, EXAMPLE_EVAL_RUN, freePort, runGym } from '../support/gym-process.js';
 import { telemetryEnv } from '../support/rollout-tree.js';
 
@@ -86,6 +87,40 @@ describe('default preset: one trace per rollout', () => {
     const shown = await runGym(['trace', 'show', '--trace', job.trace_id, logDir]);
     assert.equal(shown.code, 0, shown.stderr);
     assert.match(shown.stdout, /gym\.job +orchestrator/);
+  });
+});
+
+describe('default preset over OTLP', () => {
+  it("carries each rollout root's link to the job to the collector", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gym-rollout-traces-otlp-'));
+    const rx = await startOtlpReceiver({ outDir: join(dir, 'received'), grpcPort: 0, httpPort: 0 });
+    try {
+      const args = [...EXAMPLE_EVAL_RUN, '--limit', '2', '-o', join(dir, 'out.jsonl'), '--log-dir', join(dir, 'logs'), `++head_server.port=${await freePort()}`];
+      const env = telemetryEnv({
+        NEMO_GYM_OTEL_ENABLED: '1',
+        NEMO_GYM_OTEL_EXPORTER: 'otlp',
+        NEMO_GYM_OTEL_SPAN_GROUPS: 'default',
+        OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${rx.httpPort}`,
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+      });
+      const { code, stderr } = await runGym(args, { env });
+      assert.equal(code, 0, stderr);
+      await rx.close();
+      const { spans } = await readSpans([join(dir, 'received')]);
+      const job = spans.find((s) => s.name === 'gym.job');
+      assert.ok(job !== undefined, 'the job reached the collector');
+      const roots = spans.filter((s) => s.parentSpanId === null && s.attributes['nemo.gym.rollout.id'] !== undefined);
+      assert.equal(roots.length, 2);
+      for (const root of roots)
+        assert.deepEqual(
+          root.links?.map((l) => [l.traceId, l.spanId]),
+          [[job.traceId, job.spanId]],
+        );
+      assert.equal(new Set(roots.map((r) => r.traceId)).size, 2);
+    } finally {
+      await rx.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
