@@ -105,14 +105,16 @@ describe('span links', () => {
     ]);
   });
 
-  it('leave a run of one trace per rollout readable: each rollout listed, the job shown by its trace id', async () => {
+  it('group a run of one trace per rollout under its job: the list names the job, show --trace draws it with its rollout count', async () => {
     const { dir, job } = linkedRun();
     const list = capture();
     assert.equal(await show({ paths: [dir] }, list), 0, list.err);
     assert.match(list.out, /^0-0 /m);
     assert.match(list.out, /^1-0 /m);
+    assert.match(list.out, new RegExp(`The run's job \\(gym\\.job, 2 rollouts\\): --trace ${job.traceId}\\.`));
     const shown = capture();
     assert.equal(await show({ paths: [dir], trace: job.traceId }, shown), 0, shown.err);
-    assert.match(shown.out, /gym\.job/);
+    assert.match(shown.out, new RegExp(`^trace ${job.traceId} .* gym\\.job of 2 rollouts$`, 'm'));
+    assert.match(shown.out, /^\* gym\.job /m);
   });
 });
