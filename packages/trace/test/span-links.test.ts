@@ -11,7 +11,7 @@ import { readSpans } from '../src/read/read-spans.js';
 import { startOtlpReceiver } from '../src/receive/receiver.js';
 import type { SpanRecord } from '../src/span-record.js';
 import { capture } from './support/capture.js';
-import { linkedRolloutSpans, nextId, tempDir, writeRunLogs } from './support/fixtures.js';
+import { bare, linkedRolloutSpans, nextId, tempDir, writeRunLogs } from './support/fixtures.js';
 
 const cleanups: Array<() => void | Promise<void>> = [];
 after(async () => {
@@ -103,6 +103,15 @@ describe('span links', () => {
       ['0-0', [[job.traceId, job.spanId]]],
       ['1-0', [[job.traceId, job.spanId]]],
     ]);
+  });
+
+  it('name no job on traces that are not one (show --slowest over traces without rollouts)', async () => {
+    const d = writeRunLogs([bare('step', 'a'.repeat(16), null, 0, 100, { traceId: 'd'.repeat(32) }), bare('other', 'b'.repeat(16), null, 0, 50, { traceId: 'e'.repeat(32) })]);
+    cleanups.push(d.cleanup);
+    const c = capture();
+    assert.equal(await show({ paths: [d.dir], slowest: 2 }, c), 0, c.err);
+    assert.equal(c.out.match(/^trace /gm)?.length, 2);
+    assert.doesNotMatch(c.out, /gym\.job of/);
   });
 
   it('group a run of one trace per rollout under its job: the list names the job, show --trace draws it with its rollout count', async () => {

@@ -82,9 +82,9 @@ export async function show(options: ShowOptions, out: CommandOutput): Promise<nu
           : [...set.traces.values()]
               .sort((a, b) => b.durationMs - a.durationMs)
               .slice(0, options.slowest)
-              .map(traceView);
+              .map((t) => traceView(t));
     } else if (options.failed === true) {
-      views = rollouts.length > 0 ? rollouts.filter((r) => isFailed(verdictOf(r))).map(rolloutView) : [...set.traces.values()].filter((t) => hasError(t.roots)).map(traceView);
+      views = rollouts.length > 0 ? rollouts.filter((r) => isFailed(verdictOf(r))).map(rolloutView) : [...set.traces.values()].filter((t) => hasError(t.roots)).map((t) => traceView(t));
       if (views.length === 0) {
         out.write(format === 'json' ? toJson({ type: 'show', views: [] }) : 'No failed rollouts or traces.\n');
         return 0;
