@@ -45,6 +45,17 @@ describe('which run gym trace reads', () => {
     assert.match(c.err, /^reading \.gym\/logs\/20260101T100000Z-2 \(the newest run with spans\)$/m);
   });
 
+  it("a run named otherwise (copied, renamed) is placed by its manifest's start time", async () => {
+    const { cwd, logs } = runs([
+      ['20260101T100000Z', 'named', 2_000_000],
+      ['copied-run', 'copied', 1_000_000],
+    ]);
+    writeFileSync(join(logs, 'copied-run', '.gym-run'), '{"started_at":"2026-01-01T11:00:00.000Z"}\n');
+    const c = capture();
+    assert.equal(await show({ cwd }, c), 0, c.err);
+    assert.match(c.out, /^rollout copied/);
+  });
+
   it('writing a trace store into an older run does not make it the newest', async () => {
     const { cwd, logs } = runs([
       ['20260101T090000Z', 'older', 1_000_000],

@@ -1,13 +1,14 @@
 /**
  * Where to read when no paths are given: the newest run directory under `.gym/logs/` that holds
- * spans. Newest by what the run is — `latest` (moved at each run's start), then the start time its
- * directory is named after — never by modification time, which a trace store written into an older
- * run would change. A run without telemetry (the plain `gym eval run`) moves `latest` but has
+ * spans. Newest by what the run is — `latest` (moved at each run's start), then its start time (the
+ * run manifest gym writes at the start, else the time its directory is named after) — never by
+ * modification time, which a trace store written into an older run would change. A run without telemetry (the plain `gym eval run`) moves `latest` but has
  * nothing to show, so it is passed over. Every command says which run it read, on stderr.
  * @module
  */
-import { open, readdir, realpath, stat } from 'node:fs/promises';
+import { open, readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
+import { RUN_MANIFEST_FILE } from '@gym/names';
 import { TRACE_ERROR_CODES, TraceUserError } from '../errors.js';
 import type { CommandOutput } from './output.js';
 
@@ -72,8 +73,22 @@ export async function resolvePaths(paths: readonly string[] | undefined, cwd: st
 // `20260101T000000Z`, `-<n>` added for a second run started in the same second (orchestrator/log-dir.ts)
 const RUN_NAME = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z(?:-(\d+))?$/;
 
+/** When the run in `dir` started (ms): its manifest's `started_at`, else the time its name says; null when neither does. */
+async function runStartOf(dir: string, name: string): Promise<{ ms: number; seq: number } | null> {
+  const named = startNamed(name);
+  const text = await readFile(join(dir, RUN_MANIFEST_FILE), 'utf8').catch(() => null);
+  if (text === null) return named;
+  let started = NaN;
+  try {
+    started = Date.parse(String((JSON.parse(text) as { started_at?: unknown }).started_at));
+  } catch {
+    // a damaged manifest: the name still tells
+  }
+  return Number.isNaN(started) ? named : { ms: started, seq: named?.seq ?? 1 };
+}
+
 /** When the run of directory `name` started (ms), and its place among runs of the same second; null for another name. */
-function runStartOf(name: string): { ms: number; seq: number } | null {
+function startNamed(name: string): { ms: number; seq: number } | null {
   const m = RUN_NAME.exec(name);
   if (m === null) return null;
   const ms = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6]));
@@ -82,15 +97,13 @@ function runStartOf(name: string): { ms: number; seq: number } | null {
 
 /**
  * Run directories newest first: `latest`'s target (gym moves it at each run's start), then the runs
- * by the start time they are named after, then directories named otherwise by modification time.
+ * by their start time, then directories that say none by modification time.
  */
 async function runsNewestFirst(root: string, names: string[]): Promise<string[]> {
-  const named = names.flatMap((n) => {
-    const start = runStartOf(n);
-    return start === null ? [] : [{ path: join(root, n), ...start }];
-  });
+  const starts = await Promise.all(names.map(async (n) => ({ path: join(root, n), start: await runStartOf(join(root, n), n) })));
+  const named = starts.flatMap((r) => (r.start === null ? [] : [{ path: r.path, ...r.start }]));
   named.sort((a, b) => b.ms - a.ms || b.seq - a.seq);
-  const others = await Promise.all(names.filter((n) => runStartOf(n) === null).map(async (n) => ({ path: join(root, n), mtimeMs: (await stat(join(root, n))).mtimeMs })));
+  const others = await Promise.all(starts.filter((r) => r.start === null).map(async (r) => ({ path: r.path, mtimeMs: (await stat(r.path)).mtimeMs })));
   others.sort((a, b) => b.mtimeMs - a.mtimeMs);
   const sorted = [...named.map((r) => r.path), ...others.map((r) => r.path)];
   const latest = await realpath(join(root, 'latest')).catch(() => null);
