@@ -16,6 +16,8 @@ export const ATTR = {
   ROLLOUT_OUTCOME: 'nemo.gym.rollout.outcome',
   MODEL_DIALECT: 'nemo.gym.model.dialect',
   RETRY_REASON: 'nemo.gym.http.retry_reason',
+  /** On the first span of each rollout's trace (the collector's call): the run it belongs to. */
+  ROLLOUT_RUN_ID: 'gym.run.id',
   // lens: the run, and spans force-closed at shutdown
   RUN_ID: 'nemo.run.id',
   TRUNCATED: 'nemo.span.truncated',

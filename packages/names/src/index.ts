@@ -10,4 +10,6 @@ export type { AttributeKey } from './attributes.js';
 export { SPAN, SPAN_EVENT } from './spans.js';
 export { GYM_SCOPE, METRIC, UNIT } from './metrics.js';
 export { CONSOLE_IDENTITY_FIELDS, CONSOLE_RESOURCE_TYPE, CONSOLE_SPAN_FIELDS, CONSOLE_SPAN_OPTIONAL_FIELDS, CONSOLE_SPAN_TYPE } from './console-record.js';
+export { RUN_MANIFEST_FILE } from './run-manifest.js';
+export type { RunManifest } from './run-manifest.js';
 export type { ConsoleResourceRecord, ConsoleSpanRecord, ProcessIdentityFields, RecordAttributes, RecordScope } from './console-record.js';

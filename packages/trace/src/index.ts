@@ -4,7 +4,7 @@
  * @module
  */
 export { ATTR, SPAN, isTruncated, nsToMs } from './span-record.js';
-export type { Attributes, AttributeValue, SpanEvent, SpanKindName, SpanRecord, SpanResource, SpanSource, StatusCodeName } from './span-record.js';
+export type { Attributes, AttributeValue, SpanEvent, SpanKindName, SpanLink, SpanRecord, SpanResource, SpanSource, StatusCodeName } from './span-record.js';
 export { TRACE_ERROR_CODES, TRACE_ERRORS, TraceError, TraceUserError } from './errors.js';
 export type { TraceErrorCode } from './errors.js';
 

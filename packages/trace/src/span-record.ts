@@ -27,6 +27,18 @@ export interface SpanEvent {
   attributes: Attributes;
 }
 
+/**
+ * A link from a span to a span of another trace: gym's rollout traces link their first span to the
+ * run's `gym.job` (docs/observability/distributed-tracing.md).
+ */
+export interface SpanLink {
+  /** 32 lowercase hex digits. */
+  traceId: string;
+  /** 16 lowercase hex digits. */
+  spanId: string;
+  attributes: Attributes;
+}
+
 /** The resource a span came from, shared by every span of one process (interned by the reader). */
 export interface SpanResource {
   attributes: Attributes;
@@ -59,6 +71,8 @@ export interface SpanRecord {
   status: { code: StatusCodeName; message?: string };
   attributes: Attributes;
   events: SpanEvent[];
+  /** Links to spans of other traces; absent when the span has none. */
+  links?: SpanLink[];
   /** `service.name` of the resource, `unknown_service` when absent. */
   service: string;
   resource: SpanResource;

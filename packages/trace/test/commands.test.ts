@@ -88,7 +88,7 @@ describe('why', () => {
     assert.match(c.out, /^Diagnosis: 590ms of 998ms \(59\.1%\) inside gym\.model\.responses on policy_model: the model is the bottleneck .*\(no saturation metrics recorded\)$/m);
     assert.match(c.out, /^model +590ms +59\.1%/m);
     assert.match(c.out, /^network \+ queue \(phases not recorded\) +40ms +4\.0% +before 20ms, after 20ms$/m);
-    assert.match(c.out, /^POST \/verify +simple_agent → weather +270ms +255ms +- +- +~10ms +~5\.0ms +- +\*$/m);
+    assert.match(c.out, /^POST \/verify +weather +270ms +255ms +- +- +~10ms +~5\.0ms +- +\* +simple_agent$/m);
     const j = capture();
     await why({ paths: [one], id: '0-0', format: 'json' }, j);
     const doc = JSON.parse(j.out);

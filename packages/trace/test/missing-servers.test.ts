@@ -63,7 +63,7 @@ describe('missing SERVER spans', () => {
     assert.deepEqual([finding.callee, finding.calleeSeen], ['127.0.0.1:9001', false]);
     assert.match(
       text,
-      /^ {2}12 SERVER spans missing from 127\.0\.0\.1:9001 — calls from simple_agent; no span of it is in the input: its log file is missing, or it was killed before writing any \(e\.g\./m,
+      /^ {2}12 SERVER spans missing from 127\.0\.0\.1:9001 — calls from simple_agent; no span of it is in the input: it runs without tracing \(a Python server writes spans only with nemo-lens installed in its environment\), its log file is missing, or it was killed before writing any \(e\.g\./m,
     );
   });
 

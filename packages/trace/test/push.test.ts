@@ -78,6 +78,14 @@ describe('gym trace push', () => {
     });
   }
 
+  it('counts one request as one request', async () => {
+    const { rx } = await receiver();
+    const c = capture();
+    assert.equal(await push({ paths: [run], endpoint: `http://127.0.0.1:${rx.httpPort}`, batchSize: 100_000 }, c), 0, c.err);
+    await rx.close();
+    assert.match(c.out, /^pushed \d+ spans in 1 request to /);
+  });
+
   it('a collector that is not there is a clear error, not a crash', async () => {
     const { rx } = await receiver();
     const port = rx.httpPort!;

@@ -58,7 +58,7 @@ describe('receive', () => {
     assert.equal(await postJson(m[2]!, traceRequest('nemo-gym/simple_agent', ['gym.rollout', 'HTTP POST', 'HTTP POST'])), 200);
     abort.abort();
     assert.equal(await run, 0);
-    assert.match(c.out, /received 3 spans, 0 metrics, 0 log records in 1 requests/);
+    assert.match(c.out, /received 3 spans, 0 metrics, 0 log records in 1 request$/m);
     assert.match(c.out, /stopped; received 3 spans/);
     const r = capture();
     assert.equal(await report({ paths: [out.dir], out: out.path('report.html') }, r), 0, r.err);

@@ -1,5 +1,5 @@
-// The HTML report with `--evidence` in headless Chromium: a rollout's evidence, found through the
-// trace id its rollouts-file row records, opens under its waterfall — model input and output
+// The HTML report with `--evidence` in headless Chromium: a rollout's evidence, found by the
+// rollout id its rollouts-file row records (never by trace id), opens under its waterfall — model input and output
 // items, tokens, finish reason, tool calls, gaps, health verdict — and hostile content stays text.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -20,12 +20,13 @@ describe('rollout evidence in the HTML report (Chromium)', { skip: browserSkip }
   before(async () => {
     const traceId = nextId(16);
     const logs = writeRunLogs([...rolloutSpans({ rolloutId: '0-0', traceId, atMs: 0 }), ...rolloutSpans({ rolloutId: '1-0', atMs: 500 })]);
+    // the row names the trace of rollout 1-0: the join is by rollout id
     cleanups.push(logs.cleanup);
     const rollouts = logs.path('run.jsonl');
-    writeFileSync(rollouts, `${JSON.stringify(evidenceRow('0-0-evidence', traceId))}\n`);
+    writeFileSync(rollouts, `${JSON.stringify(evidenceRow('0-0', nextId(16)))}\n`);
     writeFileSync(
       logs.path('run_rollout_verdicts.jsonl'),
-      `${JSON.stringify({ rollout_id: '0-0-evidence', verdict: 'unhealthy', findings: [{ check: 'model_call_failed', locator: 'model_call:c2', detail: 'status 502, server_error' }], unobserved: [] })}\n`,
+      `${JSON.stringify({ rollout_id: '0-0', verdict: 'unhealthy', findings: [{ check: 'model_call_failed', locator: 'model_call:c2', detail: 'status 502, server_error' }], unobserved: [] })}\n`,
     );
     const c = capture();
     assert.equal(await report({ paths: [logs.dir], out: logs.path('report.html'), evidence: [rollouts] }, c), 0, c.err);
@@ -40,11 +41,11 @@ describe('rollout evidence in the HTML report (Chromium)', { skip: browserSkip }
     for (const c of cleanups) await c();
   });
 
-  it('opens the evidence of the rollout whose row carries its trace id', async () => {
+  it('opens the evidence of the rollout whose row carries its rollout id', async () => {
     await page.locator('tr.row', { hasText: '0-0' }).click();
     const box = page.locator('tr.detail .evidence');
     await box.waitFor();
-    assert.equal(await box.locator('h3').textContent(), 'Rollout evidence 0-0-evidence');
+    assert.equal(await box.locator('h3').textContent(), 'Rollout evidence 0-0');
     assert.equal(await box.locator('.ev-health .badge').textContent(), 'unhealthy');
     assert.match((await box.locator('.ev-finding').textContent()) ?? '', /^model_call_failed at model_call:c2/);
     assert.equal(await box.locator('.ev-call').count(), 2);

@@ -56,6 +56,12 @@ describe('the HTML report in Chromium', { skip }, () => {
     assert.match((await page.locator('h1').textContent()) ?? '', /gym trace report/);
   });
 
+  it('counts rollouts, not traces, when the run has rollouts (a run has traces of no rollout: the job, the start-up)', async () => {
+    const cards = (await page.locator('.cards').textContent()) ?? '';
+    assert.match(cards, /3\s*rollouts/);
+    assert.doesNotMatch(cards, /traces/);
+  });
+
   it('lists the slowest first, sorts by a column header and filters by the search box', async () => {
     assert.equal(await page.locator('tr.row td').first().textContent(), '2-0');
     await page.getByRole('columnheader', { name: 'duration' }).click();

@@ -2,14 +2,15 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { Script } from 'node:vm';
 import { report } from '../src/commands/report.js';
 import { PAGE_SCRIPT } from '../src/report/page-script.js';
 import { embedJson } from '../src/report/page.js';
 import type { ReportData } from '../src/report/report-data.js';
 import { capture } from './support/capture.js';
-import { bare, consoleLine, rolloutSpans, tempDir, writeRunLogs } from './support/fixtures.js';
+import { evidenceRow } from './support/evidence-rows.js';
+import { bare, consoleLine, nextId, rolloutSpans, tempDir, writeRunLogs } from './support/fixtures.js';
 
 const EVIL = '</script><img src=x onerror=alert(1)>';
 const CHROMIUM = '/usr/bin/chromium';
@@ -160,6 +161,20 @@ describe('gym trace report', () => {
         ['step <b>', 1],
       ],
     );
+  });
+
+  it('gives each rollout its own evidence when rollouts share a trace id (joined by rollout id)', async () => {
+    // the `default` preset's files from before one trace per rollout: every row names one trace
+    const traceId = nextId(16);
+    const d = writeRunLogs(['0-0', '0-1', '1-0'].flatMap((id, i) => rolloutSpans({ rolloutId: id, traceId, atMs: i * 2000 })));
+    cleanups.push(d.cleanup);
+    const rows = ['0-0', '0-1', '1-0'].map((id) => JSON.stringify(evidenceRow(id, traceId)));
+    writeFileSync(d.path('run.jsonl'), `${rows.join('\n')}\n`);
+    const c = capture();
+    assert.equal(await report({ paths: [d.dir], out: d.path('r.html'), evidence: [d.path('run.jsonl')] }, c), 0, c.err);
+    assert.match(c.out, /3 with rollout evidence/);
+    const doc = JSON.parse(dataText(readFileSync(d.path('r.html'), 'utf8'))) as ReportData;
+    for (const row of doc.rows) assert.equal(doc.evidence?.[row.key]?.rolloutId, row.id);
   });
 
   it('rejects a bad --max-rollouts with exit code 2', async () => {

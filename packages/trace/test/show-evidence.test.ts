@@ -1,5 +1,6 @@
 // `gym trace show --evidence`: a rollout's captured calls, tool calls, gaps and health verdict
-// under its span tree, joined by the trace id the rollouts file records.
+// under its span tree, joined by rollout id: never by trace id, which rows of a run whose rollouts
+// share one trace (the `default` preset before one trace per rollout) all carry.
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
@@ -15,14 +16,15 @@ after(() => {
 
 function setup() {
   const traceId = nextId(16);
-  const logs = writeRunLogs([...rolloutSpans({ rolloutId: '0-0', traceId, atMs: 0 }), ...rolloutSpans({ rolloutId: '1-0', atMs: 500 })]);
+  // two rollouts in one trace, as the `default` preset wrote them before; 2-0 has no evidence
+  const logs = writeRunLogs([...rolloutSpans({ rolloutId: '0-0', traceId, atMs: 0 }), ...rolloutSpans({ rolloutId: '1-0', traceId, atMs: 500 }), ...rolloutSpans({ rolloutId: '2-0', atMs: 900 })]);
   cleanups.push(logs.cleanup);
   const rollouts = logs.path('run.jsonl');
-  // the evidence names its rollout differently on purpose: the join is by trace id
-  writeFileSync(rollouts, `${JSON.stringify(evidenceRow('0-0-evidence', traceId))}\n`);
+  // both rows name the shared trace; the later row must not stand for the earlier rollout
+  writeFileSync(rollouts, `${JSON.stringify(evidenceRow('0-0', traceId))}\n${JSON.stringify({ ...evidenceRow('1-0', traceId), _ng_task_index: 1 })}\n`);
   writeFileSync(
     logs.path('run_rollout_verdicts.jsonl'),
-    `${JSON.stringify({ rollout_id: '0-0-evidence', verdict: 'unhealthy', findings: [{ check: 'rollout_ended_on_failed_model_call', locator: 'model_call:c2', detail: 'the last model call failed' }], unobserved: [] })}\n`,
+    `${JSON.stringify({ rollout_id: '0-0', verdict: 'unhealthy', findings: [{ check: 'rollout_ended_on_failed_model_call', locator: 'model_call:c2', detail: 'the last model call failed' }], unobserved: [] })}\n`,
   );
   return { logs, rollouts };
 }
@@ -32,7 +34,7 @@ describe('gym trace show --evidence', () => {
     const { logs, rollouts } = setup();
     const c = capture();
     assert.equal(await show({ paths: [logs.dir], rollout: '0-0', evidence: [rollouts] }, c), 0, c.err);
-    const [tree, evidence] = c.out.split('── evidence of rollout 0-0-evidence ──');
+    const [tree, evidence] = c.out.split('── evidence of rollout 0-0 ──');
     assert.match(tree!, /gym\.rollout/);
     assert.ok(evidence !== undefined, c.out);
     assert.match(evidence, /health: unhealthy\n {2}! rollout_ended_on_failed_model_call at model_call:c2/);
@@ -43,14 +45,24 @@ describe('gym trace show --evidence', () => {
     assert.match(evidence, /error: upstream 502/);
     assert.match(evidence, /get_weather call_1 {2}completed/);
     assert.ok(evidence.includes(`result: ${HOSTILE}`));
-    assert.match(evidence, /gaps: 1\n {2}model_call_capture_incomplete \(0-0-evidence:simple_agent\): call 3 failed/);
+    assert.match(evidence, /gaps: 1\n {2}model_call_capture_incomplete \(0-0:simple_agent\): call 3 failed/);
+  });
+
+  it('shows each rollout its own evidence when rollouts share a trace id', async () => {
+    const { logs, rollouts } = setup();
+    for (const id of ['0-0', '1-0']) {
+      const c = capture();
+      assert.equal(await show({ paths: [logs.dir], rollout: id, evidence: [rollouts] }, c), 0, c.err);
+      assert.match(c.out, new RegExp(`── evidence of rollout ${id} ──`));
+      assert.equal(c.out.match(/── evidence of rollout/g)?.length, 1);
+    }
   });
 
   it('wraps the evidence to the terminal width, as the tree above it', async () => {
     const { logs, rollouts } = setup();
     const c = capture();
     assert.equal(await show({ paths: [logs.dir], rollout: '0-0', evidence: [rollouts], width: 80 }, c), 0, c.err);
-    const evidence = c.out.split('── evidence of rollout 0-0-evidence ──')[1]!;
+    const evidence = c.out.split('── evidence of rollout 0-0 ──')[1]!;
     // a line stays longer only where one word is (a JSON argument has no space to break at)
     for (const line of evidence.split('\n')) assert.ok(line.length <= 80 || !line.trim().includes(' '), line);
     assert.match(evidence, /user: weather in sf\?/);
@@ -59,12 +71,12 @@ describe('gym trace show --evidence', () => {
   it('says so when a rollout has no evidence, and carries it in JSON', async () => {
     const { logs, rollouts } = setup();
     const c = capture();
-    await show({ paths: [logs.dir], rollout: '1-0', evidence: [rollouts] }, c);
+    await show({ paths: [logs.dir], rollout: '2-0', evidence: [rollouts] }, c);
     assert.match(c.out, /no rollout evidence for this rollout/);
     const j = capture();
     await show({ paths: [logs.dir], rollout: '0-0', evidence: [rollouts], format: 'json' }, j);
     const view = JSON.parse(j.out).views[0];
-    assert.equal(view.evidence.rolloutId, '0-0-evidence');
+    assert.equal(view.evidence.rolloutId, '0-0');
     assert.equal(view.evidence.calls.length, 2);
     assert.equal(view.evidence.verdict.verdict, 'unhealthy');
   });

@@ -165,6 +165,13 @@ describe('gym trace sql', () => {
     assert.match(bad.err, /GYM_TRACE_BAD_OPTION.*--memory-limit/);
   });
 
+  it('a misspelt column gets the columns DuckDB suggests', async () => {
+    const d = mixedRun();
+    const c = capture();
+    assert.equal(await sql({ paths: [d.dir], query: 'SELECT nam FROM spans' }, c), 2);
+    assert.match(c.err, /GYM_TRACE_SQL_ERROR.*"nam" not found.*Candidate bindings: .*"name".*tables: spans/);
+  });
+
   it('prints a table with the row count', async () => {
     const d = mixedRun();
     const c = capture();

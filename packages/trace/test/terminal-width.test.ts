@@ -74,6 +74,31 @@ describe('80-column output', () => {
     assert.match(list.out, /^0-0 +[0-9a-f]{32} /m);
   });
 
+  it('stats keeps span names whole at 80 columns, leaving out percentile columns first', async () => {
+    const c = capture();
+    assert.equal(await stats({ paths: [dir], width: 80 }, c), 0, c.err);
+    assertFits(c.out, 80);
+    assert.match(c.out, /^gym\.model\.responses  /m);
+    assert.match(c.out, /^POST \/v1\/responses  /m);
+    assert.match(c.out, /^\(p90, p99, max.* left out to fit 80 columns/m);
+  });
+
+  it("why's call table names each call's route and callee at 80 columns", async () => {
+    const c = capture();
+    assert.equal(await why({ paths: [dir], id: '0-0', width: 80 }, c), 0, c.err);
+    assertFits(c.out, 80);
+    const calls = c.out.split('\n').filter((l) => l.startsWith('POST '));
+    // the callee whole or cut in the middle, each side of the call readable
+    assert.ok(
+      calls.some((l) => /^POST \/v\S+ +policy_model +\d/.test(l)),
+      calls.join('\n'),
+    );
+    assert.ok(
+      calls.some((l) => /^POST \/verify +example\S*_call +\d/.test(l)),
+      calls.join('\n'),
+    );
+  });
+
   it('elides in the middle', () => {
     assert.equal(elide('example_single_tool_call_simple_agent', 14), 'example…_agent');
     assert.equal(elide('example_single_tool_call', 14), 'example…l_call');

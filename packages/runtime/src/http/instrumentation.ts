@@ -71,7 +71,7 @@ export interface RequestInstrumentation {
 
 /**
  * `instrument` with `scope` as the scope of every request that names none: for a process whose
- * calls all belong to one span (the collector's `gym.job`).
+ * calls all share one scope (the collector's: each call a trace of its own, linked to `gym.job`).
  */
 export function withDefaultScope(instrument: RequestInstrumentation, scope: TraceScope | undefined): RequestInstrumentation {
   if (scope === undefined) return instrument;

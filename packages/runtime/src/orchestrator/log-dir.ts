@@ -1,11 +1,14 @@
 /**
  * Where a run's logs go: `.gym/logs/<UTC timestamp>/` under the working directory, with
- * `.gym/logs/latest` pointing at the newest, so `gym trace` finds the last run without arguments.
- * Created 0700: logs may hold prompts, outputs and error text.
+ * `.gym/logs/latest` pointing at the newest and a run manifest (`.gym-run`, its start time), so
+ * `gym trace` finds the last run without arguments, by when it started. Created 0700: logs may
+ * hold prompts, outputs and error text.
  * @module
  */
-import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { RUN_MANIFEST_FILE } from '@gym/names';
+import type { RunManifest } from '@gym/names';
 
 /** The directory holding every run's log dir. */
 export function logsRoot(cwd: string = process.cwd()): string {
@@ -29,6 +32,12 @@ export function createRunLogDir(cwd: string = process.cwd(), now: Date = new Dat
       else if ((error as NodeJS.ErrnoException).code === 'EEXIST') dir = join(root, `${stamp}-${n}`);
       else throw error;
     }
+  }
+  try {
+    const manifest: RunManifest = { started_at: now.toISOString() };
+    writeFileSync(join(dir, RUN_MANIFEST_FILE), `${JSON.stringify(manifest)}\n`, { mode: 0o600 });
+  } catch {
+    // without it the directory's name still says when the run started
   }
   const latest = join(root, 'latest');
   try {

@@ -14,6 +14,7 @@ import type { AnswerTimes } from './client-phases.js';
 import { warnIfDetached } from './detached-scope.js';
 import { GATES } from './gates.js';
 import { rolloutBaggage, rolloutIdIn } from './rollout-context.js';
+import { addRunId, linkToJob, rolloutRootIn } from './rollout-root.js';
 import { contextOf } from './trace-scope.js';
 import type { GymTelemetry } from './state.js';
 
@@ -50,13 +51,20 @@ export function createClientInstrumentation(telemetry: GymTelemetry): RequestIns
     },
     wrap(request: InstrumentedRequest, send) {
       const active = contextOf(telemetry, request.scope);
-      const parent = api.trace.getSpanContext(active);
-      if (parent === undefined) warnIfDetached(telemetry, 'call', request.method, request.url);
+      const scoped = api.trace.getSpanContext(active);
+      // the collector's calls: a rollout's starts a trace of its own, linked to the job; a call of
+      // no rollout (the run's /aggregate_metrics) stays in the job's trace
+      const collector = scoped === undefined ? rolloutRootIn(active) : undefined;
+      const parent = collector !== undefined && request.rolloutId === undefined ? collector.job : scoped;
+      const root = parent === undefined ? collector : undefined;
+      if (parent === undefined && collector === undefined) warnIfDetached(telemetry, 'call', request.method, request.url);
       const rolloutId = rolloutIdIn(telemetry, active) ?? request.rolloutId;
       const attributes: Attributes = { [ATTR.HTTP_METHOD]: request.method, [ATTR.URL_FULL]: request.url, [ATTR.SERVER_ADDRESS]: request.host, [ATTR.SERVER_PORT]: request.port };
       if (rolloutId !== undefined) attributes[ATTR.ROLLOUT_ID] = rolloutId;
+      if (root !== undefined) addRunId(telemetry, attributes);
       const startedAt = performance.now();
       const span = lean.startSpan(`HTTP ${request.method}`, SPAN_KIND_CLIENT, parent, attributes, lens.hrTimeAt(startedAt));
+      if (root !== undefined) linkToJob(span, root);
       const context = span.spanContext();
       const headers: Record<string, string> = request.traceparent === false ? {} : { traceparent: lens.formatTraceparent(context) };
       // the rollout id travels between gym servers only (unless configured); a model provider gets the trace context alone

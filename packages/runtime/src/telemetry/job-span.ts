@@ -1,17 +1,23 @@
 /**
- * `gym.job`: the span around a whole collection run (group `job`). Under `default` every rollout's
- * `/run` call descends from it, so a run is one trace; under `per_rollout` it does not exist and
- * each rollout is its own trace.
+ * `gym.job`: the span around a whole collection run (group `job`), a trace of its own. Each
+ * rollout's `/run` call starts its own trace, linked to this span and carrying the run id (see
+ * rollout-root.ts), so no trace grows with the run. Under `per_rollout` there is no `gym.job`; the
+ * rollouts' traces still carry the run id.
  * @module
  */
 import type { TraceScope } from '../http/instrumentation.js';
 import { SPAN } from './attributes.js';
 import { GATES } from './gates.js';
 import { inGymSpan } from './gym-span.js';
+import { rolloutRootScope } from './rollout-root.js';
 import type { GymTelemetry } from './state.js';
 
-/** Runs `run` inside `gym.job` when telemetry is on and the `job` group enabled, giving it the span's scope. */
+/**
+ * Runs `run` inside `gym.job` when telemetry is on and the `job` group enabled. `run` gets the
+ * scope for the run's calls: each starts a trace, linked to the job's span.
+ */
 export function withJobSpan<T>(telemetry: GymTelemetry | undefined, run: (scope: TraceScope | undefined) => Promise<T>): Promise<T> {
-  if (telemetry === undefined || !GATES.job.enabled) return run(undefined);
-  return inGymSpan(telemetry, SPAN.JOB, (_span, scope) => run(scope));
+  if (telemetry === undefined) return run(undefined);
+  if (!GATES.job.enabled) return run(rolloutRootScope(telemetry, undefined));
+  return inGymSpan(telemetry, SPAN.JOB, (span) => run(rolloutRootScope(telemetry, span.spanContext())));
 }

@@ -147,6 +147,19 @@ describe('gym eval health-check', () => {
     assert.deepEqual(summary.tasks['3'].flags, ['task_consistently_unhealthy']);
   });
 
+  it('judges each rollout by its own row when rows share a trace id (files of one trace per run)', () => {
+    const traceId = 'ab'.repeat(16);
+    const file = writeRun([
+      { ...row(0, 0, [{ id: 'a' }]), trace_id: traceId },
+      { ...row(1, 0, [{ id: 'b', status: 502 }]), trace_id: traceId },
+    ]);
+    runHealthCheck({ rolloutsFile: file });
+    const byId = new Map(readVerdicts(file).map((v) => [v.rollout_id, v]));
+    assert.equal(byId.get('0-0')!.verdict, 'healthy');
+    assert.equal(byId.get('1-0')!.verdict, 'unhealthy');
+    assert.equal(byId.get('1-0')!.findings[0]!.locator, 'model_call:b');
+  });
+
   it('--ignore skips checks: their findings vanish and coverage counts them as ignored', async () => {
     const file = writeRun([row(0, 0, [{ id: 'a', completion: 0 }])]);
     const run = await runGym(['eval', 'health-check', file, '--ignore', 'model_call_zero_completion_tokens']);

@@ -1,7 +1,7 @@
 /**
  * Finds rollouts in assembled traces. A rollout is a `gym.rollout` span (attribute
- * `nemo.gym.rollout.id`): with the `default` preset many share one trace under `gym.job`; with
- * `per_rollout` each is in its own trace.
+ * `nemo.gym.rollout.id`), each in its own trace under every preset; runs written before that share
+ * one trace under `gym.job` (`default`), and both read the same.
  * @module
  */
 import { ATTR, SPAN } from '../span-record.js';
@@ -23,7 +23,7 @@ export interface Rollout {
   readonly verify: SpanNode | null;
   /** `gym.verify.reward` of that span, when numeric. */
   readonly reward: number | null;
-  /** True when the trace holds other rollouts too (the `default` preset's `gym.job` trace). */
+  /** True when the trace holds other rollouts too (an older `default` run's `gym.job` trace). */
   sharedTrace: boolean;
   /**
    * The caller's CLIENT span around the rollout (the collector's `HTTP POST` to the agent's

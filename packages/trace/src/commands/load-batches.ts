@@ -71,7 +71,7 @@ export function largeTraceSpans(): number {
  */
 export async function readInBatches(options: InputOptions, out: CommandOutput, onBatch: ((batch: Batch) => void) | { add(batch: Batch): void }): Promise<BatchedRead> {
   const add = typeof onBatch === 'function' ? onBatch : (batch: Batch) => onBatch.add(batch);
-  const paths = await resolvePaths(options.paths, options.cwd);
+  const paths = await resolvePaths(options.paths, options.cwd, out);
   return withStore(paths, out, async (store) => {
     const rows = await spanRows(store);
     const saturation = buildSaturation(await readSaturationPoints(store, rows));

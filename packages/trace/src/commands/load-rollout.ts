@@ -28,7 +28,7 @@ export interface RolloutPartition {
  * whole or the id is not a rollout id there (then the caller reads the whole input).
  */
 export async function loadRolloutPartition(options: InputOptions, id: string, out: CommandOutput): Promise<RolloutPartition | null> {
-  const paths = await resolvePaths(options.paths, options.cwd);
+  const paths = await resolvePaths(options.paths, options.cwd, out);
   return withStore(paths, out, async (store) => {
     if (store.stats.bytes <= batchBytes()) return null;
     const c = store.duck.connection;

@@ -40,7 +40,7 @@ export interface LoadedTelemetry {
  * @throws TraceUserError `GYM_TRACE_PATH_NOT_FOUND`, `GYM_TRACE_NO_PATHS`, `GYM_TRACE_NO_SPANS`.
  */
 export async function loadTelemetry(options: InputOptions, out: CommandOutput): Promise<LoadedTelemetry> {
-  const paths = await resolvePaths(options.paths, options.cwd, (note) => out.error(`${note}\n`));
+  const paths = await resolvePaths(options.paths, options.cwd, out);
   return withStore(paths, out, async (store) => {
     const rows = await spanRows(store);
     const spans = await readAllSpans(store, rows);

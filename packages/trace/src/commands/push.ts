@@ -11,6 +11,7 @@ import { TRACE_ERROR_CODES, TraceUserError } from '../errors.js';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { openStore } from '../store/open-store.js';
 import { forEachStoredSpan } from '../store/store-read.js';
+import { counted } from '../render/format.js';
 import { resolvePaths } from './default-paths.js';
 import type { InputOptions } from './load.js';
 import { runCommand } from './output.js';
@@ -47,7 +48,7 @@ export async function push(options: PushOptions, out: CommandOutput): Promise<nu
     const batchSize = options.batchSize ?? 512;
     if (!Number.isInteger(batchSize) || batchSize < 1) throw new TraceUserError(TRACE_ERROR_CODES.badOption, `--batch-size takes a positive integer, got ${options.batchSize}.`);
     const url = endpointUrl(options.endpoint, protocol);
-    const paths = await resolvePaths(options.paths, options.cwd);
+    const paths = await resolvePaths(options.paths, options.cwd, out);
     const exporter = await createExporter(protocol, url, options.headers ?? {}, options.timeoutMs ?? 30_000);
     // the SDK's modules load only for this command (importing @gym/trace stays cheap)
     const { ReadableSpanConverter } = await import('../push/readable-spans.js');
@@ -91,7 +92,7 @@ export async function push(options: PushOptions, out: CommandOutput): Promise<nu
       await Promise.all(inFlight);
       if (failure !== null) throw new PushFailed(failure);
       if (spans === 0) throw new TraceUserError(TRACE_ERROR_CODES.noSpans, `No spans found in ${paths.join(', ')}: nothing to push.`);
-      out.write(`pushed ${sent} spans in ${requests} requests to ${url} (${protocol}) in ${((Date.now() - started) / 1000).toFixed(1)}s\n`);
+      out.write(`pushed ${counted(sent, 'span')} in ${counted(requests, 'request')} to ${url} (${protocol}) in ${((Date.now() - started) / 1000).toFixed(1)}s\n`);
     } catch (err) {
       if (err instanceof PushFailed)
         throw new TraceUserError(

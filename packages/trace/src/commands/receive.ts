@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { TRACE_ERROR_CODES, TraceUserError } from '../errors.js';
 import { startOtlpReceiver } from '../receive/receiver.js';
 import type { ReceiverCounts } from '../receive/ingest.js';
+import { counted } from '../render/format.js';
 import { runCommand } from './output.js';
 import type { CommandOutput } from './output.js';
 
@@ -62,7 +63,7 @@ export async function receive(options: ReceiveOptions, out: CommandOutput): Prom
 }
 
 function describe(c: Readonly<ReceiverCounts>): string {
-  return `${c.spans} spans, ${c.metrics} metrics, ${c.logs} log records in ${c.requests} requests`;
+  return `${counted(c.spans, 'span')}, ${counted(c.metrics, 'metric')}, ${counted(c.logs, 'log record')} in ${counted(c.requests, 'request')}`;
 }
 
 function untilStopped(signal: AbortSignal | undefined): Promise<void> {

@@ -50,7 +50,7 @@ export async function report(options: ReportOptions, out: CommandOutput): Promis
       data.evidence = {};
       // joined by the row's trace id (the rollouts file records it per rollout), else its rollout id
       for (const row of data.rows) {
-        const found = findEvidence(index, { traceId: row.traceId, rolloutId: data.rowKind === 'rollout' ? row.id : null });
+        const found = findEvidence(index, { rolloutId: data.rowKind === 'rollout' ? row.id : null });
         if (found !== undefined) data.evidence[row.key] = found;
       }
     }

@@ -8,10 +8,13 @@ import { buildSpanTree } from '../analyze/span-tree.js';
 import { isFailed, verdictOf } from '../analyze/verdict.js';
 import type { RolloutVerdict } from '../analyze/verdict.js';
 import { findTrace, lookupId } from '../assemble/find.js';
+import { findJobs } from '../assemble/jobs.js';
+import type { RunJob } from '../assemble/jobs.js';
 import { outermostOf, subtree } from '../assemble/rollouts.js';
 import type { Rollout } from '../assemble/rollouts.js';
 import type { SpanNode, Trace } from '../assemble/trace-model.js';
 import { TRACE_ERROR_CODES, TraceUserError } from '../errors.js';
+import { SPAN } from '../span-record.js';
 import { displayService, formatMs, markdownTable, textTable, toJson, wrapProse } from '../render/format.js';
 import { renderTreeMarkdown, renderTreeText, treeToJson } from '../render/tree.js';
 import { findEvidence, readEvidence } from '../evidence/rollout-evidence.js';
@@ -60,8 +63,15 @@ export async function show(options: ShowOptions, out: CommandOutput): Promise<nu
     if (options.rollout !== undefined) {
       const hit = lookupId(set, rollouts, options.rollout);
       views = [hit.type === 'rollout' ? rolloutView(hit.rollout) : traceView(hit.trace)];
-    } else if (options.trace !== undefined) views = [traceView(findTrace(set, options.trace))];
-    else if (options.slowest !== undefined) {
+    } else if (options.trace !== undefined) {
+      const trace = findTrace(set, options.trace);
+      views = [
+        traceView(
+          trace,
+          findJobs(set, rollouts).find((j) => j.trace === trace),
+        ),
+      ];
+    } else if (options.slowest !== undefined) {
       if (!Number.isInteger(options.slowest) || options.slowest < 1) throw new TraceUserError(TRACE_ERROR_CODES.badOption, `--slowest takes a positive integer, got ${options.slowest}.`);
       views =
         rollouts.length > 0
@@ -72,9 +82,9 @@ export async function show(options: ShowOptions, out: CommandOutput): Promise<nu
           : [...set.traces.values()]
               .sort((a, b) => b.durationMs - a.durationMs)
               .slice(0, options.slowest)
-              .map(traceView);
+              .map((t) => traceView(t));
     } else if (options.failed === true) {
-      views = rollouts.length > 0 ? rollouts.filter((r) => isFailed(verdictOf(r))).map(rolloutView) : [...set.traces.values()].filter((t) => hasError(t.roots)).map(traceView);
+      views = rollouts.length > 0 ? rollouts.filter((r) => isFailed(verdictOf(r))).map(rolloutView) : [...set.traces.values()].filter((t) => hasError(t.roots)).map((t) => traceView(t));
       if (views.length === 0) {
         out.write(format === 'json' ? toJson({ type: 'show', views: [] }) : 'No failed rollouts or traces.\n');
         return 0;
@@ -82,7 +92,7 @@ export async function show(options: ShowOptions, out: CommandOutput): Promise<nu
     } else if (rollouts.length === 1) views = [rolloutView(rollouts[0]!)];
     else if (rollouts.length === 0 && set.traces.size === 1) views = [traceView([...set.traces.values()][0]!)];
     else {
-      out.write(renderList(rollouts, [...set.traces.values()], format, stats?.spans ?? set.spanCount, options.width));
+      out.write(renderList(rollouts, [...set.traces.values()], findJobs(set, rollouts), format, stats?.spans ?? set.spanCount, options.width));
       return 0;
     }
     const maxRows = options.maxSpans ?? 500;
@@ -123,15 +133,17 @@ function rolloutView(r: Rollout): View {
   return { title: `rollout ${r.rolloutId}  trace ${r.traceId}`, roots: [outermostOf(r)], rolloutId: r.rolloutId, traceId: r.traceId, verdict: verdictOf(r) };
 }
 
-function traceView(t: Trace): View {
-  return { title: `trace ${t.traceId}  ${t.nodes.size} spans  ${t.services.map(displayService).join(', ')}`, roots: t.roots, rolloutId: null, traceId: t.traceId, verdict: null };
+// a run's job names the rollouts that belong to it: they are traces of their own, linked to it
+function traceView(t: Trace, job?: RunJob): View {
+  const rollouts = job === undefined ? '' : `  ${SPAN.JOB} of ${job.rollouts} rollout${job.rollouts === 1 ? '' : 's'}`;
+  return { title: `trace ${t.traceId}  ${t.nodes.size} spans  ${t.services.map(displayService).join(', ')}${rollouts}`, roots: t.roots, rolloutId: null, traceId: t.traceId, verdict: null };
 }
 
 function hasError(roots: SpanNode[]): boolean {
   return roots.some((r) => subtree(r).some((n) => n.span.status.code === 'ERROR'));
 }
 
-function renderList(rollouts: Rollout[], traces: Trace[], format: OutputFormat, spanCount: number, width: number | undefined): string {
+function renderList(rollouts: Rollout[], traces: Trace[], jobs: RunJob[], format: OutputFormat, spanCount: number, width: number | undefined): string {
   const verdicts = rollouts.map(verdictOf);
   const conns = rollouts.map((r) => connectionsOf(outermostOf(r)));
   if (format === 'json') {
@@ -147,12 +159,14 @@ function renderList(rollouts: Rollout[], traces: Trace[], format: OutputFormat, 
         spans: subtree(outermostOf(r)).length,
       })),
       traces: traces.map((t) => ({ trace_id: t.traceId, duration_ms: t.durationMs, spans: t.nodes.size, roots: t.roots.map((n) => n.span.name), services: t.services })),
+      jobs: jobs.map((j) => ({ trace_id: j.trace.traceId, span_id: j.node.span.spanId, rollouts: j.rollouts })),
     });
   }
   const text = format !== 'markdown';
   const table: typeof textTable = text ? (h, r, a, f = {}) => textTable(h, r, a, { ...f, ...(width === undefined ? {} : { maxWidth: width }), droppable: [6, 5], keep: [0, 1] }) : markdownTable;
   const prose = (t: string) => (text ? wrapProse(t, width) : t);
-  const head = prose(`${rollouts.length} rollouts in ${traces.length} traces (${spanCount} spans). Pick one with --rollout ID, --trace ID, --slowest N or --failed.\n\n`);
+  const jobNote = jobs.map((j) => ` The run's job (${SPAN.JOB}, ${j.rollouts} rollout${j.rollouts === 1 ? '' : 's'}): --trace ${j.trace.traceId}.`).join('');
+  const head = prose(`${rollouts.length} rollouts in ${traces.length} traces (${spanCount} spans). Pick one with --rollout ID, --trace ID, --slowest N or --failed.${jobNote}\n\n`);
   const rows =
     rollouts.length > 0
       ? rollouts

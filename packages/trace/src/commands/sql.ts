@@ -38,7 +38,7 @@ export async function sql(options: SqlOptions, out: CommandOutput): Promise<numb
     const maxRows = options.maxRows ?? 1000;
     if (!Number.isInteger(maxRows) || maxRows < 1) throw new TraceUserError(TRACE_ERROR_CODES.badOption, `--max-rows takes a positive integer, got ${options.maxRows}.`);
     if (options.query.trim().length === 0) throw new TraceUserError(TRACE_ERROR_CODES.badOption, 'Pass a query, e.g. gym trace sql "SELECT name, count(*) FROM spans GROUP BY name".');
-    const paths = await resolvePaths(options.paths, options.cwd);
+    const paths = await resolvePaths(options.paths, options.cwd, out);
     const store = await openStore(paths, out, { memoryLimit, ...(options.threads === undefined ? {} : { threads: options.threads }) });
     try {
       const connection = store.duck.connection;
@@ -49,7 +49,7 @@ export async function sql(options: SqlOptions, out: CommandOutput): Promise<numb
       } catch (err) {
         throw new TraceUserError(
           TRACE_ERROR_CODES.sqlError,
-          `DuckDB rejected the query: ${(err as Error).message.split('\n')[0]} (tables: spans, metrics, logs, rollouts; see \`gym trace sql "DESCRIBE spans"\`).`,
+          `DuckDB rejected the query: ${rejection((err as Error).message)} (tables: spans, metrics, logs, rollouts; see \`gym trace sql "DESCRIBE spans"\`).`,
           { cause: err },
         );
       }
@@ -63,6 +63,13 @@ export async function sql(options: SqlOptions, out: CommandOutput): Promise<numb
     }
     return 0;
   });
+}
+
+/** DuckDB's first line, and its "Candidate bindings" line when it names the columns a misspelt one may mean. */
+function rejection(message: string): string {
+  const lines = message.split('\n');
+  const candidates = lines.find((l) => l.startsWith('Candidate bindings'));
+  return candidates === undefined ? lines[0]! : `${lines[0]} ${candidates.trim()}`;
 }
 
 function render(columns: string[], rows: unknown[][], format: OutputFormat, maxRows: number): string {

@@ -42,7 +42,7 @@ export async function top(options: TopOptions, out: CommandOutput): Promise<numb
   return runCommand(out, async () => {
     const intervalMs = options.intervalMs ?? 1000;
     if (!Number.isFinite(intervalMs) || intervalMs < 50) throw new TraceUserError(TRACE_ERROR_CODES.badOption, `--interval takes milliseconds (at least 50), got ${options.intervalMs}.`);
-    const paths = await resolvePaths(options.paths, options.cwd);
+    const paths = await resolvePaths(options.paths, options.cwd, out);
     const live = new LiveRun();
     const resources = new ResourceCache();
     const scanners = new Map<string, RecordScanner>();

@@ -63,7 +63,7 @@ export async function why(options: WhyOptions, out: CommandOutput): Promise<numb
         .join(', ');
       throw new TraceUserError(
         TRACE_ERROR_CODES.ambiguousTrace,
-        `Trace ${hit.trace.traceId} holds ${hit.rollouts.length} rollouts (the default preset puts a whole run under gym.job). Pass one rollout id, e.g. ${ids}, or use --all.`,
+        `Trace ${hit.trace.traceId} holds ${hit.rollouts.length} rollouts (runs written before one trace per rollout put a whole run under gym.job). Pass one rollout id, e.g. ${ids}, or use --all.`,
       );
     } else {
       const root = hit.trace.roots[0]!;

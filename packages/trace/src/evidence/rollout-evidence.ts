@@ -1,8 +1,10 @@
 /**
  * Rollout evidence for `gym trace show` and the report: read from a run's rollouts JSONL (the
  * `ng_trajectory` collection folded in from the model-call capture files) and its health verdicts
- * (`<stem>_rollout_verdicts.jsonl`), and joined to a rollout by trace id or rollout id. Prompt and
- * output content shown here comes only from those files, never from spans. Long texts are cut.
+ * (`<stem>_rollout_verdicts.jsonl`), and joined to a rollout by its rollout id, never by trace id:
+ * files of a run where many rollouts share a trace (the `default` preset before one trace per
+ * rollout) name one trace id on many rows. Prompt and output content shown here comes only from
+ * those files, never from spans. Long texts are cut.
  * @module
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -51,10 +53,9 @@ export interface RolloutEvidence {
   gaps: { code: string; invocationId: string | null; detail: string | null }[];
 }
 
-/** Evidence by rollout id and by trace id. */
+/** Evidence by rollout id. */
 export interface EvidenceIndex {
   byRollout: Map<string, RolloutEvidence>;
-  byTrace: Map<string, RolloutEvidence>;
 }
 
 const MAX_INPUT_ITEMS = 12;
@@ -139,7 +140,16 @@ export function evidenceOfRow(row: Obj, verdict: RolloutEvidence['verdict']): Ro
     invocationId: str(obj(g)['invocation_id']),
     detail: str(obj(g)['detail']),
   }));
-  return { rolloutId: str(t['rollout_id']) ?? 'unknown', traceId: str(row['trace_id']), verdict, calls, tools, gaps };
+  return { rolloutId: str(t['rollout_id']) ?? rowRolloutId(row) ?? 'unknown', traceId: str(row['trace_id']), verdict, calls, tools, gaps };
+}
+
+/** `<task>-<rollout>[-a<n>]` of a row's indices, as collection derives a rollout id; null without them. */
+function rowRolloutId(row: Obj): string | null {
+  const task = num(row['_ng_task_index']);
+  const rollout = num(row['_ng_rollout_index']);
+  if (task === null || rollout === null) return null;
+  const attempt = num(row['_ng_attempt_index']);
+  return attempt !== null && attempt > 0 ? `${task}-${rollout}-a${attempt}` : `${task}-${rollout}`;
 }
 
 /**
@@ -147,7 +157,7 @@ export function evidenceOfRow(row: Obj, verdict: RolloutEvidence['verdict']): Ro
  * @throws {TraceUserError} `GYM_TRACE_PATH_NOT_FOUND` for a file that cannot be read.
  */
 export function readEvidence(files: readonly string[]): EvidenceIndex {
-  const index: EvidenceIndex = { byRollout: new Map(), byTrace: new Map() };
+  const index: EvidenceIndex = { byRollout: new Map() };
   for (const file of files) {
     let text: string;
     try {
@@ -168,15 +178,14 @@ export function readEvidence(files: readonly string[]): EvidenceIndex {
       const evidence = evidenceOfRow(row, rolloutId === null ? null : (verdicts.get(rolloutId) ?? null));
       if (evidence === null) continue;
       index.byRollout.set(evidence.rolloutId, evidence);
-      if (evidence.traceId !== null) index.byTrace.set(evidence.traceId, evidence);
     }
   }
   return index;
 }
 
-/** The evidence of a rollout: by its trace id first (unique per run), then by its rollout id. */
-export function findEvidence(index: EvidenceIndex, ids: { traceId: string; rolloutId: string | null }): RolloutEvidence | undefined {
-  return index.byTrace.get(ids.traceId) ?? (ids.rolloutId === null ? undefined : index.byRollout.get(ids.rolloutId));
+/** The evidence of a rollout, by its rollout id; none for a view that is not a rollout. */
+export function findEvidence(index: EvidenceIndex, ids: { rolloutId: string | null }): RolloutEvidence | undefined {
+  return ids.rolloutId === null ? undefined : index.byRollout.get(ids.rolloutId);
 }
 
 function readVerdicts(rolloutsFile: string): Map<string, RolloutEvidence['verdict']> {

@@ -37,7 +37,7 @@ export class ReadableSpanConverter {
       ended: true,
       status: { code: STATUS[s.status.code], ...(s.status.message === undefined ? {} : { message: s.status.message }) },
       attributes: sdkAttributes(s.attributes),
-      links: [],
+      links: (s.links ?? []).map((l) => ({ context: { traceId: l.traceId, spanId: l.spanId, traceFlags: TraceFlags.SAMPLED }, attributes: sdkAttributes(l.attributes) })),
       events: s.events.map((e) => ({ name: e.name, time: hrTimeOf(e.timeNs), attributes: sdkAttributes(e.attributes) })),
       resource,
       instrumentationScope: s.scope ?? { name: 'gym-trace-push' },

@@ -5,7 +5,7 @@
  */
 import type { SpanRecord, SpanSource } from '../span-record.js';
 import { normalizeId } from './ids.js';
-import { asAttributes, makeStatus, normalizeKind, normalizeStatusCode, readEvents, serviceOf, spanTiming } from './normalize.js';
+import { asAttributes, makeStatus, normalizeKind, normalizeStatusCode, readEvents, readLinks, serviceOf, spanTiming } from './normalize.js';
 import { resourceOfRecord } from './resource-cache.js';
 import type { ResourceCache } from './resource-cache.js';
 import { anyTimeToNs } from './time.js';
@@ -29,6 +29,7 @@ export function fromConsoleSpan(obj: Record<string, unknown>, source: SpanSource
   const status = (obj['status'] ?? {}) as Record<string, unknown>;
   const resource = resourceOfRecord(obj, source.file, resources);
   const scope = obj['scope'] as { name?: unknown; version?: unknown } | undefined;
+  const links = readLinks(obj['links']);
   return {
     traceId,
     spanId,
@@ -40,6 +41,7 @@ export function fromConsoleSpan(obj: Record<string, unknown>, source: SpanSource
     status: makeStatus(normalizeStatusCode(status['code']), status['message']),
     attributes: asAttributes(obj['attributes']),
     events: readEvents(obj['events']),
+    ...(links.length === 0 ? {} : { links }),
     service: serviceOf(resource.attributes),
     resource,
     scope: typeof scope?.name === 'string' ? { name: scope.name, ...(typeof scope.version === 'string' ? { version: scope.version } : {}) } : null,

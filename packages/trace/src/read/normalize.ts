@@ -2,7 +2,8 @@
  * Field normalisers shared by the readers: kinds, status codes, attribute maps, durations.
  * @module
  */
-import type { Attributes, AttributeValue, SpanEvent, SpanKindName, StatusCodeName } from '../span-record.js';
+import type { Attributes, AttributeValue, SpanEvent, SpanKindName, SpanLink, StatusCodeName } from '../span-record.js';
+import { normalizeId } from './ids.js';
 import { anyTimeToNs } from './time.js';
 
 const KIND_BY_INT: readonly SpanKindName[] = ['INTERNAL', 'INTERNAL', 'SERVER', 'CLIENT', 'PRODUCER', 'CONSUMER'];
@@ -62,6 +63,19 @@ export function spanTiming(startNs: bigint, endRaw: bigint | null): { endNs: big
   const ended = endRaw !== null && endRaw >= startNs;
   const endNs = ended ? endRaw : startNs;
   return { endNs, durationMs: durationMsOf(startNs, endNs), ended };
+}
+
+/** The links of a console record (`[{trace_id, span_id, attributes}]`); a link without valid ids is left out. */
+export function readLinks(raw: unknown): SpanLink[] {
+  if (!Array.isArray(raw) || raw.length === 0) return [];
+  const out: SpanLink[] = [];
+  for (const l of raw as Array<Record<string, unknown>>) {
+    if (l === null || typeof l !== 'object') continue;
+    const traceId = normalizeId(l['trace_id'], 16);
+    const spanId = normalizeId(l['span_id'], 8);
+    if (traceId !== null && spanId !== null) out.push({ traceId, spanId, attributes: asAttributes(l['attributes']) });
+  }
+  return out;
 }
 
 /** The events of a JSON span record: `{name, time_unix_nano | time | timestamp, attributes}`. */

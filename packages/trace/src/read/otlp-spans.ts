@@ -5,7 +5,7 @@
  * @module
  */
 import { decodeKeyValues } from '../otlp-values.js';
-import type { SpanEvent, SpanRecord, SpanSource } from '../span-record.js';
+import type { SpanEvent, SpanLink, SpanRecord, SpanSource } from '../span-record.js';
 import { normalizeId } from './ids.js';
 import { durationMsOf, makeStatus, normalizeKind, normalizeStatusCode, serviceOf } from './normalize.js';
 import type { ResourceCache } from './resource-cache.js';
@@ -47,6 +47,7 @@ export function fromOtlpRequest(obj: Obj, source: SpanSource, resources: Resourc
         const ended = end !== null && end >= startNs;
         const endNs = ended ? end : startNs;
         const status = (s['status'] ?? {}) as Obj;
+        const links = asArray(s['links']).flatMap(toLink);
         spans.push({
           traceId,
           spanId,
@@ -60,6 +61,7 @@ export function fromOtlpRequest(obj: Obj, source: SpanSource, resources: Resourc
           status: makeStatus(normalizeStatusCode(status['code']), status['message']),
           attributes: decodeKeyValues(s['attributes']),
           events: asArray(s['events']).map(toEvent),
+          ...(links.length === 0 ? {} : { links }),
           service,
           resource,
           scope,
@@ -73,6 +75,13 @@ export function fromOtlpRequest(obj: Obj, source: SpanSource, resources: Resourc
 
 function toEvent(e: Obj): SpanEvent {
   return { name: String(e['name'] ?? ''), timeNs: nanosToNs(e['timeUnixNano']) ?? 0n, attributes: decodeKeyValues(e['attributes']) };
+}
+
+// a link without valid ids is left out
+function toLink(l: Obj): SpanLink[] {
+  const traceId = normalizeId(l['traceId'], 16);
+  const spanId = normalizeId(l['spanId'], 8);
+  return traceId === null || spanId === null ? [] : [{ traceId, spanId, attributes: decodeKeyValues(l['attributes']) }];
 }
 
 function asArray(v: unknown): Obj[] {

@@ -52,10 +52,11 @@ function describe(a: Anomaly): string {
       return `rollout ${a.rolloutId} (trace ${a.traceId})`;
     case 'missing_server_spans': {
       const e = a.examples[0];
-      // a server killed (kill -9, OOM) loses the spans it had not exported yet: as common as a lost file
+      // a server killed (kill -9, OOM) loses the spans it had not exported yet: as common as a lost
+      // file; a server that never traces (a Python server without nemo-lens) is the most common of all
       const where = a.calleeSeen
         ? 'its other spans are in the input: its log file was cut, or it was killed before writing these'
-        : 'no span of it is in the input: its log file is missing, or it was killed before writing any';
+        : 'no span of it is in the input: it runs without tracing (a Python server writes spans only with nemo-lens installed in its environment), its log file is missing, or it was killed before writing any';
       return `${a.count} SERVER span${a.count === 1 ? '' : 's'} missing from ${displayService(a.callee)} — calls from ${a.from.map(displayService).join(', ')}; ${where}${e === undefined ? '' : ` (e.g. trace ${e.traceId} span ${e.spanId})`}`;
     }
     case 'retry':

@@ -19,6 +19,11 @@ export function formatMs(ms: number): string {
   return `${neg}${a.toFixed(2)}ms`;
 }
 
+/** `n` and its noun, plural unless one: `1 request`, `3 requests` (nouns that take an `s`). */
+export function counted(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
 /** `0.1234` → `12.3%`. */
 export function formatPct(fraction: number | null): string {
   return fraction === null || !Number.isFinite(fraction) ? '-' : `${(fraction * 100).toFixed(1)}%`;
@@ -104,14 +109,17 @@ export interface TableFit {
   droppable?: readonly number[];
   /** Columns never elided (ids to copy). */
   keep?: readonly number[];
+  /** Width text columns are elided to before a droppable column is left out (default 10): names worth reading whole. */
+  floor?: number;
 }
 
 const MIN_TEXT_COLUMN = 10;
 
 /**
  * A plain-text table with aligned columns (`r` right-aligns a column). With `fit.maxWidth`, the
- * widest left-aligned columns are elided in the middle (down to 10 columns), then `droppable`
- * columns are left out, until the table fits; a note under the table names what was left out.
+ * widest left-aligned columns are elided in the middle (down to `fit.floor`, 10 columns unless
+ * given), then `droppable` columns are left out, until the table fits; a note under the table
+ * names what was left out.
  */
 export function textTable(headers: readonly string[], rows: readonly string[][], align: readonly ('l' | 'r')[] = [], fit: TableFit = {}): string {
   // a loop, not Math.max(...rows): a table of 100,000s of rows (`stats --by attribute:<id>`) would overflow the stack
@@ -131,16 +139,18 @@ export function textTable(headers: readonly string[], rows: readonly string[][],
   };
   const dropped: string[] = [];
   if (fit.maxWidth !== undefined) {
-    shrink(fit.maxWidth, MIN_TEXT_COLUMN);
-    // a column is left out only when eliding names to 10 columns is not enough, and then the
+    const floor = fit.floor ?? MIN_TEXT_COLUMN;
+    shrink(fit.maxWidth, floor);
+    // a column is left out only when eliding names to the floor is not enough, and then the
     // names get their room back
     for (const i of fit.droppable ?? []) {
       if (total() <= fit.maxWidth) break;
       columns = columns.filter((c) => c !== i);
       dropped.push(headers[i]!);
       widths = [...natural];
-      shrink(fit.maxWidth, MIN_TEXT_COLUMN);
+      shrink(fit.maxWidth, floor);
     }
+    shrink(fit.maxWidth, MIN_TEXT_COLUMN);
     shrink(fit.maxWidth, 4);
   }
   const line = (cells: readonly string[]) =>

@@ -10,6 +10,9 @@ import type { TableFit } from './format.js';
 /** Output style of the stats renderers. */
 export type StatsFormat = 'text' | 'markdown';
 
+// `gym.model.chat_completions`, `POST /aggregate_metrics`: the names of a run, readable at 80 columns
+const STATS_NAME_FLOOR = 26;
+
 /** One row per group: count, errors, percentiles (nearest rank), totals, share of rollout wall time. */
 export function renderStats(stats: SpanStats, format: StatsFormat = 'text', width?: number): string {
   const table = tableFor(format, width);
@@ -33,8 +36,10 @@ export function renderStats(stats: SpanStats, format: StatsFormat = 'text', widt
   const head = format === 'markdown' ? `### Spans by ${by}\n\n` : `Spans by ${by}\n\n`;
   return (
     head +
-    table(['' + by, 'count', 'errors', 'p50', 'p90', 'p95', 'p99', 'max', 'total', 'self', 'self/rollout wall'], rows, ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'], {
+    // names whole (up to 24 columns) before p90, p99, max and total
+    table(['' + by, 'count', 'errors', 'p50', 'p90', 'p95', 'p99', 'max', 'total', 'self', 'self/wall'], rows, ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'], {
       droppable: [4, 6, 7, 8],
+      floor: STATS_NAME_FLOOR,
     }) +
     `\n${notes.join('; ')}\n`
   );

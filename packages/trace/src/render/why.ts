@@ -54,10 +54,11 @@ export function renderAttribution(a: Attribution, format: WhyFormat = 'text', ct
     parts.push(prose("\nCalls between processes: the caller's time outside the callee's span, in phases (* = on the critical path; ~ = phases not recorded, before/after the server span):\n"));
     parts.push(
       table(
-        ['call', 'from → to', 'client', 'server', 'queue', 'connect', 'transit', 'return', 'connection', 'crit'],
+        // the route and the callee tell calls apart; the caller (mostly the agent) gives way first
+        ['call', 'to', 'client', 'server', 'queue', 'connect', 'transit', 'return', 'connection', 'crit', 'from'],
         a.hops.slice(0, 15).map(hopRow),
-        ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'l', 'l'],
-        { droppable: [8, 3] },
+        ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'l', 'l', 'l'],
+        { droppable: [10, 8, 3], floor: 14 },
       ),
     );
     const skewed = a.hops.filter((h) => h.clockSkewMs > 0);
@@ -141,7 +142,7 @@ function hopRow(h: NetworkHop): string[] {
   const phased = h.phasesRecorded;
   return [
     h.name,
-    `${displayService(h.fromService)} → ${displayService(h.toService)}${h.collector ? ' (collector)' : ''}`,
+    displayService(h.toService),
     formatMs(h.clientMs),
     h.serverSpanId === null ? 'missing' : formatMs(h.serverMs),
     phased ? v(p.caller_queue) : '-',
@@ -150,6 +151,7 @@ function hopRow(h: NetworkHop): string[] {
     phased ? v(p.return) : `~${v(p.network_after)}`,
     h.reused === null ? '-' : h.reused ? 'reused' : `new ${formatMs(h.connectMs)}`,
     h.onCriticalPath ? '*' : '',
+    `${displayService(h.fromService)}${h.collector ? ' (collector)' : ''}`,
   ];
 }
 

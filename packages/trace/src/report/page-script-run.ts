@@ -67,7 +67,10 @@ function memoryChart(m, endMs) {
   yAxis(s, max, mib); timeAxis(s, endMs);
   m.series.forEach(function (se, i) {
     var pts = se.points.map(function (p) { return xOf(endMs > 0 ? Math.min(1, p[0] / endMs) : 0).toFixed(1) + ',' + yOf(p[1], max).toFixed(1); }).join(' ');
-    var line = sv('polyline', { points: pts, 'class': 'mem mem-' + (i % 6) }); var tt = sv('title'); tt.textContent = svc(se.name); line.appendChild(tt); s.appendChild(line);
+    // a process sampled once in the run's window is a dot: a polyline of one point draws nothing
+    var one = se.points.length === 1 ? se.points[0] : null;
+    var line = one ? sv('circle', { cx: xOf(endMs > 0 ? Math.min(1, one[0] / endMs) : 0).toFixed(1), cy: yOf(one[1], max).toFixed(1), r: 3, 'class': 'mem mem-' + (i % 6) }) : sv('polyline', { points: pts, 'class': 'mem mem-' + (i % 6) });
+    var tt = sv('title'); tt.textContent = svc(se.name); line.appendChild(tt); s.appendChild(line);
   });
   return s;
 }

@@ -64,17 +64,36 @@ export function buildRunView(intervals: { starts: BigInt64Array; ends: BigInt64A
     timeline: { binMs, inFlight, started, finished },
     durations: { binMs: durBin, counts },
     utilization,
-    memory: memoryView(saturation, inRun, rel),
+    memory: memoryView(saturation, { from: originNs, to: endNs }, rel, spanMs),
   };
 }
 
-// The orchestrator's per-server samples when recorded, else each process's V8 heap.
-function memoryView(sat: SaturationData, inRun: (s: Sample) => boolean, rel: (ns: bigint) => number): RunView['memory'] {
-  const point = (s: Sample): [number, number] => [rel(s.endNs), s.value];
-  const servers = sat.memory.filter((m) => m.samples.some(inRun));
-  if (servers.length > 0) return { what: METRIC.SERVER_MEMORY_USAGE, series: servers.map((m) => ({ name: `${m.server} (${m.type})`, points: thin(m.samples.filter(inRun)).map(point) })) };
-  const heaps = sat.processes.filter((p) => p.heapUsed.some(inRun));
-  return { what: 'v8js.memory.heap.used', series: heaps.map((p) => ({ name: p.key, points: thin(p.heapUsed.filter(inRun)).map(point) })) };
+// The orchestrator's per-server samples when recorded, else each process's V8 heap. Every process
+// with samples gets its line: one whose samples fall around a short run but not in it (a server
+// exports its last gauges at shutdown, after the run's last span) is drawn from its nearest
+// samples, held at the window's edges.
+function memoryView(sat: SaturationData, window: { from: bigint; to: bigint }, rel: (ns: bigint) => number, spanMs: number): RunView['memory'] {
+  const point = (s: Sample): [number, number] => [Math.min(spanMs, Math.max(0, rel(s.endNs))), s.value];
+  const line = (samples: Sample[]) => thin(around(samples, window.from, window.to)).map(point);
+  const servers = sat.memory.filter((m) => m.samples.length > 0);
+  if (servers.length > 0) return { what: METRIC.SERVER_MEMORY_USAGE, series: servers.map((m) => ({ name: `${m.server} (${m.type})`, points: line(m.samples) })) };
+  const heaps = sat.processes.filter((p) => p.heapUsed.length > 0);
+  return { what: 'v8js.memory.heap.used', series: heaps.map((p) => ({ name: p.key, points: line(p.heapUsed) })) };
+}
+
+// The samples in the window [from, to], with the last one before it and the first one after it (samples are in time order).
+function around(samples: Sample[], from: bigint, to: bigint): Sample[] {
+  let first = -1;
+  let last = -1;
+  for (let i = 0; i < samples.length; i++) {
+    if (samples[i]!.endNs < from || samples[i]!.startNs > to) continue;
+    if (first === -1) first = i;
+    last = i;
+  }
+  if (first !== -1) return samples.slice(Math.max(0, first - 1), last + 2);
+  // none inside: the nearest on each side (all after the window: the first; all before it: the last)
+  const next = samples.findIndex((x) => x.startNs > to);
+  return next === -1 ? samples.slice(-1) : samples.slice(Math.max(0, next - 1), next + 1);
 }
 
 // Every k-th sample so a series never exceeds MAX_SAMPLES (the last one is always kept).

@@ -19,7 +19,7 @@ import type { RangeScan } from './scan-range.js';
 // The console record's columns (span, metric, log and resource records share one line format).
 // Times stay strings: nanoseconds since 1970 exceed a double's precision.
 const RAW_COLUMNS = `{type: 'VARCHAR', trace_id: 'VARCHAR', span_id: 'VARCHAR', parent_span_id: 'VARCHAR', name: 'VARCHAR', kind: 'VARCHAR',
-  start_time_unix_nano: 'VARCHAR', end_time_unix_nano: 'VARCHAR', end_time: 'VARCHAR', status: 'JSON', attributes: 'JSON', events: 'JSON',
+  start_time_unix_nano: 'VARCHAR', end_time_unix_nano: 'VARCHAR', end_time: 'VARCHAR', status: 'JSON', attributes: 'JSON', events: 'JSON', links: 'JSON',
   resource: 'JSON', scope: 'JSON', "service.name": 'VARCHAR', "service.instance.id": 'VARCHAR', "process.pid": 'VARCHAR',
   unit: 'VARCHAR', temporality: 'VARCHAR', data_points: 'JSON', time_unix_nano: 'VARCHAR', time: 'VARCHAR', severity_text: 'VARCHAR',
   severity_number: 'VARCHAR', body: 'JSON', event_name: 'VARCHAR'}`;
@@ -178,7 +178,7 @@ async function writeParts(c: DuckDBConnection, raw: string, t: RangeTarget & { l
         CAST(start_time_unix_nano AS BIGINT) AS start_ns, CASE WHEN TRY_CAST(end_time_unix_nano AS BIGINT) > 0 THEN CAST(end_time_unix_nano AS BIGINT) END AS end_ns,
         ${STATUS_CODE} AS status_code,
         CASE WHEN json_type(status, '$.message') = 'VARCHAR' AND json_extract_string(status, '$.message') <> '' THEN json_extract_string(status, '$.message') END AS status_message,
-        ${OBJECT_TEXT_OR_EMPTY('attributes')} AS attributes, ${NON_EMPTY_ARRAY_TEXT('events')} AS events, res_attrs AS resource, res_service AS service,
+        ${OBJECT_TEXT_OR_EMPTY('attributes')} AS attributes, ${NON_EMPTY_ARRAY_TEXT('events')} AS events, ${NON_EMPTY_ARRAY_TEXT('links')} AS links, res_attrs AS resource, res_service AS service,
         CASE WHEN json_type(scope, '$.name') = 'VARCHAR' THEN json_extract_string(scope, '$.name') END AS scope_name,
         CASE WHEN json_type(scope, '$.version') = 'VARCHAR' THEN json_extract_string(scope, '$.version') END AS scope_version,
         'console' AS format, ${file} AS file, ${t.chunk} AS chunk, seq, ${line} AS line

@@ -105,6 +105,7 @@ function spanRow(s: SpanRecord, format: string, t: RangeTarget, seq: number): ob
     status_message: s.status.message ?? null,
     attributes: s.attributes,
     events: s.events.length === 0 ? null : s.events.map((e) => ({ name: e.name, time_unix_nano: e.timeNs, attributes: e.attributes })),
+    links: s.links === undefined || s.links.length === 0 ? null : s.links.map((l) => ({ trace_id: l.traceId, span_id: l.spanId, attributes: l.attributes })),
     resource: s.resource.attributes,
     service: s.service,
     scope_name: s.scope?.name ?? null,

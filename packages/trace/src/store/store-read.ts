@@ -12,7 +12,7 @@ import type { Rollout } from '../assemble/rollouts.js';
 import type { TraceSet } from '../assemble/trace-model.js';
 import { isSaturationMetric, SATURATION_METRICS } from '../read/metric-points.js';
 import type { MetricPoint } from '../read/metric-points.js';
-import { makeStatus, readEvents, serviceOf, spanTiming } from '../read/normalize.js';
+import { makeStatus, readEvents, readLinks, serviceOf, spanTiming } from '../read/normalize.js';
 import { ResourceCache } from '../read/resource-cache.js';
 import type { Attributes, SpanKindName, SpanRecord, SpanResource, StatusCodeName } from '../span-record.js';
 import { sqlList, sqlString } from './duck.js';
@@ -38,7 +38,7 @@ export interface Batch {
 // read. A process's resource (hundreds of bytes, the same on each of its lines) and the file path
 // are read once, not per span: a row carries a hash of its resource and its file's position in
 // the input. Instants travel as strings: nanoseconds since 1970 exceed a double.
-const SPAN_ROW = `json_array(trace_id, span_id, parent_span_id, name, kind, start_ns::VARCHAR, end_ns::VARCHAR, status_code, status_message, attributes::JSON, events::JSON,
+const SPAN_ROW = `json_array(trace_id, span_id, parent_span_id, name, kind, start_ns::VARCHAR, end_ns::VARCHAR, status_code, status_message, attributes::JSON, events::JSON, links::JSON,
   hash(resource)::VARCHAR, scope_name, scope_version, line, file_index)::VARCHAR`;
 
 /** Turns stored rows into {@link SpanRecord}s, sharing one resource object per process. */
@@ -66,7 +66,7 @@ class SpanRows {
 
   /** The span of a row's {@link SPAN_ROW} text. */
   span(text: string): SpanRecord {
-    const [traceId, spanId, parentSpanId, name, kind, start, end, code, message, attributes, events, resourceHash, scopeName, scopeVersion, line, fileIndex] = JSON.parse(text) as [
+    const [traceId, spanId, parentSpanId, name, kind, start, end, code, message, attributes, events, links, resourceHash, scopeName, scopeVersion, line, fileIndex] = JSON.parse(text) as [
       string,
       string,
       string | null,
@@ -77,6 +77,7 @@ class SpanRows {
       StatusCodeName,
       string | null,
       Attributes,
+      unknown[] | null,
       unknown[] | null,
       string,
       string | null,
@@ -97,6 +98,7 @@ class SpanRows {
       status: makeStatus(code, message),
       attributes,
       events: events === null ? [] : readEvents(events),
+      ...(links === null ? {} : { links: readLinks(links) }),
       service: this.service(resource),
       resource,
       scope: scopeName === null ? null : { name: scopeName, ...(scopeVersion === null ? {} : { version: scopeVersion }) },

@@ -20,6 +20,7 @@ export const TABLE_COLUMNS: Record<Table, ReadonlyArray<readonly [string, string
     ['status_message', 'VARCHAR'],
     ['attributes', 'VARCHAR'],
     ['events', 'VARCHAR'],
+    ['links', 'VARCHAR'],
     ['resource', 'VARCHAR'],
     ['service', 'VARCHAR'],
     ['scope_name', 'VARCHAR'],
@@ -91,5 +92,5 @@ export function castColumns(table: Table): string {
 }
 
 function isJsonColumn(table: Table, name: string): boolean {
-  return ['attributes', 'events', 'resource', 'body'].includes(name) && table !== 'resources' ? true : table === 'resources' && name === 'attributes';
+  return ['attributes', 'events', 'links', 'resource', 'body'].includes(name) && table !== 'resources' ? true : table === 'resources' && name === 'attributes';
 }

@@ -50,6 +50,7 @@ export const SPAN_VIEW_COLUMNS: readonly ViewColumn[] = [
   { name: 'attributes', sql: 'attributes::JSON' },
   { name: 'resource_attributes', sql: 'resource::JSON' },
   { name: 'events', sql: `coalesce(events, '[]')::JSON` },
+  { name: 'links', sql: `coalesce(links, '[]')::JSON` },
   { name: 'scope_name', sql: 'scope_name' },
   { name: 'format', sql: 'format' },
   { name: 'source_file', sql: 'file' },

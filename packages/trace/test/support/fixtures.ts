@@ -28,6 +28,7 @@ export interface FixtureSpan {
   attributes?: Record<string, unknown>;
   status?: { code: string; message?: string | null };
   events?: Array<{ name: string; time: string; attributes: Record<string, unknown> }>;
+  links?: Array<{ trace_id: string; span_id: string; attributes: Record<string, unknown> }>;
 }
 
 let counter = 0;
@@ -67,7 +68,7 @@ export function consoleLine(s: FixtureSpan): string {
     status: s.status ?? { code: 'UNSET', message: null },
     attributes: s.attributes ?? {},
     events: s.events ?? [],
-    links: [],
+    links: s.links ?? [],
     resource: { attributes: { 'service.name': s.service, 'nemo.run.id': 'run1' } },
     scope: { name: 'nemo.gym', version: '0.1.0' },
   });
@@ -165,6 +166,32 @@ export function defaultPresetSpans(rolloutIds: string[]): FixtureSpan[] {
   const out = [job];
   rolloutIds.forEach((rolloutId, i) => {
     const client: FixtureSpan = { traceId, spanId: nextId(8), parentSpanId: job.spanId, name: 'HTTP POST', kind: 'CLIENT', service: DRIVER, startMs: i * 100 - 1, endMs: i * 100 + 1001 };
+    out.push(client, ...rolloutSpans({ rolloutId, traceId, atMs: i * 100, parentSpanId: client.spanId }));
+  });
+  return out;
+}
+
+/**
+ * A `default`-preset run as gym writes it now: `gym.job` a trace of its own, and each rollout a
+ * trace whose first span (the driver's call to `/run`) links to the job and names the run.
+ */
+export function linkedRolloutSpans(rolloutIds: string[]): FixtureSpan[] {
+  const job: FixtureSpan = { traceId: nextId(16), spanId: nextId(8), parentSpanId: null, name: 'gym.job', kind: 'INTERNAL', service: DRIVER, startMs: -10, endMs: 5000 };
+  const out = [job];
+  rolloutIds.forEach((rolloutId, i) => {
+    const traceId = nextId(16);
+    const client: FixtureSpan = {
+      traceId,
+      spanId: nextId(8),
+      parentSpanId: null,
+      name: 'HTTP POST',
+      kind: 'CLIENT',
+      service: DRIVER,
+      startMs: i * 100 - 1,
+      endMs: i * 100 + 1001,
+      attributes: { 'nemo.gym.rollout.id': rolloutId, 'gym.run.id': 'run1' },
+      links: [{ trace_id: job.traceId, span_id: job.spanId, attributes: {} }],
+    };
     out.push(client, ...rolloutSpans({ rolloutId, traceId, atMs: i * 100, parentSpanId: client.spanId }));
   });
   return out;

@@ -174,7 +174,7 @@ async function collect(
       },
       onInfo: (line) => io.err(`gym: ${line}`),
       onWarning: (line) => io.err(`gym: warning: ${line}`),
-      // every /run call of the run descends from gym.job (under `default`)
+      // every /run call of the run starts its own trace, linked to gym.job
       ...(instrument === undefined ? {} : { instrument: withDefaultScope(instrument, scope) }),
     }),
   ).finally(() => status.release());
