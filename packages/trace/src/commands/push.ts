@@ -51,7 +51,7 @@ export async function push(options: PushOptions, out: CommandOutput): Promise<nu
     // the SDK's modules load only for this command (importing @gym/trace stays cheap)
     const { ReadableSpanConverter } = await import('../push/readable-spans.js');
     const { createOtlpSender } = await import('../push/otlp-sender.js');
-    const sender = createOtlpSender(protocol, url, options.headers ?? {}, options.timeoutMs ?? 30_000);
+    const sender = await createOtlpSender(protocol, url, options.headers ?? {}, options.timeoutMs ?? 30_000);
     const converter = new ReadableSpanConverter();
     const inFlight: Array<Promise<void>> = [];
     let batch: ReadableSpan[] = [];
