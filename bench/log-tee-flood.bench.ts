@@ -1,4 +1,4 @@
-// The log tee under a flood of child output (issue [21] finding 5): CPU time of the orchestrator
+// The log tee under a flood of child output: CPU time of the orchestrator
 // reading (a) 10 MiB without a newline and (b) 300,000 `\r` progress redraws (tqdm), through the
 // tee of this checkout and through the tee before the fix (read from git, commit LOG_TEE_BASELINE),
 // side by side, alternating rounds. A head-server stand-in on the same event loop measures how late

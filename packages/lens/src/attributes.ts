@@ -3,12 +3,17 @@
  * @module
  */
 import type { AttributeValue, Span } from '@opentelemetry/api';
+import { REDACTED } from '@gym/names';
 
-/** Keys whose string values are replaced by {@link REDACTED} (exact, case-sensitive, as nemo-lens). */
+/**
+ * Keys whose string values are replaced by {@link REDACTED} (exact, case-sensitive, as nemo-lens).
+ * Not the runtime's rule for secret keys (`isSecretKey`): span attributes keep nemo-lens's list,
+ * which also hides prompt and output text, so that gym's spans are what nemo-lens's would be.
+ */
 export const DEFAULT_REDACT_KEYS: ReadonlySet<string> = new Set(['prompt', 'input_text', 'output_text', 'text', 'password', 'token', 'secret', 'key']);
 
-/** The replacement for a redacted value. */
-export const REDACTED = '[REDACTED]';
+/** The replacement for a redacted value (the one marker of `@gym/names`). */
+export { REDACTED };
 
 /** Attribute input: anything; only scalars and arrays of scalars survive {@link safeSetSpanAttributes}. */
 export type LooseAttributes = Readonly<Record<string, unknown>>;

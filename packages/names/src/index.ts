@@ -6,6 +6,7 @@
  * @module
  */
 export { ATTR } from './attributes.js';
+export { REDACTED } from './redaction.js';
 export type { AttributeKey } from './attributes.js';
 export { SPAN, SPAN_EVENT } from './spans.js';
 export { GYM_SCOPE, METRIC, UNIT } from './metrics.js';

@@ -101,7 +101,7 @@ describe('links', () => {
 
   it('nothing cites documents outside the repository: docs, and the comments of every source file', () => {
     // design notes, briefs and section numbers of documents a reader of the repository cannot open
-    const outside = /DESIGN(\.md)?\b|[Dd]esign notes|\.\.\/shared\/|\breference §|STYLE\.md|node-ecosystem\.md|nemo-gym-observability|§\s?\d|\b[Tt]he issue\b|\b[Ii]ssue #?\d+/;
+    const outside = /DESIGN(\.md)?\b|[Dd]esign notes|\.\.\/shared\/|\breference §|STYLE\.md|node-ecosystem\.md|nemo-gym-observability|§\s?\d|\b[Tt]he issue\b|\b[Ii]ssues? #?\[?\d+/;
     const sources = ['packages', 'bench', 'scripts', 'resources_servers', 'responses_api_agents', 'responses_api_models'].flatMap((dir) => codeFiles(join(REPO_ROOT, dir)));
     const files = [...markdownFiles, join(REPO_ROOT, 'BENCHMARKS.md'), ...sources.filter((f) => f !== fileURLToPath(import.meta.url))];
     assert.ok(sources.length > 300, `only ${sources.length} source files: the scan is broken`);

@@ -138,9 +138,15 @@ export function registerTraceCommands<A extends unknown[], O extends OptionValue
     .option('--max-rows <n>', 'rows printed at most (all with --json)', wholeNumber(1), 1000)
     .option('--json', 'JSON output')
     .option('--markdown', 'Markdown output')
+    .option('--allow-files', "let the query read and write files other than the run's tables (read_csv, COPY ... TO); off by default")
     .action(async (query, paths, o) => {
       const { sql } = await import('./commands/sql.js');
-      setExit(await sql({ query, paths, format: formatOf(o), memoryLimit: o.memoryLimit, maxRows: o.maxRows, ...(o.threads === undefined ? {} : { threads: o.threads }) }, processOutput()));
+      setExit(
+        await sql(
+          { query, paths, format: formatOf(o), memoryLimit: o.memoryLimit, maxRows: o.maxRows, allowFiles: o.allowFiles === true, ...(o.threads === undefined ? {} : { threads: o.threads }) },
+          processOutput(),
+        ),
+      );
     });
 
   trace

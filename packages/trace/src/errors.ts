@@ -19,6 +19,8 @@ export const TRACE_ERRORS = {
   GYM_TRACE_BAD_OPTION: { exitCode: 2, docs: ERRORS_SECTION },
   GYM_TRACE_SQL_ERROR: { exitCode: 2, docs: ERRORS_SECTION },
   GYM_TRACE_PUSH_FAILED: { exitCode: 2, docs: ERRORS_SECTION },
+  GYM_TRACE_PUSH_NOT_OTLP: { exitCode: 2, docs: ERRORS_SECTION },
+  GYM_TRACE_PUSH_REJECTED: { exitCode: 2, docs: ERRORS_SECTION },
 } as const satisfies Record<string, { exitCode: number; docs: string }>;
 
 /** A code of {@link TRACE_ERRORS}. */
@@ -35,6 +37,8 @@ export const TRACE_ERROR_CODES = {
   badOption: 'GYM_TRACE_BAD_OPTION',
   sqlError: 'GYM_TRACE_SQL_ERROR',
   pushFailed: 'GYM_TRACE_PUSH_FAILED',
+  pushNotOtlp: 'GYM_TRACE_PUSH_NOT_OTLP',
+  pushRejected: 'GYM_TRACE_PUSH_REJECTED',
 } as const satisfies Record<string, TraceErrorCode>;
 
 /** Base class of trace errors. */

@@ -3,6 +3,9 @@
 // kind, status, attributes, events and service, over each protocol.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import * as grpc from '@grpc/grpc-js';
 import { push } from '../src/commands/push.js';
 import type { PushProtocol } from '../src/commands/push.js';
 import { readSpans } from '../src/read/read-spans.js';
@@ -96,5 +99,112 @@ describe('gym trace push', () => {
     const bad = capture();
     assert.equal(await push({ paths: [run], endpoint: 'localhost:4318' }, bad), 2);
     assert.match(bad.err, /GYM_TRACE_BAD_OPTION.*--endpoint/);
+  });
+});
+
+/** A local HTTP endpoint answering every request with `answer`; counts the requests. */
+async function httpEndpoint(answer: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ url: string; requests: () => number }> {
+  let requests = 0;
+  const server = createServer((req, res) => {
+    requests++;
+    req.resume();
+    req.on('end', () => answer(req, res));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  cleanups.push(() => new Promise<void>((r) => server.close(() => r())));
+  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, requests: () => requests };
+}
+
+/** A local gRPC endpoint whose trace Export answers `reply` (raw response bytes). */
+async function grpcEndpoint(reply: Buffer): Promise<string> {
+  const identity = (b: Buffer): Buffer => b;
+  const server = new grpc.Server();
+  const path = '/opentelemetry.proto.collector.trace.v1.TraceService/Export';
+  server.addService(
+    { Export: { path, requestStream: false, responseStream: false, requestSerialize: identity, requestDeserialize: identity, responseSerialize: identity, responseDeserialize: identity } },
+    { Export: (_call: grpc.ServerUnaryCall<Buffer, Buffer>, done: grpc.sendUnaryData<Buffer>) => done(null, reply) },
+  );
+  const port = await new Promise<number>((resolve, reject) => server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (err, p) => (err === null ? resolve(p) : reject(err))));
+  cleanups.push(() => void server.forceShutdown());
+  return `http://127.0.0.1:${port}`;
+}
+
+/**
+ * `ExportTraceServiceResponse { partial_success = 1 { rejected_spans = 1; error_message = 2 } }`, encoded by
+ * hand: the OTLP protos the receiver loads predate partial success. Counts and messages below 128 bytes.
+ */
+function partialSuccess(rejectedSpans: number, errorMessage: string): Buffer {
+  const message = Buffer.from(errorMessage);
+  const inner = Buffer.concat([Buffer.from([0x08, rejectedSpans]), message.length === 0 ? Buffer.alloc(0) : Buffer.concat([Buffer.from([0x12, message.length]), message])]);
+  return Buffer.concat([Buffer.from([0x0a, inner.length]), inner]);
+}
+
+describe('gym trace push reads what the collector answered', () => {
+  let spanCount: number;
+  before(async () => {
+    spanCount = (await readSpans([run])).spans.length;
+  });
+
+  const rejecting = [
+    {
+      protocol: 'http/protobuf',
+      endpoint: () => httpEndpoint((_req, res) => res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end(partialSuccess(2, 'span name too long'))).then((e) => e.url),
+    },
+    {
+      protocol: 'http/json',
+      endpoint: () =>
+        httpEndpoint((_req, res) =>
+          res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify({ partialSuccess: { rejectedSpans: '2', errorMessage: 'span name too long' } })),
+        ).then((e) => e.url),
+    },
+    { protocol: 'grpc', endpoint: () => grpcEndpoint(partialSuccess(2, 'span name too long')) },
+  ] as const;
+  for (const { protocol, endpoint } of rejecting) {
+    it(`${protocol}: spans rejected through OTLP partial success are counted, named and fail the command`, async () => {
+      const c = capture();
+      assert.equal(await push({ paths: [run], endpoint: await endpoint(), protocol, batchSize: 7 }, c), 2);
+      const requests = Math.ceil(spanCount / 7);
+      assert.match(
+        c.err,
+        new RegExp(`GYM_TRACE_PUSH_REJECTED.*rejected ${requests * 2} of the ${spanCount} spans it took \\(partial success in ${requests} of ${requests} requests\\): span name too long`),
+      );
+    });
+  }
+
+  it('a partial success that rejected nothing is a success', async () => {
+    const { url } = await httpEndpoint((_req, res) => res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end(partialSuccess(0, '')));
+    const c = capture();
+    assert.equal(await push({ paths: [run], endpoint: url }, c), 0, c.err);
+    assert.match(c.out, new RegExp(`^pushed ${spanCount} spans`));
+  });
+
+  const notOtlp = [
+    { what: 'an HTML page with 200', type: 'text/html', body: '<!DOCTYPE html><html><body>Sign in to continue</body></html>', says: /Content-Type 'text\/html'.*Sign in to continue/ },
+    { what: 'a wrong content type', type: 'application/octet-stream', body: '\x0a\x00', says: /Content-Type 'application\/octet-stream' instead of application\/x-protobuf/ },
+    { what: 'protobuf that does not decode', type: 'application/x-protobuf', body: '<html>', says: /not an ExportTraceServiceResponse/ },
+  ];
+  for (const { what, type, body, says } of notOtlp) {
+    it(`refuses ${what}: not counted as pushed, a clear error, exit 2`, async () => {
+      const endpoint = await httpEndpoint((_req, res) => res.writeHead(200, { 'content-type': type }).end(body));
+      const c = capture();
+      assert.equal(await push({ paths: [run], endpoint: endpoint.url, batchSize: 7 }, c), 2);
+      assert.doesNotMatch(c.out, /pushed/);
+      assert.match(c.err, /GYM_TRACE_PUSH_NOT_OTLP.*is not an OTLP response/);
+      assert.match(c.err, says);
+      // the first answer ends the push: reading stops, at most the requests already in flight were sent
+      assert.ok(endpoint.requests() <= 2, `${endpoint.requests()} requests`);
+    });
+  }
+
+  it('retries what the collector asks to retry, then counts the spans', async () => {
+    let calls = 0;
+    const { url } = await httpEndpoint((_req, res) => {
+      if (++calls === 1) res.writeHead(503, { 'retry-after': '0' }).end();
+      else res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
+    });
+    const c = capture();
+    assert.equal(await push({ paths: [run], endpoint: url }, c), 0, c.err);
+    assert.match(c.out, new RegExp(`^pushed ${spanCount} spans in 1 request `));
+    assert.equal(calls, 2);
   });
 });

@@ -1,11 +1,18 @@
 /**
- * Hiding secrets before a config is printed (`gym env resolve`) or served (head server).
+ * Secrets and redaction, the one rule: what a secret key is ({@link isSecretKey}), what a value
+ * that is a credential by its look is ({@link isCredentialValue}), and the one marker a hidden value
+ * becomes ({@link REDACTED}). Every output that redacts uses them: config dumps (`gym env resolve`,
+ * the head server) here; the configured secret values found in any text (`secret-scrub.ts`: errors,
+ * logs, spans, results, server output); the config each server receives (`server-secrets.ts`);
+ * upstream errors (`protocol/upstream/redact-secrets.ts`); capture files (`evidence/scrub.ts`).
+ * Span attributes follow nemo-lens's own exact key list (`@gym/lens`), with the same marker.
  * @module
  */
+import { REDACTED } from '@gym/names';
 import { isMap } from './tree.js';
 
-/** What a secret value is replaced with. */
-export const REDACTED = '[REDACTED]';
+/** What a secret value is replaced with (the marker of `@gym/names`, as spans write it). */
+export { REDACTED };
 
 /**
  * Last words of a key that mark it secret. Matched against the key's final word (split on `_`,
@@ -28,9 +35,14 @@ export const DEFAULT_SECRET_WORDS: ReadonlySet<string> = new Set([
   'credentials',
   'header',
   'headers',
+  'auth',
 ]);
 
-/** True when `key` looks like it holds a secret (case-insensitive; see {@link DEFAULT_SECRET_WORDS}). */
+/**
+ * True when `key` looks like it holds a secret (case-insensitive; see {@link DEFAULT_SECRET_WORDS}):
+ * config keys, JSON keys of captured bodies and HTTP header names alike (`api_key`, `clientSecret`,
+ * `x-api-key`, `Authorization`, `X-Auth-Token`).
+ */
 export function isSecretKey(key: string): boolean {
   const words = key
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
@@ -38,7 +50,22 @@ export function isSecretKey(key: string): boolean {
     .split(/[_\-.\s]+/)
     .filter((w) => w !== '');
   const last = words[words.length - 1];
-  return last !== undefined && DEFAULT_SECRET_WORDS.has(last);
+  if (last === undefined || !DEFAULT_SECRET_WORDS.has(last)) return false;
+  return words.length > 1 || !AMBIGUOUS_ALONE.has(last);
+}
+
+/**
+ * Secret words that are not secret keys on their own: a bare `token` is a logprob's token and a
+ * bare `key` a dictionary's key in the bodies gym captures (`hf_token`, `api_key` are secret).
+ */
+const AMBIGUOUS_ALONE: ReadonlySet<string> = new Set(['token', 'key', 'keys']);
+
+/** Values that are credentials by their look alone: a bearer token, an OpenAI, NVIDIA or Hugging Face key. */
+const CREDENTIAL_VALUE = /^(?:Bearer\s+\S+|sk-[A-Za-z0-9_-]{16,}|nvapi-[A-Za-z0-9_-]{16,}|hf_[A-Za-z0-9]{20,})$/;
+
+/** True when `value` is, by its look, a credential whatever key holds it (for captured bodies). */
+export function isCredentialValue(value: string): boolean {
+  return CREDENTIAL_VALUE.test(value);
 }
 
 /**
@@ -51,10 +78,17 @@ export function redactSecrets<T>(tree: T): T {
   if (Array.isArray(tree)) return (tree as unknown[]).map((v) => redactSecrets(v)) as T;
   if (!isMap(tree)) return tree;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(tree)) {
-    if (isMap(v) || !isSecretKey(k)) out[k] = redactSecrets(v);
-    else if (Array.isArray(v)) out[k] = v.map(() => REDACTED);
-    else out[k] = v === null ? null : REDACTED;
-  }
+  for (const [k, v] of Object.entries(tree)) out[k] = isSecretKey(k) ? redactUnderSecretKey(v, redactSecrets) : redactSecrets(v);
   return out as T;
+}
+
+/**
+ * What the value of a secret key becomes: a map is searched (`search`) rather than hidden whole; a
+ * list keeps its length, each item {@link REDACTED}; `null` stays `null` (nothing to hide); any
+ * other value is {@link REDACTED}.
+ */
+export function redactUnderSecretKey(value: unknown, search: (map: unknown) => unknown): unknown {
+  if (isMap(value)) return search(value);
+  if (Array.isArray(value)) return value.map(() => REDACTED);
+  return value === null ? null : REDACTED;
 }

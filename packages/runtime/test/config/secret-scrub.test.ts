@@ -1,4 +1,4 @@
-// Issue [21] finding 3: a configured secret is found however it was echoed — raw, JSON-escaped
+// A configured secret is found however it was echoed — raw, JSON-escaped
 // once or twice, \uXXXX, URL-encoded as encodeURIComponent or application/x-www-form-urlencoded
 // write it — in any output gym writes.
 import { describe, it } from 'node:test';

@@ -2,7 +2,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readEvidenceSettings } from '../../src/evidence/settings.js';
-import { REDACTED, scrubCaptureSecrets } from '../../src/evidence/scrub.js';
+import { REDACTED } from '../../src/config/redact.js';
+import { scrubCaptureSecrets } from '../../src/evidence/scrub.js';
 
 describe('readEvidenceSettings', () => {
   it('is off unless observability_enabled is true (a boolean or the override string)', () => {

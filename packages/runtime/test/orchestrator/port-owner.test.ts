@@ -38,7 +38,7 @@ describe('portOwner', { skip: !linux && 'needs Linux /proc' }, () => {
     own.close();
   });
 
-  it("'other' when the tree listens on the port of another address and a foreign program holds the configured one (issue [21])", async () => {
+  it("'other' when the tree listens on the port of another address and a foreign program holds the configured one", async () => {
     // the review's reproduction: the server binds 127.0.0.2:P while another program holds 127.0.0.1:P
     const port = (own.address() as AddressInfo).port;
     const elsewhere = await listeningChild('127.0.0.2', port);

@@ -1,4 +1,4 @@
-// Issue [21] finding 2, the review's reproduction: a Python server binds 127.0.0.2:P while another
+// A Python server binds 127.0.0.2:P while another
 // program holds 127.0.0.1:P, where gym expects the server. The other program answers GET / on
 // 127.0.0.1:P; gym must not take it for the server, although a process of the tree it started
 // listens on port P. Real processes and sockets.

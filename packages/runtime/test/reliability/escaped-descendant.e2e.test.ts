@@ -1,4 +1,4 @@
-// Issue [21] finding 1: a Python server forks a child that calls setsid() and ignores SIGTERM, and
+// A Python server forks a child that calls setsid() and ignores SIGTERM, and
 // that child keeps the server's stdout open. Stopping gym must not wait on it for good: the child
 // is found through /proc, killed and reported with its pid and port. A second stop request leaves
 // at once while a stop still waits. Real processes, real signals.

@@ -1,4 +1,4 @@
-// Issue [21] finding 4: a disk that fills never leaves a cut-off line in front of the next record,
+// A disk that fills never leaves a cut-off line in front of the next record,
 // loses are counted and named as a full disk, and the health verdict blames the disk, not the
 // trajectory. The failure is real: /dev/full (every write is ENOSPC) everywhere on Linux, and a
 // 64 KiB tmpfs where this test may mount one (root), for a write that fails part-way.

@@ -65,7 +65,7 @@ describe('an orchestrator that dies without stopping its servers', () => {
       assert.match(env.output(), new RegExp(`gym: the gym CLI process \\(pid ${cliPid}\\) was killed by SIGKILL \\(exit 137\\)`));
     }));
 
-  it('kill -9 of the gym wrapper: the CLI stops its servers as on SIGHUP and says what happened, not SIGHUP (issue [21])', () =>
+  it('kill -9 of the gym wrapper: the CLI stops its servers as on SIGHUP and says what happened, not SIGHUP', () =>
     withEnv(async (env, cliPid) => {
       const servers = env.servers.map((s) => s.pid);
       const wrapper = env.child.pid!;

@@ -1,4 +1,4 @@
-// Issue [8] item 7: every `gym eval run --concurrency` above 10 printed
+// Every `gym eval run --concurrency` above 10 printed
 // `MaxListenersExceededWarning: Possible EventTarget memory leak detected. 11 abort listeners added
 // to [AbortSignal]`: the collector handed one AbortSignal to every request in flight, and undici
 // adds a listener per request. Each rollout now has a signal of its own.

@@ -1,4 +1,4 @@
-// Issue [21] finding 3: a configured secret never appears in any output gym writes — a Python
+// A configured secret never appears in any output gym writes — a Python
 // server's output through the log tee, results rows (a key echoed in a successful reply), capture
 // files (0600 in a 0700 directory) — and `gym env resolve` warns about a key on the command line
 // as `gym env start` does.

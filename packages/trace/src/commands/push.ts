@@ -6,9 +6,9 @@
  * the size of the run.
  * @module
  */
-import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { TRACE_ERROR_CODES, TraceUserError } from '../errors.js';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import type { ExportOutcome } from '../push/otlp-sender.js';
 import { openStore } from '../store/open-store.js';
 import { forEachStoredSpan } from '../store/store-read.js';
 import { counted } from '../render/format.js';
@@ -49,29 +49,34 @@ export async function push(options: PushOptions, out: CommandOutput): Promise<nu
     if (!Number.isInteger(batchSize) || batchSize < 1) throw new TraceUserError(TRACE_ERROR_CODES.badOption, `--batch-size takes a positive integer, got ${options.batchSize}.`);
     const url = endpointUrl(options.endpoint, protocol);
     const paths = await resolvePaths(options.paths, options.cwd, out);
-    const exporter = await createExporter(protocol, url, options.headers ?? {}, options.timeoutMs ?? 30_000);
     // the SDK's modules load only for this command (importing @gym/trace stays cheap)
     const { ReadableSpanConverter } = await import('../push/readable-spans.js');
+    const { createOtlpSender } = await import('../push/otlp-sender.js');
+    const sender = await createOtlpSender(protocol, url, options.headers ?? {}, options.timeoutMs ?? 30_000);
     const converter = new ReadableSpanConverter();
     const inFlight: Array<Promise<void>> = [];
     let batch: ReadableSpan[] = [];
     let sent = 0;
     let requests = 0;
-    let failure: string | null = null;
+    const rejections = { spans: 0, requests: 0, messages: new Set<string>() };
+    // the first request that failed ends the push (read from the callbacks, hence a holder)
+    const halt: { outcome: ExportOutcome | null } = { outcome: null };
     const flush = (): void => {
       if (batch.length === 0) return;
       const spans = batch;
       batch = [];
-      const p = new Promise<void>((resolve) => {
-        exporter.export(spans, (result) => {
-          // eslint-disable-next-line @typescript-eslint/no-unsafe-enum-comparison -- 0 is ExportResultCode.SUCCESS; importing the enum would load @opentelemetry/core with @gym/trace
-          if (result.code === 0) {
-            sent += spans.length;
-            requests++;
-          } else failure ??= result.error?.message ?? 'export failed';
-          resolve();
-        });
-      }).finally(() => void inFlight.splice(inFlight.indexOf(p), 1));
+      const p = sender
+        .send(spans)
+        .then((outcome) => {
+          if (outcome.kind !== 'accepted') return void (halt.outcome ??= outcome);
+          sent += spans.length;
+          requests++;
+          if (outcome.rejected === 0) return;
+          rejections.spans += outcome.rejected;
+          rejections.requests++;
+          if (outcome.message !== '' && rejections.messages.size < 3) rejections.messages.add(outcome.message);
+        })
+        .finally(() => void inFlight.splice(inFlight.indexOf(p), 1));
       inFlight.push(p);
     };
     const started = Date.now();
@@ -82,7 +87,7 @@ export async function push(options: PushOptions, out: CommandOutput): Promise<nu
         spans = await forEachStoredSpan(store, (s) => {
           batch.push(converter.convert(s));
           if (batch.length >= batchSize) flush();
-          if (failure !== null) return Promise.reject(new PushFailed(failure));
+          if (halt.outcome !== null) return Promise.reject(new PushStopped());
           return inFlight.length >= MAX_IN_FLIGHT ? inFlight[0] : undefined;
         });
       } finally {
@@ -90,25 +95,38 @@ export async function push(options: PushOptions, out: CommandOutput): Promise<nu
       }
       flush();
       await Promise.all(inFlight);
-      if (failure !== null) throw new PushFailed(failure);
+      if (halt.outcome !== null) throw new PushStopped();
       if (spans === 0) throw new TraceUserError(TRACE_ERROR_CODES.noSpans, `No spans found in ${paths.join(', ')}: nothing to push.`);
       out.write(`pushed ${counted(sent, 'span')} in ${counted(requests, 'request')} to ${url} (${protocol}) in ${((Date.now() - started) / 1000).toFixed(1)}s\n`);
     } catch (err) {
-      if (err instanceof PushFailed)
+      const stop = halt.outcome;
+      if (!(err instanceof PushStopped) || stop === null) throw err;
+      if (stop.kind === 'not-otlp')
         throw new TraceUserError(
-          TRACE_ERROR_CODES.pushFailed,
-          `The collector at ${url} did not take the spans (${err.message}); ${sent} spans were sent before. Check --endpoint and --protocol (gRPC listens on 4317, HTTP on 4318).`,
+          TRACE_ERROR_CODES.pushNotOtlp,
+          `${url} answered with something that is not an OTLP response (${stop.message}); the spans are not counted as pushed (${sent} were taken before). Is --endpoint an OTLP collector, not a proxy's page? (gRPC listens on 4317, HTTP on 4318.)`,
         );
-      throw err;
+      throw new TraceUserError(
+        TRACE_ERROR_CODES.pushFailed,
+        `The collector at ${url} did not take the spans (${stop.message}); ${sent} spans were sent before. Check --endpoint and --protocol (gRPC listens on 4317, HTTP on 4318).`,
+      );
     } finally {
       await Promise.all(inFlight);
-      await exporter.shutdown().catch(() => undefined);
+      sender.close();
+    }
+    if (rejections.spans > 0) {
+      const why = rejections.messages.size === 0 ? '' : `: ${[...rejections.messages].join('; ')}`;
+      throw new TraceUserError(
+        TRACE_ERROR_CODES.pushRejected,
+        `The backend behind ${url} rejected ${rejections.spans} of the ${sent} spans it took (partial success in ${rejections.requests} of ${requests} requests)${why}.`,
+      );
     }
     return 0;
   });
 }
 
-class PushFailed extends Error {}
+/** Thrown from the span loop to end reading once a request has failed. */
+class PushStopped extends Error {}
 
 function endpointUrl(endpoint: string, protocol: PushProtocol): string {
   let url: URL;
@@ -120,25 +138,4 @@ function endpointUrl(endpoint: string, protocol: PushProtocol): string {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TraceUserError(TRACE_ERROR_CODES.badOption, `--endpoint takes an http:// or https:// URL, got '${endpoint}'.`);
   if (protocol !== 'grpc' && (url.pathname === '' || url.pathname === '/')) url.pathname = '/v1/traces';
   return protocol === 'grpc' ? url.origin : url.toString();
-}
-
-// The exporters are loaded only by this command.
-async function createExporter(protocol: PushProtocol, url: string, headers: Record<string, string>, timeoutMillis: number): Promise<SpanExporter> {
-  switch (protocol) {
-    case 'http/protobuf': {
-      const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-proto');
-      return new OTLPTraceExporter({ url, headers, timeoutMillis });
-    }
-    case 'http/json': {
-      const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-http');
-      return new OTLPTraceExporter({ url, headers, timeoutMillis });
-    }
-    case 'grpc': {
-      const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-grpc');
-      const { Metadata } = await import('@grpc/grpc-js');
-      const metadata = new Metadata();
-      for (const [k, v] of Object.entries(headers)) metadata.set(k, v);
-      return new OTLPTraceExporter({ url, metadata, timeoutMillis });
-    }
-  }
 }

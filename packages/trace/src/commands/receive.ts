@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { TRACE_ERROR_CODES, TraceUserError } from '../errors.js';
-import { startOtlpReceiver } from '../receive/receiver.js';
+import { DEFAULT_CLOSE_GRACE_MS, startOtlpReceiver } from '../receive/receiver.js';
 import type { ReceiverCounts } from '../receive/ingest.js';
 import { counted } from '../render/format.js';
 import { runCommand } from './output.js';
@@ -56,7 +56,17 @@ export async function receive(options: ReceiveOptions, out: CommandOutput): Prom
     ].filter((s) => s !== null);
     out.write(`OTLP receiver: ${listening.join(', ')}; writing ${dir}/<service.name>.jsonl. Ctrl-C stops.\n`);
     await untilStopped(options.signal);
-    await rx.close();
+    // A second signal cuts the connections still open; the files are flushed and the totals printed all the same.
+    const stopNow = (): void => rx.cutConnections();
+    process.on('SIGINT', stopNow);
+    process.on('SIGTERM', stopNow);
+    out.write(`stopping: in-flight exports have ${DEFAULT_CLOSE_GRACE_MS / 1000} s to finish (Ctrl-C again to stop now)\n`);
+    try {
+      await rx.close();
+    } finally {
+      process.off('SIGINT', stopNow);
+      process.off('SIGTERM', stopNow);
+    }
     out.write(`stopped; received ${describe(rx.counts())}\n`);
     return 0;
   });

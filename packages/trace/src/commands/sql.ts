@@ -10,6 +10,7 @@ import { viewStatements } from '../store/store-views.js';
 import { resolvePaths } from './default-paths.js';
 import type { InputOptions } from './load.js';
 import { runCommand } from './output.js';
+import { lockDownSql, sandboxHint } from './sql-sandbox.js';
 import type { CommandOutput, OutputFormat } from './output.js';
 
 /** Options of {@link sql}. */
@@ -22,6 +23,8 @@ export interface SqlOptions extends InputOptions {
   threads?: number;
   /** Rows printed at most in text and Markdown (all in JSON). Default 1000. */
   maxRows?: number;
+  /** Lets the statement read and write files beyond the run's tables (`read_csv`, `COPY … TO`). Default false. */
+  allowFiles?: boolean;
 }
 
 const INTEGER_TYPES = new Set(['TINYINT', 'SMALLINT', 'INTEGER', 'BIGINT', 'HUGEINT', 'UTINYINT', 'USMALLINT', 'UINTEGER', 'UBIGINT', 'UHUGEINT']);
@@ -43,13 +46,14 @@ export async function sql(options: SqlOptions, out: CommandOutput): Promise<numb
     try {
       const connection = store.duck.connection;
       for (const statement of viewStatements(store)) await connection.run(statement);
+      await lockDownSql(connection, [...store.parts('spans'), ...store.parts('metrics'), ...store.parts('logs')], options.allowFiles === true);
       let reader;
       try {
         reader = await connection.runAndReadAll(options.query);
       } catch (err) {
         throw new TraceUserError(
           TRACE_ERROR_CODES.sqlError,
-          `DuckDB rejected the query: ${rejection((err as Error).message)} (tables: spans, metrics, logs, rollouts; see \`gym trace sql "DESCRIBE spans"\`).`,
+          `DuckDB rejected the query: ${rejection((err as Error).message)} (tables: spans, metrics, logs, rollouts; see \`gym trace sql "DESCRIBE spans"\`).${sandboxHint((err as Error).message)}`,
           { cause: err },
         );
       }

@@ -24,6 +24,8 @@ export interface OtlpReceiverOptions {
   maxBodyBytes?: number;
   /** Called after every accepted export (for progress output). */
   onExport?: (event: ExportEvent) => void;
+  /** How long `close()` lets in-flight exports finish before cutting their connections. Default 5000 ms. */
+  closeGraceMs?: number;
 }
 
 /** A running receiver. */
@@ -34,11 +36,17 @@ export interface OtlpReceiver {
   readonly httpPort: number | null;
   /** Items received so far. */
   counts(): Readonly<ReceiverCounts>;
-  /** Stops accepting, lets in-flight exports finish, flushes and closes the files. Idempotent. */
+  /**
+   * Stops accepting, lets in-flight exports finish for the grace period, then cuts every connection
+   * still open (a half-sent call, a client that never reads), flushes and closes the files. Idempotent.
+   */
   close(): Promise<void>;
+  /** Cuts every open connection now, ending the grace period of a `close()` under way (a second Ctrl-C). */
+  cutConnections(): void;
 }
 
-const CLOSE_GRACE_MS = 5000;
+/** Default grace period of {@link OtlpReceiver.close}: 5 s. */
+export const DEFAULT_CLOSE_GRACE_MS = 5000;
 
 /** Default largest body or message: 16 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
@@ -68,22 +76,24 @@ export async function startOtlpReceiver(options: OtlpReceiverOptions): Promise<O
   const ingest = createIngest(files, counts, options.onExport);
   let http: Server | null = null;
   let grpc: GrpcServer | null = null;
+  // Calls in flight get the grace period; whatever a client holds open after it is cut, so that
+  // stopping never waits on a client (gRPC's graceful shutdown alone waits for every open stream).
+  const cutConnections = (): void => {
+    http?.closeAllConnections();
+    grpc?.forceShutdown();
+  };
   const stop = async (): Promise<void> => {
+    const force = setTimeout(cutConnections, options.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS);
     await Promise.all([
       http === null
         ? undefined
         : new Promise<void>((resolve) => {
-            const server = http!;
-            // In-flight exports get a grace period; a keep-alive client that keeps sending is cut after it.
-            const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS).unref();
-            server.close(() => {
-              clearTimeout(force);
-              resolve();
-            });
-            server.closeIdleConnections();
+            http!.close(() => resolve());
+            http!.closeIdleConnections();
           }),
       grpc === null ? undefined : new Promise<void>((resolve) => grpc!.tryShutdown(() => resolve())),
     ]);
+    clearTimeout(force);
     await files.close();
   };
   let boundHttp: number | null = null;
@@ -115,5 +125,6 @@ export async function startOtlpReceiver(options: OtlpReceiverOptions): Promise<O
     httpPort: boundHttp,
     counts: () => ({ ...counts }),
     close: () => (closing ??= stop()),
+    cutConnections,
   };
 }

@@ -7,6 +7,7 @@
  * @module
  */
 import { GymUpstreamError } from '../../errors.js';
+import { isSecretKey } from '../../config/redact.js';
 import { redactError } from './redact-secrets.js';
 import type { HttpClient, TraceScope } from '../../http/index.js';
 
@@ -89,6 +90,6 @@ export class OpenAIUpstream {
 /** Values of headers whose names look secret (`Authorization`, `x-api-key`, `*-token`, …), with and without a `Bearer ` prefix. */
 function secretHeaderValues(headers: Record<string, string>): string[] {
   return Object.entries(headers)
-    .filter(([name]) => /auth|key|token|secret/i.test(name))
+    .filter(([name]) => isSecretKey(name))
     .flatMap(([, value]) => [value, value.replace(/^bearer\s+/i, '')]);
 }

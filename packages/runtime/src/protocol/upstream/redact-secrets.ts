@@ -3,11 +3,13 @@
  * error body, and that body would travel up as the 500 text of every server in the chain.
  * @module
  */
+import { REDACTED } from '../../config/redact.js';
+import { createSecretScrubber } from '../../config/secret-scrub.js';
 import { GymUpstreamError } from '../../errors.js';
 import { GymHttpStatusError } from '../../http/errors.js';
 
-/** What replaces a secret in text. */
-export const REDACTED = '[REDACTED]';
+/** What replaces a secret in text (the one marker, `config/redact.ts`). */
+export { REDACTED };
 
 /** An upstream answered non-2xx: the runtime's {@link GymHttpStatusError}, under the name model servers know. */
 export type HttpStatusErrorLike = GymHttpStatusError;
@@ -17,11 +19,12 @@ export function isHttpStatusError(error: unknown): error is GymHttpStatusError {
   return error instanceof GymHttpStatusError;
 }
 
-/** Replaces every occurrence of each secret (4+ characters; shorter ones would mangle text). */
+/**
+ * Replaces every occurrence of each secret, raw, JSON-escaped or URL-encoded, as the process's
+ * scrubber does (`config/secret-scrub.ts`; secrets shorter than 6 characters are left: they would mangle text).
+ */
 export function redactText(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of secrets) if (secret.length >= 4) out = out.replaceAll(secret, REDACTED);
-  return out;
+  return createSecretScrubber(secrets)?.(text) ?? text;
 }
 
 /**
@@ -31,15 +34,18 @@ export function redactText(text: string, secrets: readonly string[]): string {
  */
 export function redactError(error: unknown, secrets: readonly string[]): unknown {
   if (!(error instanceof Error)) return error;
-  const bodyText = isHttpStatusError(error) ? error.bodyText : '';
-  const leaks = secrets.some((s) => s.length >= 4 && (error.message.includes(s) || bodyText.includes(s)));
-  if (!leaks) return error;
+  const scrub = createSecretScrubber(secrets);
+  if (scrub === undefined) return error;
   if (isHttpStatusError(error)) {
-    const text = redactText(error.bodyText, secrets);
-    return new GymHttpStatusError({ method: error.method, url: redactText(error.url, secrets), status: error.status, bodyText: text, body: parseOrUndefined(text), attempts: error.attempts });
+    const text = scrub(error.bodyText);
+    const url = scrub(error.url);
+    if (text === error.bodyText && url === error.url) return error;
+    return new GymHttpStatusError({ method: error.method, url, status: error.status, bodyText: text, body: parseOrUndefined(text), attempts: error.attempts });
   }
+  const message = scrub(error.message);
+  if (message === error.message) return error;
   const code = (error as { code?: unknown }).code;
-  return new GymUpstreamError(typeof code === 'string' ? code : 'GYM_MODEL_UPSTREAM', redactText(error.message, secrets));
+  return new GymUpstreamError(typeof code === 'string' ? code : 'GYM_MODEL_UPSTREAM', message);
 }
 
 function parseOrUndefined(text: string): unknown {
