@@ -36,7 +36,15 @@ export function redactError(error: unknown, secrets: readonly string[]): unknown
   if (!leaks) return error;
   if (isHttpStatusError(error)) {
     const text = redactText(error.bodyText, secrets);
-    return new GymHttpStatusError({ method: error.method, url: redactText(error.url, secrets), status: error.status, bodyText: text, body: parseOrUndefined(text), attempts: error.attempts });
+    return new GymHttpStatusError({
+      method: error.method,
+      url: redactText(error.url, secrets),
+      status: error.status,
+      bodyText: text,
+      body: parseOrUndefined(text),
+      attempts: error.attempts,
+      upstreamCause: error.upstreamCause,
+    });
   }
   const code = (error as { code?: unknown }).code;
   return new GymUpstreamError(typeof code === 'string' ? code : 'GYM_MODEL_UPSTREAM', redactText(error.message, secrets));
