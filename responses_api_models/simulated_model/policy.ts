@@ -1,6 +1,6 @@
 /**
  * The simulated policy, independent of wire format: call the first offered tool until a tool
- * output is present, then answer in text.
+ * output is present, then answer in text; asked to judge, give a parsable verdict.
  * @module
  */
 import { argumentsFor, salientWord } from './schema-arguments.js';
@@ -23,8 +23,14 @@ export type PolicyDecision = { kind: 'tool_call'; name: string; arguments: Recor
 
 const MAX_QUOTED = 200;
 
+/** The verdict labels of the original's equivalence judge prompts. */
+const JUDGE_LABELS = ['[[A=B]]', '[[A!=B]]'] as const;
+
 /** Decides the next output. Deterministic for a given input. */
 export function decide(input: PolicyInput): PolicyDecision {
+  // asked to judge (a prompt offering both verdict labels): a verdict the judge can parse; the
+  // simulator compares nothing, so it never calls answers equivalent
+  if (JUDGE_LABELS.every((label) => input.lastUserText.includes(label))) return { kind: 'text', text: `A simulated judgement, comparing nothing.\n\n${JUDGE_LABELS[1]} not judged equivalent` };
   if (input.toolOutput !== undefined) {
     const quoted = input.toolOutput.length > MAX_QUOTED ? `${input.toolOutput.slice(0, MAX_QUOTED)}…` : input.toolOutput;
     return { kind: 'text', text: `Based on the tool result: ${quoted}` };
