@@ -9,11 +9,11 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { ServerFactory } from '@gym/runtime';
 import createVllmModel from '../vllm_model/app.js';
+import { VLLM_MODEL_CONFIG } from '../vllm_model/config.js';
 import { launchVllm } from './launcher.js';
 
-/** The launcher's keys; the rest of the block is `vllm_model`'s (base_url and api_key excepted: gym sets them). */
-export const configSchema = z.looseObject({
-  model: z.string().min(1),
+/** The launcher's keys, and `vllm_model`'s (base_url and api_key excepted: gym sets them). */
+export const configSchema = VLLM_MODEL_CONFIG.omit({ base_url: true, api_key: true }).extend({
   launcher: z.literal('subprocess', { error: "local_vllm_model: only launcher 'subprocess' (a single-node vLLM gym starts itself) is supported" }).default('subprocess'),
   subprocess: z
     .object({

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isAlive, runGym } from '../../../packages/runtime/test/support/gym-process.js';
+import { assertOriginalConfigValidates } from '../../../resources_servers/test-support/original-config.js';
 
 const FAKE_VLLM = fileURLToPath(new URL('./fake-vllm.mjs', import.meta.url));
 const BLOCK = 'policy_model.responses_api_models.local_vllm_model';
@@ -72,5 +73,37 @@ describe('local_vllm_model with a fake vllm executable', () => {
       JSON.stringify(events),
     );
     assert.equal(isAlive(pid), false);
+  });
+});
+
+describe("local_vllm_model and the original's config", () => {
+  it('validates its subprocess config file unchanged (entrypoint app.py)', async () => {
+    await assertOriginalConfigValidates(
+      'subprocess.yaml',
+      [
+        'policy_model:',
+        '  responses_api_models:',
+        '    local_vllm_model:',
+        '      entrypoint: app.py',
+        '      model: some/checkpoint',
+        '      return_token_id_information: false',
+        '      uses_reasoning_parser: false',
+        '      launcher: subprocess',
+        '      num_workers: 1',
+        '      subprocess:',
+        '        executable: vllm',
+        '        startup_timeout_seconds: 600',
+        '        shutdown_timeout_seconds: 10',
+        '        log_dir: results/local_vllm',
+        '      vllm_serve_env_vars: {}',
+        '      vllm_serve_kwargs:',
+        '        data_parallel_size: 1',
+        '        tensor_parallel_size: 1',
+        '        pipeline_parallel_size: 1',
+        '        gpu_memory_utilization: 0.9',
+        '',
+      ],
+      ['--resources-server', 'example_single_tool_call'],
+    );
   });
 });
