@@ -5,7 +5,9 @@ import assert from 'node:assert/strict';
 import { assembleTraces } from '../src/assemble/assemble-traces.js';
 import { findRollouts } from '../src/assemble/rollouts.js';
 import { attributeTime } from '../src/analyze/attribution.js';
+import { findBottleneck } from '../src/analyze/bottleneck.js';
 import { categorizeSubtree, routeOf } from '../src/analyze/categorize.js';
+import { diagnosisSentence } from '../src/render/diagnosis.js';
 import { bare, MODEL, RESOURCES, toRecords } from './support/fixtures.js';
 
 const server = (name: string, attributes: Record<string, unknown> = {}) => toRecords([bare(name, '0000000000000001', null, 0, 1, { kind: 'SERVER', attributes })])[0]!;
@@ -47,5 +49,14 @@ describe('the judge category', () => {
     assert.equal(a.categories.judge, 40);
     assert.equal(a.categories.model, 30);
     assert.equal(a.categories.verify, 20);
+  });
+
+  it('names the judge as the bottleneck when its calls hold the most time', () => {
+    // the policy's call shortened to 10 ms: the judge's 40 ms are the largest cause
+    const shorter = spans.map((s) => (s.spanId <= '0000000000000004' && s.spanId >= '0000000000000002' ? { ...s, endMs: 10 } : s));
+    const [r] = findRollouts(assembleTraces(toRecords(shorter)));
+    const b = findBottleneck([attributeTime(r!.node, 'j')], { processes: [], memory: [], hostMemory: [], recorded: false });
+    assert.equal(b.cause?.kind, 'judge');
+    assert.match(diagnosisSentence(b), /waiting for the judge model .* while verifying: the judge is the bottleneck/);
   });
 });
