@@ -27,9 +27,10 @@ function serviceOf(span: SpanLine): string {
 
 /**
  * Runs the eval (default span groups plus `verify`), and returns the rows and the tree of the first
- * row's rollout. `modelArgs` choose the policy model: the simulator unless given.
+ * row's rollout. `modelArgs` choose the policy model: the simulator unless given; `inspectLogs`
+ * runs on the telemetry log directory before it is removed.
  */
-export async function evalRunTree(resourcesServer: string, modelArgs: string[] = ['--model-type', 'simulated_model']): Promise<EvalRunTree> {
+export async function evalRunTree(resourcesServer: string, modelArgs: string[] = ['--model-type', 'simulated_model'], inspectLogs?: (logDir: string) => Promise<void>): Promise<EvalRunTree> {
   const dir = mkdtempSync(join(tmpdir(), `gym-${resourcesServer}-`));
   try {
     const output = join(dir, 'rollouts.jsonl');
@@ -43,6 +44,7 @@ export async function evalRunTree(resourcesServer: string, modelArgs: string[] =
     const { spans } = readRecords(join(dir, 'logs'));
     const rollout = spans.find((span) => span.name === 'gym.rollout');
     if (rollout === undefined) throw new Error('no gym.rollout span was written');
+    await inspectLogs?.(join(dir, 'logs'));
     return { rows, tree: treeLines(spans, rollout.trace_id, serviceOf), stderr };
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -2,11 +2,13 @@
  * `simple_agent`: one rollout per `POST /run` — seed the resources server, run the model ↔ tools
  * loop in-process, verify — and the same loop as `POST /v1/responses` for outside callers.
  * `/run` calls the loop directly, not its own `/v1/responses` over HTTP: the
- * trajectory is the same and a rollout pays no extra hop.
+ * trajectory is the same and a rollout pays no extra hop; the loop still runs under the
+ * `gym.agent.responses` span the original's hop has.
  * @module
  */
 import { z } from 'zod';
-import { defineAgentServer, GymUpstreamError, readEvidenceSettings, rolloutIdOfRow, rolloutUrlPrefix, VERIFY_RESPONSE } from '@gym/runtime';
+import { SPAN } from '@gym/names';
+import { defineAgentServer, GymUpstreamError, gymSpan, readEvidenceSettings, rolloutIdOfRow, rolloutUrlPrefix, VERIFY_RESPONSE } from '@gym/runtime';
 import type { CookieMap, ResponsesCreateParams, RouteContext, ServerFactory, TaskRow, TraceScope, VerifyRequest, VerifyResponse } from '@gym/runtime';
 import { runAgentLoop } from './agent-loop.js';
 import { AgentObserver, answerOf, questionOf } from './observations.js';
@@ -79,7 +81,9 @@ const createSimpleAgent: ServerFactory = (context) => {
 
   const run = async (row: TaskRow, route: RouteContext, observer?: AgentObserver) => {
     const { scope } = route;
-    const result = await loop(row.responses_create_params, await seedSession(row, route.cookies, scope), scope, observer?.rolloutId, observer);
+    const seeded = await seedSession(row, route.cookies, scope);
+    // the original's /run calls its own /v1/responses here; the loop runs in-process, under the span that hop has
+    const result = await gymSpan('agent', SPAN.AGENT_RESPONSES, (_span, inner) => loop(row.responses_create_params, seeded, inner, observer?.rolloutId, observer), { scope });
     const rolled: VerifyResponse = config.skip_verification
       ? { ...row, response: result.response, reward: config.skip_verification_reward, verification_skipped: true }
       : await verify({ ...row, response: result.response }, result.resourcesCookies, scope);

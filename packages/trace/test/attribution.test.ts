@@ -20,6 +20,7 @@ describe('attributeTime', () => {
       model: 590,
       tools: 85,
       verify: 255,
+      judge: 0,
       seed: 0,
       agent: 28,
       caller_queue: 0,

@@ -30,6 +30,12 @@ export function buildProgram(io: CliIo): Command {
     .option('--json', 'machine-readable output')
     .argument('[overrides...]', 'head_server.port=<port>, head_server.host=<host>')
     .action(async (overrides, flags) => (await import('./commands/env-status.js')).envStatus(flags, io, overrides));
+  env
+    .command('list')
+    .description('list the resources servers, agents and model servers found, with their descriptions and datasets')
+    .option('--search-dir <dir>', 'an extra root searched for servers (repeatable)', (value: string, previous: string[] | undefined) => [...(previous ?? []), value])
+    .option('--json', 'machine-readable output')
+    .action(async (flags) => (await import('./commands/env-list.js')).envList(flags, io));
   withConfigFlags(env.command('resolve').description('print the merged config, secrets redacted')).action(async (overrides, flags) =>
     (await import('./commands/env-resolve.js')).envResolve(flags, overrides, io),
   );

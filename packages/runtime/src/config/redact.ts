@@ -60,12 +60,21 @@ export function isSecretKey(key: string): boolean {
  */
 const AMBIGUOUS_ALONE: ReadonlySet<string> = new Set(['token', 'key', 'keys']);
 
-/** Values that are credentials by their look alone: a bearer token, an OpenAI, NVIDIA or Hugging Face key. */
-const CREDENTIAL_VALUE = /^(?:Bearer\s+\S+|sk-[A-Za-z0-9_-]{16,}|nvapi-[A-Za-z0-9_-]{16,}|hf_[A-Za-z0-9]{20,})$/;
+/** Keys by their look alone: an OpenAI, NVIDIA or Hugging Face key. */
+const KEY_SHAPES = String.raw`sk-[A-Za-z0-9_-]{16,}|nvapi-[A-Za-z0-9_-]{16,}|hf_[A-Za-z0-9]{20,}`;
+/** A whole value that is a credential by its look: a bearer token or a key. */
+const CREDENTIAL_VALUE = new RegExp(String.raw`^(?:Bearer\s+\S+|${KEY_SHAPES})$`);
+/** The same inside free text: a bearer token up to a delimiter (the word `Bearer ` is kept), or a key. */
+const CREDENTIAL_IN_TEXT = new RegExp(String.raw`(Bearer\s+)[^\s"'\\),]+|\b(?:${KEY_SHAPES})`, 'g');
 
 /** True when `value` is, by its look, a credential whatever key holds it (for captured bodies). */
 export function isCredentialValue(value: string): boolean {
   return CREDENTIAL_VALUE.test(value);
+}
+
+/** `text` with every credential-shaped word (as {@link isCredentialValue} judges a whole value) replaced by the marker. */
+export function scrubCredentialShapes(text: string): string {
+  return text.replace(CREDENTIAL_IN_TEXT, (_match, bearer: string | undefined) => (bearer === undefined ? REDACTED : `${bearer}${REDACTED}`));
 }
 
 /**

@@ -6,6 +6,7 @@
  */
 import { gymErrorClass, gymMessage } from '../error-class.js';
 import type { GymErrorOptions } from '../errors.js';
+import type { UpstreamCause } from './upstream-cause.js';
 
 /** What {@link GymHttpStatusError} is built from. */
 export interface HttpStatusErrorInit {
@@ -21,6 +22,8 @@ export interface HttpStatusErrorInit {
   /** When the answer's headers arrived and its body was complete (`performance.now()` ms). */
   headersAt?: number;
   doneAt?: number;
+  /** The first failure of the chain, when the answering gym server stated it (upstream-cause.ts). */
+  upstreamCause?: UpstreamCause | undefined;
 }
 
 /**
@@ -42,6 +45,8 @@ export class GymHttpStatusError extends gymErrorClass('GYM_HTTP_STATUS') {
   /** When the answer's headers arrived and its body was complete (`performance.now()` ms). */
   readonly headersAt: number | undefined;
   readonly doneAt: number | undefined;
+  /** The first failure of the chain, when the answering gym server stated it. */
+  readonly upstreamCause: UpstreamCause | undefined;
 
   constructor(init: HttpStatusErrorInit) {
     const { upstreamCode, upstreamMessage } = readErrorBody(init.body);
@@ -57,6 +62,7 @@ export class GymHttpStatusError extends gymErrorClass('GYM_HTTP_STATUS') {
     this.attempts = init.attempts;
     this.headersAt = init.headersAt;
     this.doneAt = init.doneAt;
+    this.upstreamCause = init.upstreamCause;
   }
 }
 

@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { collectResponse } from './collect-response.js';
 import { parseSetCookie } from './cookies.js';
 import { GymHttpAbortedError, GymHttpConnectionError, GymHttpInvalidJsonError, GymHttpStatusError, GymHttpTimeoutError } from './errors.js';
+import { decodeUpstreamCause, UPSTREAM_CAUSE_HEADER } from './upstream-cause.js';
 import { backoffDelayMs, isConnectionError, retryAfterMs } from './retry-policy.js';
 import type { Dispatcher } from 'undici';
 import type { RetryEvent } from './instrumentation.js';
@@ -86,7 +87,17 @@ export async function sendWithRetries(input: SendInput, onRetry: ((event: RetryE
         continue;
       }
       if (!input.raw) {
-        throw new GymHttpStatusError({ method, url: target.url, status, bodyText: text, body: tryParse(text), attempts: attempt, headersAt, doneAt });
+        throw new GymHttpStatusError({
+          method,
+          url: target.url,
+          status,
+          bodyText: text,
+          body: tryParse(text),
+          attempts: attempt,
+          headersAt,
+          doneAt,
+          upstreamCause: decodeUpstreamCause(headers[UPSTREAM_CAUSE_HEADER]),
+        });
       }
     }
 

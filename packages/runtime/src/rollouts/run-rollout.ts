@@ -3,10 +3,10 @@
  * Never throws: every failure becomes a failure record for the sidecar.
  * @module
  */
-import { scrubSecrets } from '../config/secret-scrub.js';
 import { FAILURE_CODES } from './errors.js';
 import { declaredRolloutId } from '../telemetry/rollout-context.js';
 import { traceIdFromHeaders } from './trace-id.js';
+import { scrubFailureText, upstreamFailure } from './upstream-failure.js';
 import { isJsonObject } from './types.js';
 import type { HttpClient } from '../http/types.js';
 import type { FailureError, FailureRecord, JsonObject, MaterializedRow, RolloutOutcome } from './types.js';
@@ -20,8 +20,8 @@ function collectorKeys(row: MaterializedRow): JsonObject {
 
 /** Builds a failure-sidecar row for `row`. */
 export function failureRecord(row: MaterializedRow, error: FailureError, traceId?: string, extra: JsonObject = {}): FailureRecord {
-  // the message quotes what the agent answered: scrubbed of the run's secrets before it reaches a file
-  const record: FailureRecord = { ...extra, ...collectorKeys(row), _ng_attempt_index: row._ng_attempt_index ?? 0, error: { ...error, message: scrubSecrets(error.message) } } as FailureRecord;
+  // the message quotes what the agent answered: scrubbed of secrets before it reaches a file
+  const record: FailureRecord = { ...extra, ...collectorKeys(row), _ng_attempt_index: row._ng_attempt_index ?? 0, error: { ...error, message: scrubFailureText(error.message) } } as FailureRecord;
   if (traceId !== undefined) record.trace_id = traceId;
   return record;
 }
@@ -47,7 +47,8 @@ export async function runRollout(http: HttpClient, agentUrl: string, row: Materi
     const message = `POST ${agentUrl}/run answered ${response.status}: ${truncate(response.text, 2000)}`;
     // the agent refused the row itself (400, 422): the same row can only be refused again
     const terminal = response.status === 400 || response.status === 422 ? { _ng_failure_terminal: true } : {};
-    return { status: 'failed', record: failureRecord(row, { code: FAILURE_CODES.runStatus, message, status: response.status }, traceId, terminal) };
+    const upstream = upstreamFailure(response.headers, response.text);
+    return { status: 'failed', record: failureRecord(row, { code: FAILURE_CODES.runStatus, message, status: response.status, ...(upstream === undefined ? {} : { upstream }) }, traceId, terminal) };
   }
   const result = response.body;
   if (!isJsonObject(result)) {

@@ -25,6 +25,8 @@ export interface FailureError {
   message: string;
   /** HTTP status of `/run`, when it answered. */
   status?: number;
+  /** The upstream answer the failure started from (status, method, url, server, body_excerpt), when a server stated it. */
+  upstream?: JsonObject;
 }
 
 /** One row of `<stem>_failures.jsonl`: one failed attempt. */

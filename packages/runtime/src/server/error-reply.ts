@@ -4,8 +4,9 @@
  * stack goes to the log, never to the client.
  * @module
  */
-import { scrubJsonText } from '../config/secret-scrub.js';
+import { scrubJsonText, scrubSecrets } from '../config/secret-scrub.js';
 import { GymHttpRequestError, GymHttpStatusError } from '../http/errors.js';
+import { encodeUpstreamCause, UPSTREAM_CAUSE_HEADER } from '../http/upstream-cause.js';
 import { logInRequestScope } from './request-log-scope.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
@@ -52,6 +53,11 @@ export function installErrorHandling(app: FastifyInstance, serverLabel: string, 
       return sendErrorJson(reply.code(statusCode), { detail: (error as Error).message });
     }
     logInRequestScope(request, () => request.log.error({ err: error }, 'request handler failed'));
+    if (error instanceof GymHttpStatusError) {
+      // the first failure of the chain travels beside the original's body, up to the collector's failures file
+      const cause = error.upstreamCause ?? { status: error.status, method: error.method, url: error.url, server: serverLabel };
+      reply.header(UPSTREAM_CAUSE_HEADER, scrubSecrets(encodeUpstreamCause(cause)));
+    }
     return sendErrorJson(reply.code(500), internalErrorBody(error, serverLabel));
   });
 }

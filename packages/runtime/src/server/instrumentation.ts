@@ -8,7 +8,7 @@ import type { TraceScope } from '../http/instrumentation.js';
 import type { RouteHandler } from './json-route.js';
 
 /** The endpoints whose handlers carry a span and metrics of their own (`gym.rollout`, …). */
-export type GymEndpoint = 'rollout' | 'agent_responses' | 'model_responses' | 'model_chat_completions' | 'verify';
+export type GymEndpoint = 'rollout' | 'agent_responses' | 'model_responses' | 'model_chat_completions' | 'model_messages' | 'verify';
 
 /**
  * Implemented by the telemetry layer. Each member is optional; with no instrumentation configured

@@ -49,8 +49,8 @@ export function defineModelServer<R extends z.ZodType = typeof RESPONSES_REQUEST
     // the capture inside the stream: its record is written before the first event leaves
     const responses = capture('responses', spec.responses.handler as AnyHandler);
     addJsonRoute(app, { method: 'POST', path: '/v1/responses', input: acceptingStream(responsesInput), handler: streamingResponses(responses), endpoint: 'model_responses' });
-    // the Anthropic dialect is a Responses call underneath: its span and metrics are those of /v1/responses
-    addJsonRoute(app, { method: 'POST', path: '/v1/messages', input: MESSAGES_REQUEST, handler: messagesHandler(responses, responsesInput), endpoint: 'model_responses' });
+    // the Anthropic dialect is a Responses call underneath, with a span of its own as in the original: `gym.model.messages`
+    addJsonRoute(app, { method: 'POST', path: '/v1/messages', input: MESSAGES_REQUEST, handler: messagesHandler(responses, responsesInput), endpoint: 'model_messages' });
     useAnthropicErrors(app, '/v1/messages');
     addJsonRoute(app, {
       method: 'POST',

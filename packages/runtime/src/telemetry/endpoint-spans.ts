@@ -1,6 +1,6 @@
 /**
  * The spans and metrics of gym's endpoints — `gym.rollout`, `gym.agent.responses`,
- * `gym.model.responses` / `gym.model.chat_completions` and `gym.verify` — added around the
+ * `gym.model.responses` / `gym.model.chat_completions` / `gym.model.messages` and `gym.verify` — added around the
  * handlers the server builders mark with their endpoint (`wrapEndpoint` of the server
  * instrumentation), so every server implementation is instrumented without writing telemetry
  * code. Each wrapper reads its gate per call, so a span-group change after start-up takes effect.
@@ -79,8 +79,8 @@ export function endpointWrappers(telemetry: GymTelemetry): Record<GymEndpoint, W
     return inSpan(SPAN.AGENT_RESPONSES, route, async (_span, inner) => handler(body, inner));
   };
 
-  /** Model `/v1/responses` and `/v1/chat/completions`: `gym.model.<dialect>` with model and token usage, `gym.model.call_duration_ms`. */
-  const modelCall = (dialect: 'responses' | 'chat_completions'): Wrapper => {
+  /** Model `/v1/responses`, `/v1/chat/completions` and `/v1/messages`: `gym.model.<dialect>` with model and token usage, `gym.model.call_duration_ms`. */
+  const modelCall = (dialect: 'responses' | 'chat_completions' | 'messages'): Wrapper => {
     const spanName = `gym.model.${dialect}`;
     const callDuration = instruments.modelCallDuration.bind({ [ATTR.MODEL_DIALECT]: dialect, [ATTR.SERVER_NAME]: telemetry.serverName });
     return (handler) => async (body, route) => {
@@ -124,5 +124,5 @@ export function endpointWrappers(telemetry: GymTelemetry): Record<GymEndpoint, W
     }
   };
 
-  return { rollout, agent_responses: agentResponses, model_responses: modelCall('responses'), model_chat_completions: modelCall('chat_completions'), verify };
+  return { rollout, agent_responses: agentResponses, model_responses: modelCall('responses'), model_chat_completions: modelCall('chat_completions'), model_messages: modelCall('messages'), verify };
 }

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { readRecords, treeLines } from '../support/console-records.js';
 import type { SpanLine } from '../support/console-records.js';
 import { REPO_ROOT, startGymEnv } from '../support/gym-process.js';
-import { ROLLOUT_TREE, telemetryEnv } from '../support/rollout-tree.js';
+import { PER_ROLLOUT_TREE, telemetryEnv } from '../support/rollout-tree.js';
 
 const AGENT = 'example_single_tool_call_simple_agent';
 const ROW = JSON.parse(readFileSync(join(REPO_ROOT, 'resources_servers/example_single_tool_call/data/example.jsonl'), 'utf8').split('\n')[0]!);
@@ -47,7 +47,7 @@ describe('telemetry across processes with the per_rollout preset and console exp
   after(async () => cleanup?.());
 
   it('gives the rollout one trace whose tree is the seed picture', () => {
-    assert.deepEqual(treeLines(spans, runTrace), ROLLOUT_TREE);
+    assert.deepEqual(treeLines(spans, runTrace), PER_ROLLOUT_TREE);
   });
 
   it('puts nemo.gym.rollout.id on every span of the rollout, in every process', () => {
@@ -81,7 +81,7 @@ describe('telemetry across processes with the per_rollout preset and console exp
     const root = spans.find((s) => s.trace_id === CALLER_TRACE && s.name === 'POST /run');
     assert.equal(embeddedHeader, null);
     assert.equal(root?.parent_span_id, CALLER_SPAN);
-    assert.deepEqual(treeLines(spans, CALLER_TRACE), ROLLOUT_TREE);
+    assert.deepEqual(treeLines(spans, CALLER_TRACE), PER_ROLLOUT_TREE);
   });
 
   it('meets the definition of done: one request across two servers is 2 SERVER + 1 CLIENT spans in one trace', () => {
@@ -102,6 +102,6 @@ describe('telemetry across processes with the per_rollout preset and console exp
       .filter((l) => l.startsWith(runTrace))
       .map((l) => l.slice(33))
       .sort();
-    assert.deepEqual(names, ROLLOUT_TREE.map((l) => l.trim().replace(/ \[.*\]$/, '')).sort());
+    assert.deepEqual(names, PER_ROLLOUT_TREE.map((l) => l.trim().replace(/ \[.*\]$/, '')).sort());
   });
 });

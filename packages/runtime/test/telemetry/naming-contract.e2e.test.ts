@@ -26,7 +26,6 @@ const NOT_IN_THIS_RUN: Record<string, string> = {
   [ATTR.RESEND_COUNT]: 'a clean run retries nothing',
   [ATTR.GEN_AI_RESPONSE_ID]: 'simulated_model answers without a response id attribute',
   [ATTR.GEN_AI_FINISH_REASONS]: 'simulated_model reports no finish reason',
-  [SPAN.AGENT_RESPONSES]: "the collector calls the agent's /run, never its /v1/responses",
   [METRIC.HTTP_RETRY_TOTAL]: 'a clean run retries nothing',
 };
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { startOtlpReceiver } from '../../../lens/test/support/otlp-receiver.js';
 import type { OtlpReceiver, ReceivedSpan } from '../../../lens/test/support/otlp-receiver.js';
 import { REPO_ROOT, startGymEnv } from '../support/gym-process.js';
-import { ROLLOUT_TREE, telemetryEnv } from '../support/rollout-tree.js';
+import { PER_ROLLOUT_TREE, telemetryEnv } from '../support/rollout-tree.js';
 
 const AGENT = 'example_single_tool_call_simple_agent';
 const ROW = JSON.parse(readFileSync(join(REPO_ROOT, 'resources_servers/example_single_tool_call/data/example.jsonl'), 'utf8').split('\n')[0]!);
@@ -19,7 +19,7 @@ function edges(spans: ReceivedSpan[]): string[] {
 
 function expectedEdges(): string[] {
   const stack: string[] = [];
-  return ROLLOUT_TREE.map((line) => {
+  return PER_ROLLOUT_TREE.map((line) => {
     const depth = (line.length - line.trimStart().length) / 2;
     const name = line.trim();
     stack[depth] = name.replace(/ \[.*\]$/, '');

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readRecords, treeLines } from '../support/console-records.js';
 import { REPO_ROOT, startGymEnv } from '../support/gym-process.js';
-import { ROLLOUT_TREE, telemetryEnv } from '../support/rollout-tree.js';
+import { PER_ROLLOUT_TREE, ROLLOUT_TREE, telemetryEnv } from '../support/rollout-tree.js';
 
 const AGENT = 'example_single_tool_call_simple_agent';
 const ROW = JSON.parse(readFileSync(join(REPO_ROOT, 'resources_servers/example_single_tool_call/data/example.jsonl'), 'utf8').split('\n')[0]!);
@@ -52,7 +52,7 @@ describe('span groups over real processes', () => {
     const { traceId, spans } = await rolloutUnder('server,http_client,rollout,agent,model_call');
     assert.deepEqual(
       treeLines(spans, traceId),
-      ROLLOUT_TREE.filter((line) => !line.includes('gym.verify') && !line.includes('.grade')),
+      PER_ROLLOUT_TREE.filter((line) => !line.includes('gym.verify') && !line.includes('.grade')),
     );
   });
 });

@@ -10,7 +10,7 @@ import type { Rollout } from '../assemble/rollouts.js';
 import type { SpanNode } from '../assemble/trace-model.js';
 import { nsToMs } from '../span-record.js';
 import { calleeOf } from './callee.js';
-import { categorizeSubtree, ownCategory, TIME_CATEGORIES } from './categorize.js';
+import { categorizeSubtree, categoryOf, ownCategory, TIME_CATEGORIES } from './categorize.js';
 import type { TimeCategory } from './categorize.js';
 import { criticalPath } from './critical-path.js';
 import type { CriticalPath } from './critical-path.js';
@@ -163,7 +163,7 @@ function collectHops(root: SpanNode, agentService: string, detail: CriticalDetai
     const cat = cats.pop()!;
     for (const c of n.children) {
       stack.push(c);
-      cats.push(ownCategory(c.span, agentService) ?? cat);
+      cats.push(categoryOf(c.span, agentService, cat));
     }
     if (n.span.kind !== 'CLIENT') continue;
     const tl = detail.timelineOf(n) ?? hopTimeline(n);

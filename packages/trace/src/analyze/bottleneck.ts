@@ -54,7 +54,7 @@ export interface Bottleneck {
 }
 
 /** The categories that are causes of their own, in the order they are added. `unaccounted` comes from the hops, which know the callee that left no span. */
-export const CATEGORY_CAUSES: readonly TimeCategory[] = ['model', 'tools', 'verify', 'seed', 'agent'];
+export const CATEGORY_CAUSES: readonly TimeCategory[] = ['model', 'tools', 'verify', 'judge', 'seed', 'agent'];
 
 /** What a category cause names of the span holding most of its time. */
 export type SpanOfCause = Pick<CriticalSpanShare, 'name' | 'service'>;

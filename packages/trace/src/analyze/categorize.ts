@@ -1,6 +1,6 @@
 /**
- * Which part of a rollout a span's time belongs to (model, tools, verification, seeding, agent
- * harness). Spans without a rule of their own inherit their parent's category.
+ * Which part of a rollout a span's time belongs to (model, tools, verification, judge calls,
+ * seeding, agent harness). Spans without a rule of their own inherit their parent's category.
  * @module
  */
 import type { SpanNode } from '../assemble/trace-model.js';
@@ -15,13 +15,14 @@ import type { SpanRecord } from '../span-record.js';
  * apart as `collector_send` and `collector_return`.
  */
 export type TimeCategory =
-  'model' | 'tools' | 'verify' | 'seed' | 'agent' | 'caller_queue' | 'connect' | 'transit' | 'return' | 'retries' | 'network' | 'collector_send' | 'collector_return' | 'unaccounted';
+  'model' | 'tools' | 'verify' | 'judge' | 'seed' | 'agent' | 'caller_queue' | 'connect' | 'transit' | 'return' | 'retries' | 'network' | 'collector_send' | 'collector_return' | 'unaccounted';
 
 /** Every category, in display order. */
 export const TIME_CATEGORIES: readonly TimeCategory[] = [
   'model',
   'tools',
   'verify',
+  'judge',
   'seed',
   'agent',
   'caller_queue',
@@ -72,6 +73,16 @@ export function ownCategory(span: SpanRecord, agentService: string): TimeCategor
 }
 
 /**
+ * The category of a span whose parent's is `inherited`: its own, else the parent's. A model call
+ * made while verifying (an LLM judge's) is `judge`, not `model`: it is the environment's time, not
+ * the policy's.
+ */
+export function categoryOf(span: SpanRecord, agentService: string, inherited: TimeCategory): TimeCategory {
+  const own = ownCategory(span, agentService) ?? inherited;
+  return own === 'model' && (inherited === 'verify' || inherited === 'judge') ? 'judge' : own;
+}
+
+/**
  * Categories of every node under `root` (inclusive); `root` itself defaults to `agent`.
  * `agentService` is the rollout's own service (default: the root's).
  */
@@ -80,7 +91,7 @@ export function categorizeSubtree(root: SpanNode, agentService: string = root.sp
   const stack: Array<[SpanNode, TimeCategory]> = [[root, ownCategory(root.span, agentService) ?? 'agent']];
   while (stack.length > 0) {
     const [node, inherited] = stack.pop()!;
-    const cat = node === root ? inherited : (ownCategory(node.span, agentService) ?? inherited);
+    const cat = node === root ? inherited : categoryOf(node.span, agentService, inherited);
     out.set(node, cat);
     for (const c of node.children) stack.push([c, cat]);
   }

@@ -10,7 +10,7 @@
 import type { SpanNode } from '../assemble/trace-model.js';
 import type { TimeSplit } from './attribution.js';
 import { MAX_EXACT_NS } from '../span-record.js';
-import { ownCategory, TIME_CATEGORIES } from './categorize.js';
+import { categoryOf, ownCategory, TIME_CATEGORIES } from './categorize.js';
 import { byEndDesc } from './critical-path.js';
 import type { TimeCategory } from './categorize.js';
 import { emptyClientPhases } from './client-phases.js';
@@ -274,7 +274,7 @@ class Walk {
       const ke = kid.span.endNs < cursor ? kid.span.endNs : cursor;
       if (ke <= ks) continue;
       if (ke < cursor) this.#stretch(node, cat, ke, cursor);
-      this.#node(kid, ownCategory(kid.span, this.#agentService) ?? cat, ks, ke);
+      this.#node(kid, categoryOf(kid.span, this.#agentService, cat), ks, ke);
       cursor = ks;
     }
     if (cursor > lo) this.#stretch(node, cat, lo, cursor);

@@ -9,6 +9,7 @@ export const CATEGORY_LABEL: Record<TimeCategory, string> = {
   model: 'model',
   tools: 'tools',
   verify: 'verification',
+  judge: 'judge model (while verifying)',
   seed: 'seed session',
   agent: 'agent harness',
   caller_queue: 'caller queue',

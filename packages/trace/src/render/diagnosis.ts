@@ -34,6 +34,8 @@ export function diagnosisSentence(b: Bottleneck): string {
       if (isBusy(l)) return `${busy(from, l!)}: model calls waited for CPU in ${from} — ${amount} inside the model server — add ${from} processes (num_workers) or move work off its event loop`;
       return `${amount} inside ${c.spanName ?? 'the model'}${c.from === null ? '' : ` on ${from}`}: the model is the bottleneck — a faster model deployment or fewer tokens per call would help; the rest of the pipeline is not what limits this${noMetrics}`;
     }
+    case 'judge':
+      return `${amount} waiting for the judge model${c.spanName === null ? '' : ` (${c.spanName})`}${c.from === null ? '' : ` called by ${from}`} while verifying: the judge is the bottleneck — a faster or closer judge deployment, or fewer judge passes (check_twice_swap, check_full_generation_on_fail), would help${noMetrics}`;
     case 'tools':
     case 'verify':
     case 'seed': {

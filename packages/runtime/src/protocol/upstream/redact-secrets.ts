@@ -40,7 +40,7 @@ export function redactError(error: unknown, secrets: readonly string[]): unknown
     const text = scrub(error.bodyText);
     const url = scrub(error.url);
     if (text === error.bodyText && url === error.url) return error;
-    return new GymHttpStatusError({ method: error.method, url, status: error.status, bodyText: text, body: parseOrUndefined(text), attempts: error.attempts });
+    return new GymHttpStatusError({ method: error.method, url, status: error.status, bodyText: text, body: parseOrUndefined(text), attempts: error.attempts, upstreamCause: error.upstreamCause });
   }
   const message = scrub(error.message);
   if (message === error.message) return error;
