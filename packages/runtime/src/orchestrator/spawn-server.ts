@@ -189,9 +189,10 @@ function nodeLaunch(options: SpawnServerOptions, entrypoint: string, logPath: st
     env[CONFIG_SECRETS_ENV] = JSON.stringify(ownSecrets(options.config, instance.instanceName));
   }
   // extra Node flags for every server (`--max-old-space-size=8192`, `--cpu-prof`, an `--import` preload,
-  // which may be TypeScript where a server runs through tsx: they come after its flags); NODE_OPTIONS refuses some
+  // which may be TypeScript: tsx is then loaded first); NODE_OPTIONS refuses some
   const extraFlags = (env[SERVER_NODE_FLAGS_ENV] ?? '').split(/\s+/).filter((flag) => flag.length > 0);
-  return { args: [...nodeFlagsLoading(entrypoint), ...extraFlags, SERVER_MAIN, entrypoint], env };
+  const loaded = [entrypoint, ...extraFlags.map((flag) => flag.slice(flag.indexOf('=') + 1))];
+  return { args: [...nodeFlagsLoading(...loaded), ...extraFlags, SERVER_MAIN, entrypoint], env };
 }
 
 /**

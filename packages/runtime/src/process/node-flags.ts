@@ -31,8 +31,8 @@ export function isTypeScript(file: string): boolean {
   return /\.[cm]?tsx?$/.test(file);
 }
 
-/** Flags for a child running one of our modules that loads `file`: as this process runs, plus a loader when `file` needs one. */
-export function nodeFlagsLoading(file: string): string[] {
+/** Flags for a child running one of our modules that loads `files`: as this process runs, plus a loader when one of them needs it. */
+export function nodeFlagsLoading(...files: string[]): string[] {
   if (FROM_SOURCE) return typescriptNodeFlags();
-  return isTypeScript(file) ? typescriptLoaderFlags() : [];
+  return files.some(isTypeScript) ? typescriptLoaderFlags() : [];
 }
