@@ -13,9 +13,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { besideSource } from '../beside-source.js';
 import { isolationPrefix } from './isolation.js';
 
-const RUNNER = fileURLToPath(new URL('./runner.py', import.meta.url));
+const RUNNER = fileURLToPath(besideSource(import.meta.url, './runner.py'));
 /**
  * What the process may write to its real stdout: the runner's result line, and whatever the program
  * writes past its captured `sys.stdout` (the test's output itself is captured, never written here).

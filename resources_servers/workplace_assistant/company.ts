@@ -4,6 +4,7 @@
  * @module
  */
 import { readFileSync } from 'node:fs';
+import { besideSource } from '../beside-source.js';
 import { Table } from './table.js';
 import type { Values } from './table.js';
 
@@ -36,7 +37,7 @@ interface CompanyFile {
 let pristine: Company | undefined;
 
 function load(): Company {
-  const file = JSON.parse(readFileSync(new URL('./data/company.json', import.meta.url), 'utf8')) as CompanyFile;
+  const file = JSON.parse(readFileSync(besideSource(import.meta.url, './data/company.json'), 'utf8')) as CompanyFile;
   return {
     directory: file.directory,
     emails: Table.fromRecords(EMAIL_COLUMNS, file.emails),

@@ -9,7 +9,7 @@ import { isSecretKey } from '../config/redact.js';
 import { GymUserError } from '../errors.js';
 import type { Command } from '@commander-js/extra-typings';
 import type { LoadConfigOptions } from '../config/types.js';
-import { headUrlOverrides } from './head-url.js';
+import { headUrlOverrides } from './head-url-variable.js';
 
 /** Where gym itself is installed: the last root searched for servers and configs. */
 export const INSTALL_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));

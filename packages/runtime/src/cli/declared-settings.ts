@@ -4,7 +4,7 @@
  * @module
  */
 import { extname } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { importServerModule } from '../orchestrator/compiled-server.js';
 import { checkServerConfig, isServerConfigSchema } from '../protocol/server-config.js';
 import type { ServerInstanceConfig } from '../config/types.js';
 import type { ServerConfigIssue } from '../protocol/server-config.js';
@@ -13,13 +13,13 @@ import type { ServerConfigIssue } from '../protocol/server-config.js';
 const IMPORTABLE = new Set(['.ts', '.mts', '.js', '.mjs']);
 
 /** The problems of every server whose entrypoint declares its settings, servers in order. */
-export async function checkDeclaredSettings(servers: readonly { instance: ServerInstanceConfig; entrypoint: string }[]): Promise<ServerConfigIssue[]> {
+export async function checkDeclaredSettings(servers: readonly { instance: ServerInstanceConfig; dir: string; entrypoint: string }[]): Promise<ServerConfigIssue[]> {
   const issues: ServerConfigIssue[] = [];
-  for (const { instance, entrypoint } of servers) {
+  for (const { instance, dir, entrypoint } of servers) {
     if (!IMPORTABLE.has(extname(entrypoint))) continue;
     let schema: unknown;
     try {
-      schema = ((await import(pathToFileURL(entrypoint).href)) as { configSchema?: unknown }).configSchema;
+      schema = ((await importServerModule(dir, entrypoint)) as { configSchema?: unknown }).configSchema;
     } catch (error) {
       const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
       issues.push({ path: `${instance.instanceName}.${instance.serverType}.${instance.implementation}.entrypoint`, message: `could not be loaded to check its settings: ${message}` });

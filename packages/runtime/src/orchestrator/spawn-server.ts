@@ -1,5 +1,6 @@
 /**
- * Spawns one server instance as its own Node process running TypeScript sources, with an IPC
+ * Spawns one server instance as its own Node process (compiled, or its TypeScript through tsx:
+ * `compiled-server.ts`), with an IPC
  * channel as its liveness link: when this process ends, however it ends (kill -9 included), the
  * channel closes and the server stops and flushes (`process/parent-link.ts`). With
  * `num_workers > 1` that process is a cluster primary (`process/server-workers.ts`): it reports its
@@ -19,7 +20,7 @@ import { redactSecrets } from '../config/redact.js';
 import { configForServer, ownSecrets } from '../config/server-secrets.js';
 import type { ConfigMap, ServerInstanceConfig } from '../config/types.js';
 import { GymUserError } from '../errors.js';
-import { typescriptNodeFlags } from '../process/node-flags.js';
+import { nodeFlagsLoading, OWN_EXTENSION } from '../process/node-flags.js';
 import { isPythonChildMessage } from '../process/python-child-message.js';
 import { CONFIG_DICT_ENV, CONFIG_DICT_FILE_ENV, CONFIG_PATH_ENV, CONFIG_SECRETS_ENV, instanceUrl } from '../process/server-context.js';
 import { newServerToken, SERVER_TOKEN_ENV } from '../process/server-identity.js';
@@ -27,14 +28,15 @@ import { isWorkersMessage, numWorkersOf } from '../process/server-workers.js';
 import { TELEMETRY_FILE_ENV } from '../telemetry/console-file.js';
 import { isLossesMessage } from '../telemetry/loss-report.js';
 import type { TelemetryLosses } from '@gym/lens/setup';
+import { runnableEntrypoint } from './compiled-server.js';
 import { teeChildOutput } from './log-tee.js';
 import type { Tee } from './log-tee.js';
 import { pythonCommand } from './python-interpreter.js';
 import type { PythonCommand } from './python-interpreter.js';
 import type { ServerInstanceDisplay } from './server-instances.js';
 
-const SERVER_MAIN = fileURLToPath(new URL('../process/server-main.ts', import.meta.url));
-const PYTHON_HOST = fileURLToPath(new URL('../process/python-host.ts', import.meta.url));
+const SERVER_MAIN = fileURLToPath(new URL(`../process/server-main${OWN_EXTENSION}`, import.meta.url));
+const PYTHON_HOST = fileURLToPath(new URL(`../process/python-host${OWN_EXTENSION}`, import.meta.url));
 /** Extra Node flags for server processes, space-separated. */
 export const SERVER_NODE_FLAGS_ENV = 'GYM_SERVER_NODE_FLAGS';
 /** Configs larger than this go to a file instead of the environment (Linux caps one variable at 128 KiB). */
@@ -110,7 +112,7 @@ export function spawnServer(options: SpawnServerOptions): SpawnedServer {
   const logPath = join(options.logDir, `${instance.instanceName}.log`);
   const token = newServerToken();
   const python = entrypoint.endsWith('.py');
-  const launch = python ? pythonLaunch(options, dir, entrypoint) : nodeLaunch(options, entrypoint, logPath, token);
+  const launch = python ? pythonLaunch(options, dir, entrypoint) : nodeLaunch(options, runnableEntrypoint(dir, entrypoint), logPath, token);
   // one process as far as gym is concerned: a Python server runs its own workers, if any
   const numWorkers = python ? 1 : numWorkersOf(instance.config);
   // detached: a terminal Ctrl-C reaches only the orchestrator, which then stops servers in order
@@ -168,7 +170,7 @@ interface Launch {
   pythonCommand?: string;
 }
 
-/** Our TypeScript server: `server-main.ts <app.ts>`, its config (or a secret-free file of it) and its start token. */
+/** A Node server: `server-main <app>` (`app` compiled or not), its config (or a secret-free file of it) and its start token. */
 function nodeLaunch(options: SpawnServerOptions, entrypoint: string, logPath: string, token: string): Launch {
   const { instance } = options;
   const env: NodeJS.ProcessEnv = { ...options.env, [CONFIG_PATH_ENV]: instance.instanceName, [SERVER_TOKEN_ENV]: token };
@@ -186,10 +188,11 @@ function nodeLaunch(options: SpawnServerOptions, entrypoint: string, logPath: st
     env[CONFIG_DICT_FILE_ENV] = path;
     env[CONFIG_SECRETS_ENV] = JSON.stringify(ownSecrets(options.config, instance.instanceName));
   }
-  // extra Node flags for every server (`--max-old-space-size=8192`, `--cpu-prof`, an `--import` preload
-  // written in TypeScript: they come after tsx's own flags); NODE_OPTIONS refuses some
+  // extra Node flags for every server (`--max-old-space-size=8192`, `--cpu-prof`, an `--import` preload,
+  // which may be TypeScript: tsx is then loaded first); NODE_OPTIONS refuses some
   const extraFlags = (env[SERVER_NODE_FLAGS_ENV] ?? '').split(/\s+/).filter((flag) => flag.length > 0);
-  return { args: [...typescriptNodeFlags(), ...extraFlags, SERVER_MAIN, entrypoint], env };
+  const loaded = [entrypoint, ...extraFlags.map((flag) => flag.slice(flag.indexOf('=') + 1))];
+  return { args: [...nodeFlagsLoading(...loaded), ...extraFlags, SERVER_MAIN, entrypoint], env };
 }
 
 /**
@@ -213,7 +216,7 @@ function pythonLaunch(options: SpawnServerOptions, dir: string, entrypoint: stri
     PYTHONUNBUFFERED: baseEnv['PYTHONUNBUFFERED'] ?? '1',
   };
   return {
-    args: [...typescriptNodeFlags(), PYTHON_HOST, JSON.stringify({ command: command.command, args: command.args })],
+    args: [...nodeFlagsLoading(PYTHON_HOST), PYTHON_HOST, JSON.stringify({ command: command.command, args: command.args })],
     env,
     pythonCommand: [command.command, ...command.args].join(' '),
   };

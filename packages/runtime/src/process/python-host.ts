@@ -1,5 +1,5 @@
 /**
- * The host of one Python server: `node <ts flags> python-host.ts '<{"command","args"}>'`, started
+ * The host of one Python server: `node python-host.js '<{"command","args"}>'`, started
  * by the orchestrator like any server process (its environment, its directory, the IPC liveness
  * link of `parent-link.ts`). It runs the Python command in a process group of its own, with stdout
  * and stderr handed straight through (the orchestrator's log tee reads the interpreter's own

@@ -1,5 +1,6 @@
 /**
- * The entry point of one server process: `node <ts flags> server-main.ts <app.ts>`, started by
+ * The entry point of one server process: `node server-main.js <app.js>` (compiled; or the sources
+ * and `app.ts` through tsx, `orchestrator/compiled-server.ts`), started by
  * `gym env start` with the resolved config in `NEMO_GYM_CONFIG_DICT` and the instance name in
  * `NEMO_GYM_CONFIG_PATH`. Sets telemetry up (when the environment says so), loads the
  * implementation's factory, builds its app and serves it until SIGINT/SIGTERM/SIGHUP or until its

@@ -1,13 +1,14 @@
 // collectResponse against a raw TCP server that writes exact response bytes (split where the test
 // says): the answer's text, headers and status as undici's request() + body.text() gave them, and
-// a signal that cuts the request and is let go of once the request is over.
+// a signal that cuts the request and is let go of once the request is over. Where a test needs the
+// client to have part of a body, it waits until that part reached the request's handler.
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
 import { createServer } from 'node:net';
 import type { AddressInfo, Server, Socket } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, errors } from 'undici';
+import type { Dispatcher } from 'undici';
 import { collectResponse } from '../../src/http/collect-response.js';
 import { SpreadingPool } from '../../src/http/spreading-pool.js';
 
@@ -16,14 +17,15 @@ type Answer = (socket: Socket) => unknown;
 
 interface RawServer {
   origin: string;
-  /** Sockets closed by the client so far. */
-  readonly closedByClient: number;
+  /** Resolves once the client has closed its side of a connection. */
+  readonly closedByClient: Promise<void>;
   close(): Promise<void>;
 }
 
 async function startRawServer(answer: Answer): Promise<RawServer> {
   const sockets = new Set<Socket>();
-  let closedByClient = 0;
+  let clientClosed!: () => void;
+  const closedByClient = new Promise<void>((resolve) => (clientClosed = resolve));
   const server: Server = createServer((socket) => {
     sockets.add(socket);
     let head = '';
@@ -35,7 +37,7 @@ async function startRawServer(answer: Answer): Promise<RawServer> {
         void answer(socket);
       }
     });
-    socket.on('end', () => closedByClient++);
+    socket.on('end', () => clientClosed());
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => undefined);
   });
@@ -43,15 +45,33 @@ async function startRawServer(answer: Answer): Promise<RawServer> {
   const { port } = server.address() as AddressInfo;
   return {
     origin: `http://127.0.0.1:${port}`,
-    get closedByClient() {
-      return closedByClient;
-    },
+    closedByClient,
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();
         server.close(() => resolve());
       }),
   };
+}
+
+/** `client`, passing each request's handler on with a watch: `firstBodyPiece` resolves once a piece of a response body reached one. */
+function watchBody(client: Client): { dispatcher: Dispatcher; firstBodyPiece: Promise<void> } {
+  let seen!: () => void;
+  const firstBodyPiece = new Promise<void>((resolve) => (seen = resolve));
+  const dispatcher = client.compose(
+    (dispatch) => (opts, handler: Dispatcher.DispatchHandler) =>
+      dispatch(opts, {
+        onConnect: (abort) => handler.onConnect?.(abort),
+        onHeaders: (status, headers, resume, text) => handler.onHeaders?.(status, headers, resume, text) ?? true,
+        onData: (chunk) => {
+          seen();
+          return handler.onData?.(chunk) ?? true;
+        },
+        onComplete: (trailers) => handler.onComplete?.(trailers),
+        onError: (err) => handler.onError?.(err),
+      }),
+  );
+  return { dispatcher, firstBodyPiece };
 }
 
 const utf8 = (text: string) => Buffer.from(text, 'utf8');
@@ -75,13 +95,16 @@ describe('collectResponse', () => {
   it('joins a body split inside a multi-byte character, and drops a leading byte-order mark', async () => {
     const body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), utf8('{"city":"Zürich ✓"}')]);
     const cut = body.indexOf(0xe2) + 1; // inside the three bytes of ✓
+    let watched: ReturnType<typeof watchBody> | undefined;
     const { client } = await start(async (socket) => {
       socket.write(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n`);
       socket.write(body.subarray(0, cut));
-      await sleep(20);
+      // the rest only once the client has the first part: two pieces, cut where the test says
+      await watched!.firstBodyPiece;
       socket.write(body.subarray(cut));
     });
-    const res = await collectResponse(client, GET, undefined);
+    watched = watchBody(client);
+    const res = await collectResponse(watched.dispatcher, GET, undefined);
     assert.equal(res.statusCode, 200);
     assert.equal(res.text, '{"city":"Zürich ✓"}');
     assert.equal(typeof res.headersAt, 'number');
@@ -126,14 +149,14 @@ describe('collectResponse', () => {
       socket.write('HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nhalf.');
     });
     const controller = new AbortController();
-    const pending = collectResponse(client, GET, controller.signal);
-    await sleep(50);
+    const { dispatcher, firstBodyPiece } = watchBody(client);
+    const pending = collectResponse(dispatcher, GET, controller.signal);
+    await firstBodyPiece;
     const reason = new Error('caller went away');
     controller.abort(reason);
     await assert.rejects(pending, (err: unknown) => err === reason);
     // the socket was given up, not left waiting for the rest of the body
-    for (let i = 0; i < 200 && server.closedByClient === 0; i++) await sleep(5);
-    assert.equal(server.closedByClient, 1);
+    await server.closedByClient;
   });
 
   it('rejects at once for a signal that has already aborted', async () => {

@@ -4,11 +4,27 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
+import type { Socket } from 'node:net';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { startGymEnv } from '../support/gym-process.js';
 
 const AGENT = 'example_single_tool_call_simple_agent';
+
+/** Resolves once `socket` has received a `100 Continue` answer (the socket stays open). */
+function interimAnswer(socket: Socket): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let received = '';
+    const onData = (chunk: Buffer) => {
+      received += chunk.toString('latin1');
+      if (!received.includes('100 Continue\r\n\r\n')) return;
+      socket.off('data', onData).off('close', onClose);
+      resolve();
+    };
+    const onClose = () => reject(new Error(`the connection closed before a 100 Continue answer: ${JSON.stringify(received)}`));
+    socket.on('data', onData).once('close', onClose);
+  });
+}
 
 describe('gym env start with a client that sent half a body', () => {
   it('stops on SIGTERM with every server stopping by itself and flushing, none killed', async () => {
@@ -18,9 +34,11 @@ describe('gym env start with a client that sent half a body', () => {
     const cut = once(socket, 'close');
     try {
       await once(socket, 'connect');
-      socket.write('POST /run HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"responses_create_params":');
-      // the agent has the request (its headers) before gym is told to stop
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      // `Expect: 100-continue`: the agent's answer `100 Continue` says it has the request (its
+      // headers) and waits for the body; half of it follows, then gym is told to stop
+      socket.write('POST /run HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\nExpect: 100-continue\r\n\r\n');
+      await interimAnswer(socket);
+      socket.write('{"responses_create_params":');
       assert.equal(await env.stop(), 143, env.output());
       assert.doesNotMatch(env.output(), /did not stop within/);
       for (const s of env.servers) {

@@ -24,7 +24,8 @@ export interface GymEnv {
   servers: ServerInstance[];
   logDir: string;
   child: ChildProcess;
-  output(): string;
+  /** Everything the CLI wrote so far, stdout and stderr interleaved (a function property: tests pass it around unbound). */
+  output: () => string;
   url(instance: string): string;
   /** SIGTERM to the CLI; resolves with its exit code (143) once it has exited. Logs stay. */
   stop(): Promise<number | null>;
