@@ -1,7 +1,8 @@
 // Whether encoding span records on a worker thread could take work off a server's main thread:
 // the main thread's CPU per span, side by side in one process, for
 //   encode here — what gym does: the console line built as the span ends and written into a reused
-//                 buffer (the file write itself already runs in libuv's pool, off the main thread);
+//                 buffer (the file write itself already runs in libuv's pool, off the main thread),
+//                 here with the floor's hand-written encoder of the same record (support/floor-record.ts);
 //   hand over   — what a worker needs instead: the span's fields captured into a plain object and
 //                 posted in batches of 512 to a worker, which builds the same lines there.
 // (A SharedArrayBuffer ring would still need the attributes serialised on the main thread, which is
@@ -10,28 +11,26 @@
 // Run: npm run bench -- worker-handoff   (BENCH_SPANS per round, BENCH_ROUNDS)
 import { loadavg } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { spanLine } from '../packages/lens/src/setup/exporters/span-record.js';
-import { processIdentity } from '../packages/lens/src/setup/exporters/process-identity.js';
+import { floorIdentityTail, floorSpanLine } from './support/floor-record.js';
 import { mainThreadCpuSeconds } from './support/proc-cpu.js';
 
 const SPANS = Number(process.env.BENCH_SPANS ?? 400_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const BATCH = 512;
 
-const identity = processIdentity({ attributes: { 'service.name': 'nemo-gym/example_single_tool_call_simple_agent', 'process.pid': process.pid } }, { name: 'nemo.gym', version: '0.1.0' });
-const scope = { name: 'nemo.gym', version: '0.1.0' };
+const tail = floorIdentityTail({ serviceName: 'nemo-gym/example_single_tool_call_simple_agent', pid: process.pid });
 /** A SERVER span of the agent's `/run`, as it ends (fresh attributes per span, as a server's). */
 function span(i: number) {
   const hex = i.toString(16).padStart(16, '0');
-  const context = { traceId: `543c8adacbf1d9c0${hex}`, spanId: hex, traceFlags: 1 };
   return {
+    traceId: `543c8adacbf1d9c0${hex}`,
+    spanId: hex,
+    parentSpanId: undefined,
     name: 'POST /run',
-    kind: 1,
-    spanContext: () => context,
-    parentSpanContext: undefined,
-    startTime: [1796180819, 797216109] as [number, number],
-    endTime: [1796180820, 41891387] as [number, number],
-    status: { code: 0 },
+    kind: 'SERVER' as const,
+    startMs: 1796180819797.216,
+    endMs: 1796180820041.891,
+    error: undefined,
     attributes: {
       'http.request.method': 'POST',
       'url.path': '/run',
@@ -40,9 +39,6 @@ function span(i: number) {
       'nemo.gym.rollout.id': `r-${hex.slice(4)}`,
       'http.response.status_code': 200,
     },
-    events: [],
-    links: [],
-    instrumentationScope: scope,
   };
 }
 type Span = ReturnType<typeof span>;
@@ -51,7 +47,7 @@ const out = Buffer.alloc(1 << 20);
 function encodeHere(spans: Span[]): void {
   let at = 0;
   for (const s of spans) {
-    const line = spanLine(s as never, identity);
+    const line = floorSpanLine({ ...s, attributes: JSON.stringify(s.attributes) }, tail);
     if (at + line.length * 3 + 1 > out.length) at = 0;
     at += out.write(line, at);
     out[at++] = 10;
@@ -71,8 +67,7 @@ const worker = new Worker(
 function handOver(spans: Span[]): void {
   let batch: object[] = [];
   for (const s of spans) {
-    const c = s.spanContext();
-    batch.push({ traceId: c.traceId, spanId: c.spanId, parent: s.parentSpanContext, name: s.name, kind: s.kind, start: s.startTime, end: s.endTime, status: s.status, attributes: s.attributes });
+    batch.push({ traceId: s.traceId, spanId: s.spanId, parent: s.parentSpanId, name: s.name, kind: s.kind, start: s.startMs, end: s.endMs, error: s.error, attributes: s.attributes });
     if (batch.length === BATCH) {
       worker.postMessage(batch);
       batch = [];
