@@ -14,8 +14,12 @@
 //                     flags (GYM_SERVER_NODE_FLAGS) in two runs started at the same time
 //   BENCH_PARTS=rate  the 64-in-flight run through the collector and the telemetry-off burst: the
 //                     rollouts/s budget alone
+//   BENCH_PARTS=telemetry  telemetry's CPU per rollout at 64 and at BENCH_ROLLOUTS in flight, both with
+//                     the model latency: off and `default` at each, the servers' CPU (on − off) per
+//                     rollout, and the ratio at BENCH_ROLLOUTS ÷ at 64 (budget ≤ 1.1);
+//                     BENCH_ROLLOUTS_AT_64 rollouts at 64 in flight (default 1024: about 35 s at 1 s latency)
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { assembleTraces, findAnomalies, findRollouts, readSpans } from '@gym/trace';
@@ -136,9 +140,49 @@ try {
     );
     console.log('\n| process | CPU µs per rollout at 64 | at 16k |\n| --- | --- | --- |');
     for (const [name, seconds] of off.cpu) console.log(`| ${name} | ${(((sat.cpu.get(name) ?? 0) / sat.succeeded) * 1e6).toFixed(0)} | ${((seconds / off.succeeded) * 1e6).toFixed(0)} |`);
-  } else await fullRun();
+  } else if (process.env.BENCH_PARTS === 'telemetry') await telemetryByConcurrency();
+  else await fullRun();
 } finally {
   rmSync(scratch, { recursive: true, force: true });
+}
+
+/** CPU µs per rollout of a run's servers alone (the collector excluded: telemetry is the servers'). */
+function serverCpuPerRollout(run: { cpu: Map<string, number>; succeeded: number }): number {
+  let seconds = 0;
+  for (const [name, s] of run.cpu) if (!name.startsWith('bench')) seconds += s;
+  return (seconds / run.succeeded) * 1e6;
+}
+
+/**
+ * Telemetry's CPU per rollout at 64 in flight and at ROLLOUTS in flight, the model latency the same
+ * in both: whether what telemetry costs a rollout grows with concurrency (more open spans, larger
+ * batches, timers firing under load). Off and on are run in turn at each size, on fresh servers.
+ */
+async function telemetryByConcurrency(): Promise<void> {
+  const at64 = Number(process.env.BENCH_ROLLOUTS_AT_64 ?? 1024);
+  const shape64 = { rollouts: at64, concurrency: 64, latencyMs: LATENCY_MS };
+  const runs = {
+    off64: await burst('off-64', baseEnv, shape64),
+    on64: await burst('on-64', telemetryOn, shape64),
+    offMany: await burst('off-many', baseEnv),
+    onMany: await burst('on-many', telemetryOn),
+  };
+  for (const [label, run] of Object.entries(runs)) {
+    process.stderr.write(`${label}: ${run.succeeded} rollouts in ${run.seconds.toFixed(1)} s, ${run.failed} failed, servers ${serverCpuPerRollout(run).toFixed(0)} µs per rollout\n`);
+  }
+  const added64 = serverCpuPerRollout(runs.on64) - serverCpuPerRollout(runs.off64);
+  const addedMany = serverCpuPerRollout(runs.onMany) - serverCpuPerRollout(runs.offMany);
+  console.log(
+    `\nnode ${process.version}, model latency ${LATENCY_MS} ms × 2 calls per rollout, load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}\n`,
+  );
+  console.log("| in flight | rollouts | servers' CPU µs per rollout, off | on (`default`, console) | telemetry adds | failed (off, on) |\n| --- | --- | --- | --- | --- | --- |");
+  console.log(`| 64 | ${at64} | ${serverCpuPerRollout(runs.off64).toFixed(0)} | ${serverCpuPerRollout(runs.on64).toFixed(0)} | ${added64.toFixed(0)} | ${runs.off64.failed}, ${runs.on64.failed} |`);
+  console.log(
+    `| ${ROLLOUTS} | ${ROLLOUTS} | ${serverCpuPerRollout(runs.offMany).toFixed(0)} | ${serverCpuPerRollout(runs.onMany).toFixed(0)} | ${addedMany.toFixed(0)} | ${runs.offMany.failed}, ${runs.onMany.failed} |`,
+  );
+  console.log(`\ntelemetry's CPU per rollout at ${ROLLOUTS} ÷ at 64: ${(addedMany / added64).toFixed(3)} (budget ≤ 1.1)`);
 }
 
 /** CPU µs per rollout of a run, every process (servers, and the collector with the orchestrator). */

@@ -67,6 +67,7 @@ async function main(entrypoint: string | undefined): Promise<void> {
     name,
     logger,
     instrumentation: seams.server,
+    http,
     allowedHosts: allowedHostsOf(context.instance.host, context.config),
     ...(sessionSecret === undefined ? {} : { sessionSecret }),
     ...(identityToken === undefined ? {} : { identityToken }),

@@ -12,7 +12,10 @@ import type { AllowedHosts } from './host-check.js';
 import { parseJsonBody } from './json-body.js';
 import { ROLLOUT_ID, stripRolloutPrefix } from './rollout-prefix.js';
 import { createSessionConfig } from './session.js';
+import { createHttpClient } from '../http/client.js';
+import { routeHookOptions } from './route-hooks.js';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { HttpClient } from '../http/types.js';
 import type { ServerInstrumentation } from './instrumentation.js';
 import type { RawRequestWithRollout } from './rollout-prefix.js';
 import type { GymSession, SessionConfig } from './session.js';
@@ -42,6 +45,11 @@ export interface ServerAppOptions {
   logRequests?: boolean;
   /** Telemetry seam; when absent no hook is registered. */
   instrumentation?: ServerInstrumentation;
+  /**
+   * The process's HTTP client: each handler gets it as `route.http`, bound to its request's trace
+   * scope. Default: a plain client the app makes when first needed and closes with the app.
+   */
+  http?: HttpClient;
   /** Echoed in the `x-gym-server-token` header of `GET /`: the orchestrator's proof that it reaches the server it started. */
   identityToken?: string;
   /**
@@ -58,6 +66,8 @@ export interface GymServerState {
   label: string;
   session: SessionConfig;
   instrumentation: ServerInstrumentation | undefined;
+  /** The client handlers get (bound to their request's scope). */
+  readonly http: HttpClient;
 }
 
 declare module 'fastify' {
@@ -70,6 +80,8 @@ declare module 'fastify' {
     session: GymSession;
     /** The id from an `/ng-rollout/<id>/…` URL, else null. */
     readonly gymRolloutId: string | null;
+    /** The telemetry layer's slot for this request (its span and context); opaque here. */
+    gymTrace: unknown;
   }
 }
 
@@ -94,20 +106,32 @@ export function createServerApp(options: ServerAppOptions): FastifyInstance {
   }) as unknown as FastifyInstance;
 
   const instrumentation = options.instrumentation;
+  let http = options.http;
   const state: GymServerState = {
     name: options.name,
     label,
     session: createSessionConfig(options.sessionCookieName ?? label, options.sessionSecret),
     instrumentation,
+    get http() {
+      http ??= ownHttp = createHttpClient();
+      return http;
+    },
   };
+  // a client the app made for itself closes with it
+  let ownHttp: HttpClient | undefined;
+  app.addHook('onClose', async () => ownHttp?.close());
   app.decorate('gym', { getter: () => state });
   app.decorateRequest('session', null as unknown as GymSession);
+  // declared once, so a request's telemetry never changes its object's shape
+  app.decorateRequest('gymTrace', null);
   app.decorateRequest('gymRolloutId', {
     getter(this: { raw: RawRequestWithRollout }) {
       return this.raw[ROLLOUT_ID] ?? null;
     },
   });
-  installErrorHandling(app, label, bodyLimit);
+  // with route-level instrumentation, the not-found handler carries the hooks a route would
+  const perRoute = instrumentation?.forRoute !== undefined;
+  installErrorHandling(app, label, bodyLimit, perRoute ? routeHookOptions(instrumentation.forRoute?.({ method: undefined, path: undefined })) : {});
   // first of all hooks: a request for a foreign Host name is refused before anything else runs
   const hostAllowed = createHostCheck(options.allowedHosts ?? []);
   app.addHook('onRequest', (request, reply, done) => {
@@ -126,7 +150,7 @@ export function createServerApp(options: ServerAppOptions): FastifyInstance {
       done(error as Error, undefined);
     }
   });
-  if (instrumentation?.onRequest !== undefined) {
+  if (!perRoute && instrumentation?.onRequest !== undefined) {
     const onRequest = instrumentation.onRequest.bind(instrumentation);
     app.addHook('onRequest', (request, reply, done) => {
       try {
@@ -137,7 +161,7 @@ export function createServerApp(options: ServerAppOptions): FastifyInstance {
       done();
     });
   }
-  if (instrumentation?.onSend !== undefined) {
+  if (!perRoute && instrumentation?.onSend !== undefined) {
     const onSend = instrumentation.onSend.bind(instrumentation);
     app.addHook('onSend', (request, reply, payload, done) => {
       try {
@@ -148,7 +172,7 @@ export function createServerApp(options: ServerAppOptions): FastifyInstance {
       done(null, payload);
     });
   }
-  if (instrumentation?.onResponse !== undefined) {
+  if (!perRoute && instrumentation?.onResponse !== undefined) {
     const onResponse = instrumentation.onResponse.bind(instrumentation);
     app.addHook('onResponse', (request, reply, done) => {
       try {

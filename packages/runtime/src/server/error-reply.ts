@@ -9,6 +9,7 @@ import { GymHttpRequestError, GymHttpStatusError } from '../http/errors.js';
 import { encodeUpstreamCause, UPSTREAM_CAUSE_HEADER } from '../http/upstream-cause.js';
 import { logInRequestScope } from './request-log-scope.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { RouteHookOptions } from './route-hooks.js';
 
 /** Sends `value` as JSON (strings too: fastify would send them as text/plain). */
 export function sendJson(reply: FastifyReply, value: unknown): FastifyReply {
@@ -33,9 +34,10 @@ export function internalErrorBody(error: unknown, serverLabel: string): string {
   return 'An unknown error occurred';
 }
 
-/** Installs the error and not-found handlers on `app`. */
-export function installErrorHandling(app: FastifyInstance, serverLabel: string, bodyLimitBytes: number): void {
-  app.setNotFoundHandler((_request, reply) => sendJson(reply.code(404), { detail: 'Not Found' }));
+/** Installs the error and not-found handlers on `app`; `notFoundHooks` are the not-found handler's own hooks. */
+export function installErrorHandling(app: FastifyInstance, serverLabel: string, bodyLimitBytes: number, notFoundHooks: RouteHookOptions = {}): void {
+  // fastify runs every lifecycle hook given here for the not-found handler, not only the typed pre* ones
+  app.setNotFoundHandler(notFoundHooks as Parameters<FastifyInstance['setNotFoundHandler']>[0], (_request: FastifyRequest, reply: FastifyReply) => sendJson(reply.code(404), { detail: 'Not Found' }));
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const code = (error as { code?: unknown } | null)?.code;
     if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') {

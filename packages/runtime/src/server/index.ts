@@ -20,7 +20,7 @@ export type { AggregateMetricsResult, BuildOptions, EndpointSpec, ServerDefiniti
 export { internalErrorBody, sendJson } from './error-reply.js';
 export { DEFAULT_LISTEN_BACKLOG, installShutdownHandlers, listen } from './lifecycle.js';
 export type { ListenOptions, ListeningAddress, ShutdownOptions } from './lifecycle.js';
-export type { ServerInstrumentation } from './instrumentation.js';
+export type { InstrumentedRoute, RouteInstrumentation, ServerInstrumentation } from './instrumentation.js';
 export { signSessionId, verifySessionCookie } from './session.js';
 export type { GymSession, SessionConfig } from './session.js';
 export { stripRolloutPrefix } from './rollout-prefix.js';

@@ -5,12 +5,15 @@
  * @module
  */
 import { parseCookieHeader } from '../http/cookies.js';
+import { bindHttpClient } from '../http/scoped-client.js';
+import { routeHookOptions } from './route-hooks.js';
 import { sendJson } from './error-reply.js';
 import { resolveSession } from './session.js';
 import { toValidationDetail } from './validation.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { CookieMap } from '../http/cookies.js';
+import type { HttpClient } from '../http/types.js';
 import type { TraceScope } from '../http/instrumentation.js';
 import type { GymEndpoint } from './instrumentation.js';
 import type { GymSession } from './session.js';
@@ -31,6 +34,12 @@ export interface RouteContext {
    * (docs/observability/extending.md). Undefined with telemetry off.
    */
   scope?: TraceScope | undefined;
+  /**
+   * The process's HTTP client bound to {@link scope}: calls made through it join this request's
+   * trace (under the endpoint's span) after an `await` too, with no `scope` passed by hand. A
+   * call that names a `scope` of its own keeps it.
+   */
+  http: HttpClient;
   /**
    * Fires when the caller went away before its answer was sent; pass it to upstream calls. Set
    * for streamed model requests (`stream: true`); absent otherwise.
@@ -56,14 +65,19 @@ export interface JsonRoute<S extends z.ZodType = z.ZodType> {
 /** Adds `route` to an app built by `createServerApp`. An empty POST body counts as `{}`. */
 export function addJsonRoute<S extends z.ZodType>(app: FastifyInstance, route: JsonRoute<S>): void {
   const { session: sessionConfig, instrumentation } = app.gym;
-  const wrap = instrumentation?.wrapHandler?.bind(instrumentation);
+  // route-level hooks when the instrumentation offers them (span name, attributes and metric
+  // series made once, here), else the app-wide hooks with the app-wide handler wrapper
+  const hooks = instrumentation?.forRoute?.({ method: route.method, path: route.path, ...(route.endpoint === undefined ? {} : { endpoint: route.endpoint }) });
+  const wrap = hooks !== undefined ? hooks.wrapHandler.bind(hooks) : instrumentation?.wrapHandler?.bind(instrumentation);
   const { input } = route;
+  const state = app.gym;
   const handler = (
     route.endpoint === undefined || instrumentation?.wrapEndpoint === undefined ? route.handler : instrumentation.wrapEndpoint(route.endpoint, route.handler as RouteHandler<Record<string, unknown>>)
   ) as RouteHandler<z.output<S>>;
   app.route({
     method: route.method,
     url: route.path,
+    ...routeHookOptions(hooks),
     handler: async (request, reply) => {
       const cookies = parseCookieHeader(request.headers.cookie);
       const session = resolveSession(cookies, reply, sessionConfig);
@@ -85,7 +99,7 @@ export function addJsonRoute<S extends z.ZodType>(app: FastifyInstance, route: J
           }
           body = parsed.data;
         }
-        const context: RouteContext = { request, reply, session, rolloutId: request.gymRolloutId, cookies, scope };
+        const context: RouteContext = { request, reply, session, rolloutId: request.gymRolloutId, cookies, scope, http: bindHttpClient(state.http, scope) };
         return handler(body as z.output<S>, context);
       };
       const result = wrap === undefined ? await run() : await wrap(request, run);

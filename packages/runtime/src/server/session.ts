@@ -19,14 +19,23 @@ export interface GymSession {
 export interface SessionConfig {
   cookieName: string;
   secret: Buffer;
+  /**
+   * The HMACs of the session ids this server verified already: a session's cookie comes back on
+   * each of its calls (a rollout's tool calls and `/verify`), and its HMAC need be computed once.
+   * Only ids whose cookie verified go in; a cookie is still compared in constant time.
+   */
+  verified?: Map<string, Buffer>;
 }
+
+/** Verified cookie values kept per server; past this the cache starts afresh (sessions are short-lived). */
+const MAX_VERIFIED = 8192;
 
 /** 14 days, Starlette's `SessionMiddleware` default. */
 const MAX_AGE_SECONDS = 14 * 24 * 60 * 60;
 
 /** Builds the config; a missing secret becomes 32 random bytes (sessions then end with the process). */
 export function createSessionConfig(cookieName: string, secret: string | undefined): SessionConfig {
-  return { cookieName, secret: secret === undefined ? randomBytes(32) : Buffer.from(secret, 'utf8') };
+  return { cookieName, secret: secret === undefined ? randomBytes(32) : Buffer.from(secret, 'utf8'), verified: new Map() };
 }
 
 /** Signs a session id into a cookie value `<id>.<base64url hmac>`. */
@@ -40,8 +49,15 @@ export function verifySessionCookie(value: string, config: SessionConfig): strin
   if (dot <= 0) return undefined;
   const id = value.slice(0, dot);
   const given = Buffer.from(value.slice(dot + 1), 'base64url');
-  const expected = createHmac('sha256', config.secret).update(id).digest();
-  return given.length === expected.length && timingSafeEqual(given, expected) ? id : undefined;
+  const cache = config.verified;
+  const known = cache?.get(id);
+  const expected = known ?? createHmac('sha256', config.secret).update(id).digest();
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+  if (known === undefined && cache !== undefined) {
+    if (cache.size >= MAX_VERIFIED) cache.clear();
+    cache.set(id, expected);
+  }
+  return id;
 }
 
 /** Reads the session from the request's `cookies`, starting a new one (and setting the cookie on `reply`) when needed. */

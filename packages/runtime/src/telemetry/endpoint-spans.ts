@@ -7,6 +7,8 @@
  * @module
  */
 import type { Attributes, Span } from '@opentelemetry/api';
+import { bindHttpClient } from '../http/scoped-client.js';
+import type { TraceScope } from '../http/instrumentation.js';
 import type { GymEndpoint } from '../server/instrumentation.js';
 import type { RouteContext, RouteHandler } from '../server/json-route.js';
 import { ATTR, SPAN } from './attributes.js';
@@ -32,6 +34,11 @@ function usageAttributes(result: unknown): Attributes {
   return attributes;
 }
 
+/** `route` with `scope` as its scope, its HTTP client bound to it too. */
+function withScope(route: RouteContext, scope: TraceScope): RouteContext {
+  return { ...route, scope, http: bindHttpClient(route.http, scope) };
+}
+
 /** The endpoint wrappers of `telemetry`, by endpoint. */
 export function endpointWrappers(telemetry: GymTelemetry): Record<GymEndpoint, Wrapper> {
   const { api, instruments } = telemetry;
@@ -42,7 +49,7 @@ export function endpointWrappers(telemetry: GymTelemetry): Record<GymEndpoint, W
    * whose scope is the new span: the calls and spans the handler makes after an `await` go under it.
    */
   const inSpan = <T>(name: string, route: RouteContext, run: (span: Span, route: RouteContext) => Promise<T>): Promise<T> =>
-    inGymSpan(telemetry, name, (span, scope) => run(span, { ...route, scope }), undefined, route.scope);
+    inGymSpan(telemetry, name, (span, scope) => run(span, withScope(route, scope)), undefined, route.scope);
 
   /** `/run`: the rollout id onto the request's scope, then `gym.rollout`, `gym.rollout.duration_ms` (failures too) and `gym.rollout.completed_total`. */
   const rollout: Wrapper = (handler) => async (row, route) => {
@@ -52,7 +59,7 @@ export function endpointWrappers(telemetry: GymTelemetry): Record<GymEndpoint, W
       // a caller that sent no rollout id (not the collector): the SERVER span of /run learns it only now
       const rolloutId = rolloutIdOfRow(row);
       api.trace.getSpan(given)?.setAttribute(ATTR.ROLLOUT_ID, rolloutId);
-      scoped = { ...route, scope: scopeOf(withRolloutId(telemetry, given, rolloutId)) };
+      scoped = withScope(route, scopeOf(withRolloutId(telemetry, given, rolloutId)));
     }
     if (!ROLLOUT.enabled) return handler(row, scoped);
     const started = performance.now();

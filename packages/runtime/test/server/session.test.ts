@@ -22,6 +22,18 @@ describe('session cookies', () => {
     assert.equal(res.json().isNew, true);
   });
 
+  it('refuses a forged signature for a session whose cookie verified before (the remembered HMAC is compared, not trusted)', async () => {
+    const first = await whoami();
+    const [pair] = (first.headers['set-cookie'] as string).split(';');
+    assert.equal((await whoami(pair)).json().isNew, false, 'verified once: its HMAC is remembered');
+    const [name, value] = pair!.split('=') as [string, string];
+    const id = value.slice(0, value.lastIndexOf('.'));
+    const forged = await whoami(`${name}=${id}.${Buffer.alloc(32, 7).toString('base64url')}`);
+    assert.equal(forged.json().isNew, true);
+    assert.notEqual(forged.json().session, id);
+    assert.equal((await whoami(pair)).json().session, id, 'the real cookie still verifies');
+  });
+
   it('keeps the session when the cookie comes back, without setting it again', async () => {
     const first = await whoami();
     const [pair] = (first.headers['set-cookie'] as string).split(';');

@@ -13,7 +13,7 @@ import { once } from 'node:events';
 import { telemetryEnv } from '../support/rollout-tree.js';
 
 const FIXTURE = new URL('./fixtures/scope-server.ts', import.meta.url).pathname;
-const ROUTES = ['span_with_scope', 'span_without_scope', 'call_with_scope', 'call_without_scope', 'nested', 'verify', 'fail_after_await'];
+const ROUTES = ['span_with_scope', 'span_without_scope', 'call_with_scope', 'call_through_route_http', 'call_without_scope', 'nested', 'verify', 'fail_after_await'];
 
 interface Span {
   trace_id: string;
@@ -88,6 +88,13 @@ describe('async_context: explicit (the default)', () => {
     assert.equal(client.parent_span_id, server.span_id);
     assert.equal(client.attributes['nemo.gym.rollout.id'], 'call_with_scope');
     assert.equal(spans.find((s) => s.name === 'POST /seed_session' && s.parent_span_id === client.span_id)?.trace_id, server.trace_id);
+  });
+
+  it("puts a call made after an await through the handler's own client (route.http) under the request, no scope passed", () => {
+    const server = serverOf(spans, 'call_through_route_http');
+    const client = clientOf(spans, server)!;
+    assert.equal(client.parent_span_id, server.span_id);
+    assert.equal(client.attributes['nemo.gym.rollout.id'], 'call_through_route_http');
   });
 
   it("hands a span's own scope to its function: what it starts after an await is its child", () => {
