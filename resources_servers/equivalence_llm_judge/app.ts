@@ -7,7 +7,6 @@
  * to the failures file), not a wrong reward.
  * @module
  */
-import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { defineResourcesServer, VERIFY_REQUEST } from '@gym/runtime';
@@ -16,9 +15,8 @@ import { Semaphore } from '../../responses_api_models/openai_model/semaphore.js'
 import { compileExtractPattern } from './extract.js';
 import { judgeRow } from './judge.js';
 import type { AskJudge, JudgeRules } from './judge.js';
+import { besideSource } from '../beside-source.js';
 import { readPromptTemplate } from './prompt-template.js';
-
-const HERE = dirname(fileURLToPath(import.meta.url));
 
 /** The server's settings: the original's keys and defaults. */
 export const configSchema = z.looseObject({
@@ -65,7 +63,8 @@ const createEquivalenceLlmJudge: ServerFactory = (context) => {
   }
   const config = parsed.data;
   const rules: JudgeRules = config;
-  const template = readPromptTemplate(resolve(HERE, config.judge_prompt_template_fpath));
+  // a relative path is the server folder's, as the original reads it; an absolute one stays as is
+  const template = readPromptTemplate(fileURLToPath(besideSource(import.meta.url, config.judge_prompt_template_fpath)));
   const patterns = { question: configPattern('question_extract_regex', config.question_extract_regex), response: configPattern('response_extract_regex', config.response_extract_regex) };
   const judgeUrl = `${context.serverUrl(config.judge_model_server)}/v1/responses`;
   const slots = config.judge_endpoint_max_concurrency === null ? null : new Semaphore(config.judge_endpoint_max_concurrency);
