@@ -19,8 +19,8 @@ import { letterOfOptionText } from './options.js';
 import { isSingleLetter, pyStrip } from './py-text.js';
 import type { OptionEntry } from './options.js';
 
-/** How long one pattern may run over one answer (V8 interrupts the match; ordinary ones take microseconds). */
-export const PATTERN_TIMEOUT_MS = 250;
+/** How long one pattern may run over one answer (V8 interrupts the match; ordinary ones take microseconds, but a loaded machine may pause a process for hundreds of milliseconds, which must not change a grade). */
+export const PATTERN_TIMEOUT_MS = 1000;
 
 // the match runs as a script so that node's script timeout can interrupt it
 const sandbox = vm.createContext({ findLast: () => undefined });
