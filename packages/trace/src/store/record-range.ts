@@ -30,8 +30,16 @@ export async function convertWithReader(c: DuckDBConnection, path: string, from:
   const tmp = (table: string) => join(target.dir, `${table}-${target.chunk}.tmp.jsonl`);
   const outs = { spans: createWriteStream(tmp('spans')), metrics: createWriteStream(tmp('metrics')), resources: createWriteStream(tmp('resources')) };
   let seq = 0;
-  const write = async (stream: NodeJS.WritableStream, row: object) => {
-    if (!stream.write(JSON.stringify(row, bigintAsString) + '\n')) await once(stream, 'drain');
+  // every write refused while a stream is full waits on the same 'drain': one listener, not one per row
+  const drains = new Map<NodeJS.WritableStream, Promise<void>>();
+  const write = (stream: NodeJS.WritableStream, row: object): Promise<void> => {
+    if (stream.write(JSON.stringify(row, bigintAsString) + '\n')) return Promise.resolve();
+    let drained = drains.get(stream);
+    if (drained === undefined) {
+      drained = once(stream, 'drain').then(() => void drains.delete(stream));
+      drains.set(stream, drained);
+    }
+    return drained;
   };
   const pending: Array<Promise<void>> = [];
   const resources = new ResourceCache((identity, attributes) => void pending.push(write(outs.resources, { identity, pos: target.chunk * 1e12 + ++seq, attributes, service: serviceOf(attributes) })));
