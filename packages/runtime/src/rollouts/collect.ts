@@ -29,7 +29,7 @@ import { writeRunMetrics } from './run-metrics.js';
 import { rolloutKey } from './types.js';
 import type { RolloutKey } from './types.js';
 import type { RequestInstrumentation } from '../http/instrumentation.js';
-import type { AgentAggregateMetrics } from '../metrics/aggregate-metrics.js';
+import type { AgentAggregateMetrics } from '../reward-stats/aggregate-metrics.js';
 import type { CollectionEnvironment } from './environment.js';
 import type { MaterializeOptions } from './materialize.js';
 import type { ProgressSink } from './progress.js';
