@@ -11,7 +11,7 @@ import { createAbortFanout } from './abort-fanout.js';
 import { attachEvidence } from '../evidence/attach.js';
 import { CaptureStore } from '../evidence/capture-store.js';
 import { readEvidenceSettings } from '../evidence/settings.js';
-import { declaredRolloutId } from '../telemetry/rollout-context.js';
+import { declaredRolloutId } from '../protocol/rollout-id.js';
 import { dispatchAll } from './dispatch.js';
 import { collateDatasets } from './datasets.js';
 import { agentUrls, chooseAgent } from './environment.js';

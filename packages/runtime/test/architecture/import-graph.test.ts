@@ -189,9 +189,9 @@ describe("runtime's folders", () => {
     );
   });
 
-  it('telemetry/ imports only config/, http/, server/ (their seams and types) and errors.ts', () => {
+  it('telemetry/ imports only config/, http/, server/ (their seams and types), protocol/ (the rollout id) and errors.ts', () => {
     assert.deepEqual(
-      arrowsFrom('telemetry', (to) => ['config', 'http', 'server', '(root)'].includes(to)),
+      arrowsFrom('telemetry', (to) => ['config', 'http', 'server', 'protocol', '(root)'].includes(to)),
       [],
     );
   });
