@@ -2,29 +2,16 @@
  * No-op versions of every lens primitive, with identical signatures (a test pins them).
  *
  * For code that must run where lens or the OpenTelemetry API may be missing: this module imports
- * nothing at run time (types only), so a consumer can fall back to it — or to a copy of it — and
+ * no package at run time (types only; its no-op span is lens's own, which loads nothing), so a consumer can fall back to it — or to a copy of it — and
  * keep its call sites unchanged. Everything here is disabled, records nothing and never throws.
  * @module
  */
-import type { Context, Span, SpanContext } from '@opentelemetry/api';
+import type { Context } from '@opentelemetry/api';
 import type * as real from './index.js';
+import { NOOP_SPAN } from './noop-span.js';
 
-const INVALID_CONTEXT: SpanContext = { traceId: '00000000000000000000000000000000', spanId: '0000000000000000', traceFlags: 0 };
-
-/** A span that records nothing; every method returns it. */
-export const NOOP_SPAN: Span = {
-  spanContext: () => INVALID_CONTEXT,
-  setAttribute: () => NOOP_SPAN,
-  setAttributes: () => NOOP_SPAN,
-  addEvent: () => NOOP_SPAN,
-  addLink: () => NOOP_SPAN,
-  addLinks: () => NOOP_SPAN,
-  setStatus: () => NOOP_SPAN,
-  updateName: () => NOOP_SPAN,
-  end: () => undefined,
-  isRecording: () => false,
-  recordException: () => undefined,
-};
+/** A span that records nothing; every method returns it (lens's own, which loads nothing). */
+export { NOOP_SPAN };
 
 const EMPTY_CONTEXT: Context = {
   getValue: () => undefined,

@@ -8,8 +8,8 @@ import type { Attributes, Context, HrTime, Link, Span, Tracer } from '@opentelem
 import { safeSetSpanAttributes, toAttributeValue } from './attributes.js';
 import type { LooseAttributes } from './attributes.js';
 import { nowHrTime } from './clock.js';
-import { getLeanTracer } from './lean/lean-tracer.js';
-import type { LeanTracer } from './lean/lean-tracer.js';
+import { getLeanTracer } from './fast-tracer/lean-tracer.js';
+import type { LeanTracer } from './fast-tracer/lean-tracer.js';
 import { hasStringScrubber, scrubString } from './scrub.js';
 
 /** Options shared by the span primitives. */

@@ -23,7 +23,7 @@ export class SpanGroup {
 
 const gates = new Map<string, SpanGroup>();
 /** Gate objects of other libraries, kept current with lens's own (see {@link bindSpanGroupGate}). */
-const boundGates = new Map<string, Array<{ enabled: boolean }>>();
+const boundGates = new Map<string, Array<Pick<SpanGroup, 'enabled'>>>();
 let enabledSet: ReadonlySet<string> = new Set();
 let pendingSet: ReadonlySet<string> = new Set();
 /** The spec last set with {@link setSpanGroupSpec}; `undefined` when a set is pinned. */
@@ -44,7 +44,7 @@ function apply(enabled: ReadonlySet<string>): void {
  * of the spec or the registry — for a library that holds its own gate objects because it cannot
  * import lens before it knows telemetry is on. Returns a function that unbinds it (and leaves it false).
  */
-export function bindSpanGroupGate(name: string, gate: { enabled: boolean }): () => void {
+export function bindSpanGroupGate(name: string, gate: Pick<SpanGroup, 'enabled'>): () => void {
   const key = name.trim().toLowerCase();
   const bound = boundGates.get(key) ?? [];
   bound.push(gate);

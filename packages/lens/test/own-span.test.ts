@@ -8,7 +8,7 @@ import { context, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentel
 import { getLeanTracer, runInOwnSpan } from '@gym/lens';
 import { captureSpans } from '@gym/lens/testing';
 import type { SpanCapture } from '@gym/lens/testing';
-import { LeanSpan } from '../src/lean/lean-span.js';
+import { LeanSpan } from '../src/fast-tracer/lean-span.js';
 
 let capture: SpanCapture | undefined;
 after(async () => capture?.shutdown());

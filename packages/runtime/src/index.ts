@@ -25,12 +25,12 @@ export {
   redactError,
   redactText,
   upstreamPropagation,
-} from './protocol/upstream/index.js';
-export type { HttpStatusErrorLike, OpenAIUpstreamOptions, UpstreamCallOptions } from './protocol/upstream/index.js';
+} from './upstream/index.js';
+export type { HttpStatusErrorLike, OpenAIUpstreamOptions, UpstreamCallOptions } from './upstream/index.js';
 export { CHAT_COMPLETION_CREATE_PARAMS, MODEL_RESPONSES_PARAMS } from './protocol/model-requests.js';
 export type { ChatCompletionCreateParams, ModelResponsesParams } from './protocol/model-requests.js';
-export { createServerContext, instanceUrl } from './process/server-context.js';
-export type { ServerContext, ServerFactory } from './process/server-context.js';
+export { createServerContext, instanceUrl } from './server-process/server-context.js';
+export type { ServerContext, ServerFactory } from './server-process/server-context.js';
 export { startEnvironment } from './orchestrator/start-environment.js';
 export type { RunningEnvironment, StartEnvironmentOptions } from './orchestrator/start-environment.js';
 export { collectRollouts, computeAggregateMetrics, computeVerifyMetrics, materializeRows } from './rollouts/index.js';

@@ -9,7 +9,7 @@ import { setSpanGroupSpec } from '@gym/lens';
 import type { FastifyInstance } from 'fastify';
 import { createHttpClient } from '../../../packages/runtime/src/http/client.js';
 import type { HttpClient } from '@gym/runtime';
-import { createServerContext } from '../../../packages/runtime/src/process/server-context.js';
+import { createServerContext } from '../../../packages/runtime/src/server-process/server-context.js';
 import { defineModelServer, listen } from '../../../packages/runtime/src/server/index.js';
 import { initTelemetry } from '../../../packages/runtime/src/telemetry/init.js';
 import { processTelemetry } from '../../../packages/runtime/src/telemetry/process-telemetry.js';

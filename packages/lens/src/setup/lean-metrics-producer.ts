@@ -14,7 +14,7 @@ import { hrTime, millisToHrTime } from '@opentelemetry/core';
 import { AggregationTemporality, DataPointType } from '@opentelemetry/sdk-metrics';
 import type { CollectionResult, DataPoint, Histogram, MetricData, MetricProducer, ScopeMetrics } from '@opentelemetry/sdk-metrics';
 import type { Resource } from '@opentelemetry/resources';
-import type { BoundCounter, BoundHistogram, LeanCounter, LeanHistogram, LeanHistogramOptions, LeanInstrumentOptions, LeanMetricsSink, LeanScope } from '../lean/lean-metrics.js';
+import type { BoundCounter, BoundHistogram, LeanCounter, LeanHistogram, LeanHistogramOptions, LeanInstrumentOptions, LeanMetricsSink, LeanScope } from '../fast-tracer/lean-metrics.js';
 
 /** The SDK's boundaries for a histogram that advises none. */
 export const SDK_DEFAULT_BOUNDARIES: readonly number[] = [0, 5, 10, 25, 50, 75, 100, 250, 500, 750, 1000, 2500, 5000, 7500, 10000];

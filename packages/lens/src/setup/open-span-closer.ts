@@ -6,7 +6,7 @@
 import type { Context } from '@opentelemetry/api';
 import type { ReadableSpan, Span, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { ATTR } from '@gym/names';
-import { OpenLeanSpans } from '../lean/open-lean-spans.js';
+import { OpenLeanSpans } from '../fast-tracer/open-lean-spans.js';
 
 /** Attribute and event name set on spans ended by the closer. */
 export const TRUNCATED = ATTR.TRUNCATED;

@@ -3,7 +3,7 @@
  * this, so tests can capture it.
  * @module
  */
-import { safeWrite } from '../process/stdio-guard.js';
+import { safeWrite } from '../server-process/stdio-guard.js';
 
 import { scrubSecrets } from '../config/secret-scrub.js';
 
@@ -15,7 +15,7 @@ export interface CliIo {
   isTty: boolean;
 }
 
-/** The process's own stdout and stderr; a closed one (`gym … | head -1`) is skipped, never fatal (`process/stdio-guard.ts`). */
+/** The process's own stdout and stderr; a closed one (`gym … | head -1`) is skipped, never fatal (`server-process/stdio-guard.ts`). */
 export const PROCESS_IO: CliIo = {
   out: (line) => safeWrite(process.stdout, `${scrubSecrets(line)}\n`),
   err: (line) => safeWrite(process.stderr, `${scrubSecrets(line)}\n`),

@@ -3,12 +3,12 @@
  * `ExitError` → its code (128 + n after a stop signal, `cli/stop-requests.ts`); a usage error
  * (unknown flag or command, missing argument) → 2; `GymUserError` → 2 with the message only;
  * `GymUpstreamError` → 1 with the message only; anything else → 1 with the stack and a request to
- * report it. A closed stdout or stderr never ends a command (`process/stdio-guard.ts`).
+ * report it. A closed stdout or stderr never ends a command (`server-process/stdio-guard.ts`).
  * @module
  */
 import { CommanderError } from 'commander';
 import { ExitError, GymUpstreamError, GymUserError } from '../errors.js';
-import { guardStdio } from '../process/stdio-guard.js';
+import { guardStdio } from '../server-process/stdio-guard.js';
 import { PROCESS_IO } from './io.js';
 import { buildProgram } from './program.js';
 

@@ -9,7 +9,7 @@
  * @module
  */
 import { constants } from 'node:os';
-import { watchParent } from '../process/parent-link.js';
+import { watchParent } from '../server-process/parent-link.js';
 import { ExitError } from '../errors.js';
 import type { CliIo } from './io.js';
 

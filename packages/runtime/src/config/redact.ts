@@ -4,7 +4,7 @@
  * becomes ({@link REDACTED}). Every output that redacts uses them: config dumps (`gym env resolve`,
  * the head server) here; the configured secret values found in any text (`secret-scrub.ts`: errors,
  * logs, spans, results, server output); the config each server receives (`server-secrets.ts`);
- * upstream errors (`protocol/upstream/redact-secrets.ts`); capture files (`evidence/scrub.ts`).
+ * upstream errors (`upstream/redact-secrets.ts`); capture files (`evidence/scrub.ts`).
  * Span attributes follow nemo-lens's own exact key list (`@gym/lens`), with the same marker.
  * @module
  */

@@ -1,6 +1,6 @@
 /**
  * Who listens on a TCP address, read from Linux `/proc`: the readiness proof of servers that cannot
- * echo gym's start token (Python servers, `process/server-identity.ts`). A server counts as ready
+ * echo gym's start token (Python servers, `server-process/server-identity.ts`). A server counts as ready
  * only when a process of the tree gym started holds the listening socket that answers a connection
  * to its configured address and port, so another program answering there is never taken for it —
  * not even when the server listens on the same port of another address (127.0.0.2 beside a

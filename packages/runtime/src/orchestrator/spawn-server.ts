@@ -2,12 +2,12 @@
  * Spawns one server instance as its own Node process (compiled, or its TypeScript through tsx:
  * `compiled-server.ts`), with an IPC
  * channel as its liveness link: when this process ends, however it ends (kill -9 included), the
- * channel closes and the server stops and flushes (`process/parent-link.ts`). With
- * `num_workers > 1` that process is a cluster primary (`process/server-workers.ts`): it reports its
+ * channel closes and the server stops and flushes (`server-process/parent-link.ts`). With
+ * `num_workers > 1` that process is a cluster primary (`server-process/server-workers.ts`): it reports its
  * workers over the channel once they all listen, and stops them when the channel closes.
  * An entrypoint ending in `.py` is a Python server, started as the original starts it (its
  * directory, `NEMO_GYM_CONFIG_DICT`, `NEMO_GYM_CONFIG_PATH`, `PYTHONPATH`) under a small Node host
- * that holds the liveness link for it (`process/python-host.ts`).
+ * that holds the liveness link for it (`server-process/python-host.ts`).
  * @module
  */
 import { spawn } from 'node:child_process';
@@ -20,11 +20,11 @@ import { redactSecrets } from '../config/redact.js';
 import { configForServer, ownSecrets } from '../config/server-secrets.js';
 import type { ConfigMap, ServerInstanceConfig } from '../config/types.js';
 import { GymUserError } from '../errors.js';
-import { nodeFlagsLoading, OWN_EXTENSION } from '../process/node-flags.js';
-import { isPythonChildMessage } from '../process/python-child-message.js';
-import { CONFIG_DICT_ENV, CONFIG_DICT_FILE_ENV, CONFIG_PATH_ENV, CONFIG_SECRETS_ENV, instanceUrl } from '../process/server-context.js';
-import { newServerToken, SERVER_TOKEN_ENV } from '../process/server-identity.js';
-import { isWorkersMessage, numWorkersOf } from '../process/server-workers.js';
+import { nodeFlagsLoading, OWN_EXTENSION } from '../server-process/node-flags.js';
+import { isPythonChildMessage } from '../server-process/python-child-message.js';
+import { CONFIG_DICT_ENV, CONFIG_DICT_FILE_ENV, CONFIG_PATH_ENV, CONFIG_SECRETS_ENV, instanceUrl } from '../server-process/server-context.js';
+import { newServerToken, SERVER_TOKEN_ENV } from '../server-process/server-identity.js';
+import { isWorkersMessage, numWorkersOf } from '../server-process/server-workers.js';
 import { TELEMETRY_FILE_ENV } from '../telemetry/console-file.js';
 import { isLossesMessage } from '../telemetry/loss-report.js';
 import type { TelemetryLosses } from '@gym/lens/setup';
@@ -35,8 +35,8 @@ import { pythonCommand } from './python-interpreter.js';
 import type { PythonCommand } from './python-interpreter.js';
 import type { ServerInstanceDisplay } from './server-instances.js';
 
-const SERVER_MAIN = fileURLToPath(new URL(`../process/server-main${OWN_EXTENSION}`, import.meta.url));
-const PYTHON_HOST = fileURLToPath(new URL(`../process/python-host${OWN_EXTENSION}`, import.meta.url));
+const SERVER_MAIN = fileURLToPath(new URL(`../server-process/server-main${OWN_EXTENSION}`, import.meta.url));
+const PYTHON_HOST = fileURLToPath(new URL(`../server-process/python-host${OWN_EXTENSION}`, import.meta.url));
 /** Extra Node flags for server processes, space-separated. */
 export const SERVER_NODE_FLAGS_ENV = 'GYM_SERVER_NODE_FLAGS';
 /** Configs larger than this go to a file instead of the environment (Linux caps one variable at 128 KiB). */
@@ -55,7 +55,7 @@ export interface SpawnedServer {
   workersListening(): boolean;
   /** What runs the server: our Node server process, or a Python server under its host process. */
   language: 'typescript' | 'python';
-  /** The random token this start's server echoes on `GET /` (`process/server-identity.ts`); a Python server does not echo it. */
+  /** The random token this start's server echoes on `GET /` (`server-process/server-identity.ts`); a Python server does not echo it. */
   token: string;
   /** The pid of a Python server's own process (the leader of its process group), once its host reported it. */
   pythonPid(): number | undefined;

@@ -6,7 +6,7 @@ import type { ConfigMap } from '../config/types.js';
 import { GymUpstreamError, GymUserError } from '../errors.js';
 import { gymErrorClass, gymMessage } from '../error-class.js';
 import type { HttpClient } from '../http/types.js';
-import { SERVER_TOKEN_HEADER } from '../process/server-identity.js';
+import { SERVER_TOKEN_HEADER } from '../server-process/server-identity.js';
 import { portOwner } from './port-owner.js';
 import type { SpawnedServer } from './spawn-server.js';
 

@@ -4,7 +4,7 @@
  * @module
  */
 import { FAILURE_CODES } from './errors.js';
-import { declaredRolloutId } from '../telemetry/rollout-context.js';
+import { declaredRolloutId } from '../protocol/rollout-id.js';
 import { traceIdFromHeaders } from './trace-id.js';
 import { scrubFailureText, upstreamFailure } from './upstream-failure.js';
 import { isJsonObject } from './types.js';

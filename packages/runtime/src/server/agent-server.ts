@@ -11,7 +11,7 @@ import { typedSchema } from '../protocol/typed-schema.js';
 import type { ResponsesCreateParams } from '../protocol/responses.js';
 import type { TaskRow } from '../protocol/task-row.js';
 import type { AggregateMetricsResult, BuildOptions, EndpointSpec, ServerDefinition } from './endpoint.js';
-import type { VerifyMetricsHooks } from '../metrics/verify-metrics.js';
+import type { VerifyMetricsHooks } from '../reward-stats/verify-metrics.js';
 
 /** Default `/run` body: a task row, `{responses_create_params, ...row}`, its params checked as `/v1/responses` checks them. */
 export const RUN_REQUEST = typedSchema<TaskRow>(z.looseObject({ responses_create_params: RESPONSES_REQUEST }));

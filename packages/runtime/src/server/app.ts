@@ -5,7 +5,7 @@
  * @module
  */
 import Fastify, { LogController } from 'fastify';
-import { SERVER_TOKEN_HEADER } from '../process/server-identity.js';
+import { SERVER_TOKEN_HEADER } from '../server-process/server-identity.js';
 import { installErrorHandling, sendJson } from './error-reply.js';
 import { createHostCheck } from './host-check.js';
 import type { AllowedHosts } from './host-check.js';

@@ -5,11 +5,11 @@
 import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import { addJsonRoute } from './json-route.js';
-import { computeVerifyMetrics } from '../metrics/verify-metrics.js';
+import { computeVerifyMetrics } from '../reward-stats/verify-metrics.js';
 import type { ServerAppOptions } from './app.js';
 import type { ModelCallCapture } from '../evidence/model-call-capture.js';
 import type { RouteHandler } from './json-route.js';
-import type { VerifyMetricsHooks } from '../metrics/verify-metrics.js';
+import type { VerifyMetricsHooks } from '../reward-stats/verify-metrics.js';
 
 /** One endpoint of a server: optional body schema and handler. */
 export interface EndpointSpec<S extends z.ZodType, Out = unknown> {

@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { watchParent } from '../process/parent-link.js';
+import { watchParent } from '../server-process/parent-link.js';
 
 /** Default listen backlog: the machine's `somaxconn`, so bursts of 16k connects are queued, not refused. */
 export const DEFAULT_LISTEN_BACKLOG = 4096;
@@ -47,7 +47,7 @@ export interface ShutdownOptions {
   onShutdown?: () => void | Promise<void>;
   /** Default `['SIGINT', 'SIGTERM', 'SIGHUP']`. */
   signals?: readonly NodeJS.Signals[];
-  /** Also stop when the parent process's IPC channel closes (see `process/parent-link.ts`). Default true. */
+  /** Also stop when the parent process's IPC channel closes (see `server-process/parent-link.ts`). Default true. */
   watchParent?: boolean;
   /** Default {@link REQUEST_DRAIN_MS}. */
   drainMs?: number;

@@ -10,7 +10,7 @@ import { addAggregateMetricsRoute, metricsHooks } from './endpoint.js';
 import { addJsonRoute } from './json-route.js';
 import { VERIFY_REQUEST } from '../protocol/verify.js';
 import type { AggregateMetricsResult, BuildOptions, EndpointSpec, ServerDefinition } from './endpoint.js';
-import type { VerifyMetricsHooks } from '../metrics/verify-metrics.js';
+import type { VerifyMetricsHooks } from '../reward-stats/verify-metrics.js';
 
 /** Default `/verify` body: `{responses_create_params, response}` plus any task fields (the protocol's). */
 export { VERIFY_REQUEST };

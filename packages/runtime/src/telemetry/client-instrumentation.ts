@@ -8,7 +8,7 @@
 import type { Attributes, Span } from '@opentelemetry/api';
 import type { HttpResponse } from '../http/types.js';
 import type { InstrumentedRequest, RequestInstrumentation, RetryEvent } from '../http/instrumentation.js';
-import { ATTR } from './attributes.js';
+import { ATTR, SPAN_EVENT } from './attributes.js';
 import { ClientPhaseRecorder, setPhaseAttributes } from './client-phases.js';
 import type { AnswerTimes } from './client-phases.js';
 import { warnIfDetached } from './detached-scope.js';
@@ -40,7 +40,7 @@ export function createClientInstrumentation(telemetry: GymTelemetry): RequestIns
     let attributes = retryCounters.get(reason);
     if (attributes === undefined) retryCounters.set(reason, (attributes = { [ATTR.RETRY_REASON]: reason }));
     instruments.httpRetryTotal.add(1, attributes);
-    span.addEvent('gym.http.retry', { attempt: event.attempt, reason, 'retry.delay_ms': event.delayMs });
+    span.addEvent(SPAN_EVENT.HTTP_RETRY, { attempt: event.attempt, reason, 'retry.delay_ms': event.delayMs });
     span.setAttribute(ATTR.RESEND_COUNT, event.attempt);
   };
 

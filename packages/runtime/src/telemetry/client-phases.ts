@@ -11,6 +11,7 @@
  */
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { Span } from '@opentelemetry/api';
+import { ATTR } from './attributes.js';
 
 /** Phase timestamps of one request, `performance.now()` milliseconds. */
 export interface ClientPhases {
@@ -34,12 +35,12 @@ export function setPhaseAttributes(span: Span, phases: ClientPhases, answer: Ans
   const offset = (at: number) => Math.round((at - startedAt) * 1000) / 1000;
   const connectMs = phases.connectMs ?? 0;
   const sentAt = offset(takenAt);
-  span.setAttribute('gym.http.phase.queued_ms', Math.max(0, sentAt - connectMs));
-  span.setAttribute('gym.http.phase.connect_ms', Math.round(connectMs * 1000) / 1000);
-  span.setAttribute('gym.http.connection.reused', connectMs === 0);
-  span.setAttribute('gym.http.phase.sent_at_ms', sentAt);
-  if (answer?.headersAt !== undefined) span.setAttribute('gym.http.phase.headers_at_ms', offset(answer.headersAt));
-  if (answer?.doneAt !== undefined) span.setAttribute('gym.http.phase.done_at_ms', offset(answer.doneAt));
+  span.setAttribute(ATTR.HTTP_PHASE_QUEUED_MS, Math.max(0, sentAt - connectMs));
+  span.setAttribute(ATTR.HTTP_PHASE_CONNECT_MS, Math.round(connectMs * 1000) / 1000);
+  span.setAttribute(ATTR.HTTP_CONNECTION_REUSED, connectMs === 0);
+  span.setAttribute(ATTR.HTTP_PHASE_SENT_AT_MS, sentAt);
+  if (answer?.headersAt !== undefined) span.setAttribute(ATTR.HTTP_PHASE_HEADERS_AT_MS, offset(answer.headersAt));
+  if (answer?.doneAt !== undefined) span.setAttribute(ATTR.HTTP_PHASE_DONE_AT_MS, offset(answer.doneAt));
 }
 
 const CONNECTED = Symbol('gym.connectMs');

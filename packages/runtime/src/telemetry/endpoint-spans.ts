@@ -9,12 +9,13 @@
 import type { Attributes, Span } from '@opentelemetry/api';
 import { bindHttpClient } from '../http/scoped-client.js';
 import type { TraceScope } from '../http/instrumentation.js';
+import { rolloutIdOfRow } from '../protocol/rollout-id.js';
 import type { GymEndpoint } from '../server/instrumentation.js';
 import type { RouteContext, RouteHandler } from '../server/json-route.js';
 import { ATTR, SPAN } from './attributes.js';
 import { GATES } from './gates.js';
 import { inGymSpan } from './gym-span.js';
-import { rolloutIdIn, rolloutIdOfRow, withRolloutId } from './rollout-context.js';
+import { rolloutIdIn, withRolloutId } from './rollout-context.js';
 import { contextOf, scopeOf } from './trace-scope.js';
 import type { GymTelemetry } from './state.js';
 

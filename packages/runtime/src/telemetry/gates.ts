@@ -6,6 +6,7 @@
  * false when telemetry is off or lens is not installed.
  * @module
  */
+import type { SpanGroup } from '@gym/lens';
 
 /** The namespace gym registers its groups under. */
 export const GYM_NAMESPACE = 'gym';
@@ -27,13 +28,15 @@ export const GYM_PRESETS: Readonly<Record<string, readonly GymSpanGroup[]>> = {
   per_rollout: [...SPINE, 'verify', 'agent', 'model_call'],
 };
 
-/** One gate. A single class with a single boolean field, so every gate read is monomorphic. */
-export class Gate {
-  enabled = false;
-}
+/**
+ * One gate: the readable half of lens's span-group gate. lens's own `SpanGroup` objects cannot be
+ * made here, since lens loads only once telemetry is on; lens binds these instead. All come from
+ * one object literal, so they share one shape and every gate read is monomorphic.
+ */
+export type Gate = Pick<SpanGroup, 'enabled'>;
 
 /** The gate of every gym span group. */
-export const GATES: Readonly<Record<GymSpanGroup, Gate>> = Object.fromEntries(GYM_SPAN_GROUPS.map((g) => [g, new Gate()])) as Record<GymSpanGroup, Gate>;
+export const GATES: Readonly<Record<GymSpanGroup, Gate>> = Object.fromEntries(GYM_SPAN_GROUPS.map((g) => [g, { enabled: false }])) as Record<GymSpanGroup, Gate>;
 
 /** Binds every gate to lens (which keeps it current); returns the function that unbinds them all. */
 export function bindGates(bind: (group: string, gate: Gate) => () => void): () => void {

@@ -23,6 +23,8 @@ export interface GymSpan {
   isRecording(): boolean;
 }
 
+// gym's own no-op span, beside lens's NOOP_SPAN: lens is an optional peer, and `gymSpan` must run
+// where it is not installed. It only needs the three methods a GymSpan has.
 const NOOP_SPAN: GymSpan = {
   setAttribute: () => NOOP_SPAN,
   addEvent: () => NOOP_SPAN,

@@ -109,7 +109,6 @@ async function setUp(options: InitTelemetryOptions): Promise<GymTelemetry | unde
   const runtimeMetrics = isExportingMetrics ? (await import('./runtime-metrics.js')).startRuntimeMetrics(lens.getMeter(GYM_SCOPE, GYM_VERSION)) : undefined;
   const telemetry: GymTelemetry = {
     lens,
-    setup,
     api,
     tracer: lens.getTracer(GYM_SCOPE, GYM_VERSION),
     lean: lens.getLeanTracer(GYM_SCOPE, GYM_VERSION),
@@ -119,8 +118,8 @@ async function setUp(options: InitTelemetryOptions): Promise<GymTelemetry | unde
       counter: (name, options) => lens.getLeanCounter(GYM_SCOPE, GYM_VERSION, name, options),
     }),
     serverName: options.serverName,
-    serverType: options.serverType,
     runId: config.runId,
+    loggerOptions: setup.lensPinoOptions(),
     settings,
     serverRequests: { inFlight: 0 },
     isExportingMetrics,

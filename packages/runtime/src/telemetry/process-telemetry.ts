@@ -25,6 +25,6 @@ export function processTelemetry(telemetry: GymTelemetry | undefined): ProcessTe
   return {
     client: createClientInstrumentation(telemetry),
     server: createServerInstrumentation(telemetry),
-    loggerOptions: telemetry.setup.lensPinoOptions(),
+    loggerOptions: telemetry.loggerOptions,
   };
 }

@@ -5,15 +5,14 @@
  */
 import type { Tracer } from '@opentelemetry/api';
 import type { LeanTracer } from '@gym/lens';
-import type { TelemetryLosses } from '@gym/lens/setup';
+import type { LensPinoOptions, TelemetryLosses } from '@gym/lens/setup';
 import type { GymInstruments } from './instruments.js';
 import type { TelemetrySettings } from './settings.js';
 
 /** What the instrumentation of a process needs, all loaded lazily. */
 export interface GymTelemetry {
+  /** The two optional modules, loaded by `initTelemetry` only: call sites reach them here, never by import. */
   lens: typeof import('@gym/lens');
-  /** lens's set-up half: config, exporters, the pino integration. */
-  setup: typeof import('@gym/lens/setup');
   api: typeof import('@opentelemetry/api');
   tracer: Tracer;
   /** gym's per-request spans (SERVER, CLIENT): lean spans parented by span context. */
@@ -23,9 +22,10 @@ export interface GymTelemetry {
   instruments: GymInstruments;
   /** This process's server instance name (`orchestrator` or `collector` for the CLI). */
   serverName: string;
-  serverType: string;
   /** The run id every process of the run shares. */
   runId: string;
+  /** Spread into `pino({...})`: trace ids on every record, and records exported when logs are on. */
+  loggerOptions: LensPinoOptions;
   /** The settings this process resolved once. */
   settings: TelemetrySettings;
   /** Requests with a SERVER span this process is serving now (server-instrumentation.ts keeps it). */

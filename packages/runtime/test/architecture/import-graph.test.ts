@@ -175,9 +175,23 @@ describe("runtime's folders", () => {
     );
   });
 
-  it('telemetry/ imports only config/, http/, server/ (their seams and types) and errors.ts', () => {
+  it('reward-stats/ imports only protocol/: pure statistics over rows', () => {
     assert.deepEqual(
-      arrowsFrom('telemetry', (to) => ['config', 'http', 'server', '(root)'].includes(to)),
+      arrowsFrom('reward-stats', (to) => to === 'protocol'),
+      [],
+    );
+  });
+
+  it('upstream/ imports only http/, config/ and errors.ts: a model endpoint client beside, not inside, the schemas', () => {
+    assert.deepEqual(
+      arrowsFrom('upstream', (to) => ['http', 'config', '(root)'].includes(to)),
+      [],
+    );
+  });
+
+  it('telemetry/ imports only config/, http/, server/ (their seams and types), protocol/ (the rollout id) and errors.ts', () => {
+    assert.deepEqual(
+      arrowsFrom('telemetry', (to) => ['config', 'http', 'server', 'protocol', '(root)'].includes(to)),
       [],
     );
   });

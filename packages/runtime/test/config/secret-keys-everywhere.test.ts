@@ -12,8 +12,8 @@ import { createSecretScrubber, secretValuesOf } from '../../src/config/secret-sc
 import { configForServer } from '../../src/config/server-secrets.js';
 import { scrubCaptureSecrets } from '../../src/evidence/scrub.js';
 import { createHttpClient } from '../../src/http/index.js';
-import { OpenAIUpstream } from '../../src/protocol/upstream/openai-upstream.js';
-import { REDACTED as UPSTREAM_REDACTED } from '../../src/protocol/upstream/redact-secrets.js';
+import { OpenAIUpstream } from '../../src/upstream/openai-upstream.js';
+import { REDACTED as UPSTREAM_REDACTED } from '../../src/upstream/redact-secrets.js';
 
 /** Keys and whether each holds a secret: config keys, JSON body keys and header names alike. */
 const KEYS: ReadonlyArray<readonly [key: string, secret: boolean]> = [

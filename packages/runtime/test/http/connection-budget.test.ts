@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHttpClient } from '../../src/http/client.js';
 import { defaultConnections, MAX_DEFAULT_CONNECTIONS, openFileLimit, socketsFor } from '../../src/http/connection-budget.js';
-import { UPSTREAM_PIPELINING, upstreamConnections } from '../../src/process/upstream-connections.js';
+import { UPSTREAM_PIPELINING, upstreamConnections } from '../../src/server-process/upstream-connections.js';
 import { startTestServer } from './test-server.js';
 
 describe('the socket budget', () => {

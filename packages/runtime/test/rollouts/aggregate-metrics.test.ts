@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { computeAggregateMetrics, mergeServerMetrics, stripForAggregation } from '../../src/metrics/aggregate-metrics.js';
-import { binomial, passAtK, passAtKMetrics } from '../../src/metrics/pass-at-k.js';
+import { computeAggregateMetrics, mergeServerMetrics, stripForAggregation } from '../../src/reward-stats/aggregate-metrics.js';
+import { binomial, passAtK, passAtKMetrics } from '../../src/reward-stats/pass-at-k.js';
 
 const row = (task: number, rollout: number, reward: number, extra: Record<string, unknown> = {}) => ({
   _ng_task_index: task,

@@ -3,20 +3,10 @@
 // carries its process's identity, and is given here the `resource` its file stated for it.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { ConsoleResourceRecord, ConsoleSpanRecord } from '@gym/names';
 
-export interface SpanLine {
-  type: 'span';
-  trace_id: string;
-  span_id: string;
-  parent_span_id: string | null;
-  name: string;
-  kind: string;
-  duration_ms: number;
-  start_time_unix_nano: string;
-  status: { code: string; message: string | null };
-  attributes: Record<string, unknown>;
-  resource: { attributes: Record<string, unknown> };
-}
+/** A span record as written (@gym/names), given the resource its file stated for its process. */
+export type SpanLine = ConsoleSpanRecord & { resource: { attributes: Record<string, unknown> } };
 
 export interface MetricLine {
   type: 'metric';
@@ -26,13 +16,7 @@ export interface MetricLine {
 }
 
 /** A resource record: the resource of the process whose identity it names. */
-export interface ResourceLine {
-  type: 'resource';
-  'service.name': string;
-  'service.instance.id'?: string;
-  'process.pid'?: number;
-  attributes: Record<string, unknown>;
-}
+export type ResourceLine = ConsoleResourceRecord;
 
 // what a line is joined to its resource record by: service.name, and the instance id or else the pid
 function identityOf(record: Record<string, unknown>): string {

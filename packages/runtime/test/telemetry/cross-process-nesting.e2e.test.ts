@@ -34,10 +34,7 @@ describe('spans of several processes on one host, with every core busy', () => {
     const run = await runGym([...EXAMPLE_EVAL_RUN, ...(await consoleTelemetryRun(join(dir, 'out.jsonl'), logDir, 'default')), '+num_repeats=8', '--concurrency', '8'], { env: telemetryEnv({}) });
     assert.equal(run.code, 0, run.stderr);
     spans = Object.entries(readRecords(logDir).byFile).flatMap(([file, lines]) =>
-      lines.map((s) => {
-        const record = s as typeof s & { end_time_unix_nano: string };
-        return { file, name: s.name, span_id: s.span_id, parent_span_id: s.parent_span_id, start: BigInt(s.start_time_unix_nano), end: BigInt(record.end_time_unix_nano) };
-      }),
+      lines.map((s) => ({ file, name: s.name, span_id: s.span_id, parent_span_id: s.parent_span_id, start: BigInt(s.start_time_unix_nano), end: BigInt(s.end_time_unix_nano) })),
     );
   });
   after(() => {

@@ -129,7 +129,7 @@ describe('invalid telemetry settings', () => {
     const resources = config.servers.find((s) => s.serverType === 'resources_servers')!;
     const child = spawn(
       process.execPath,
-      ['--conditions=source', '--import', 'tsx', join(REPO_ROOT, 'packages/runtime/src/process/server-main.ts'), join(REPO_ROOT, 'resources_servers/example_single_tool_call/app.ts')],
+      ['--conditions=source', '--import', 'tsx', join(REPO_ROOT, 'packages/runtime/src/server-process/server-main.ts'), join(REPO_ROOT, 'resources_servers/example_single_tool_call/app.ts')],
       {
         cwd: REPO_ROOT,
         env: telemetryEnv({ NEMO_GYM_CONFIG_DICT: dumpConfigYaml(config.raw), NEMO_GYM_CONFIG_PATH: resources.instanceName, NEMO_GYM_OTEL_ENABLED: '1', NEMO_GYM_OTEL_TRACES_ENABLED: 'perhaps' }),

@@ -1,6 +1,7 @@
 /**
- * The console record of one span (format: docs/lens-setup.md, "console"; fields: `@gym/names`,
- * which `gym trace` reads by): ids and name at the top level, so `jq -r '"\(.trace_id) \(.name)"'`
+ * The console record of one span (format: docs/lens-setup.md, "console"; fields and their order:
+ * `CONSOLE_SPAN_FIELDS` of `@gym/names`, which `gym trace` reads by and the exporter's test holds
+ * this line to; spelled out here as one template, the cheapest way to write it): ids and name at the top level, so `jq -r '"\(.trace_id) \(.name)"'`
  * works on the raw output; the resource is not repeated on the line, only the process's identity.
  * @module
  */

@@ -12,7 +12,7 @@ import { ExitError } from '../../errors.js';
 import { createHttpClient } from '../../http/client.js';
 import { withDefaultScope } from '../../http/instrumentation.js';
 import { createRunLogDir } from '../../orchestrator/log-dir.js';
-import { isBroken } from '../../process/stdio-guard.js';
+import { isBroken } from '../../server-process/stdio-guard.js';
 import { collectRollouts } from '../../rollouts/collect.js';
 import { checkRunInput } from '../../rollouts/preflight.js';
 import { agentUrls, chooseAgent, fetchEnvironment } from '../../rollouts/environment.js';

@@ -3,10 +3,10 @@
  * error body, and that body would travel up as the 500 text of every server in the chain.
  * @module
  */
-import { REDACTED } from '../../config/redact.js';
-import { createSecretScrubber } from '../../config/secret-scrub.js';
-import { GymUpstreamError } from '../../errors.js';
-import { GymHttpStatusError } from '../../http/errors.js';
+import { REDACTED } from '../config/redact.js';
+import { createSecretScrubber } from '../config/secret-scrub.js';
+import { GymUpstreamError } from '../errors.js';
+import { GymHttpStatusError } from '../http/errors.js';
 
 /** What replaces a secret in text (the one marker, `config/redact.ts`). */
 export { REDACTED };

@@ -6,10 +6,10 @@
  * endpoint (`openai_model`, `vllm_model`), so none of them imports another.
  * @module
  */
-import { GymUpstreamError } from '../../errors.js';
-import { isSecretKey } from '../../config/redact.js';
+import { GymUpstreamError } from '../errors.js';
+import { isSecretKey } from '../config/redact.js';
 import { redactError } from './redact-secrets.js';
-import type { HttpClient, TraceScope } from '../../http/index.js';
+import type { HttpClient, TraceScope } from '../http/index.js';
 
 /** Options of {@link OpenAIUpstream}. */
 export interface OpenAIUpstreamOptions {

@@ -4,7 +4,7 @@
  * @module
  */
 import { z } from 'zod';
-import { GymUserError } from '../../errors.js';
+import { GymUserError } from '../errors.js';
 
 const TRUE = new Set(['true', '1', 'yes', 'on']);
 const FALSE = new Set(['false', '0', 'no', 'off']);

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { rolloutIdOfRow } from '../../src/telemetry/rollout-context.js';
+import { rolloutIdOfRow } from '../../src/protocol/rollout-id.js';
 
 describe('rolloutIdOfRow', () => {
   it("takes the row's own id, else <task>-<rollout>, with -a<n> on a retry", () => {
