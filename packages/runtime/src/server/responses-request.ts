@@ -198,6 +198,21 @@ export function isValidResponsesRequest(body: unknown): boolean {
   return true;
 }
 
+/** The fields whose value zod hands back as a copy: lists, and objects (`tool_choice` when one). */
+const copyOf = (value: unknown): unknown => (Array.isArray(value) ? value.slice() : isObject(value) ? { ...value } : value);
+
+/**
+ * What `RESPONSES_REQUEST.parse(body)` returns for a body {@link isValidResponsesRequest} accepts,
+ * made without zod: the known fields in the schema's order, then the others in the body's, each
+ * list and object one level copied, as zod copies them.
+ */
+export function parsedResponsesRequest(body: Record<string, unknown>): Record<string, unknown> {
+  const parsed: Record<string, unknown> = {};
+  for (const [key] of REQUEST_FIELD_ENTRIES) if (key in body) parsed[key] = copyOf(body[key]);
+  for (const key in body) if (!Object.hasOwn(REQUEST_FIELD_CHECKS, key)) parsed[key] = body[key];
+  return parsed;
+}
+
 const CHAT_MESSAGE = z.looseObject({
   role: z.enum(['system', 'developer', 'user', 'assistant', 'tool', 'function']),
   content: z.union([z.string(), z.array(CONTENT_PART)]).nullish(),

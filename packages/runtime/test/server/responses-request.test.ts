@@ -1,7 +1,16 @@
 // The plain-code item and tool checks gate the zod shapes on the hot path: they must agree exactly.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { isValidInputItem, isValidResponsesRequest, isValidTool, ITEM_SHAPES, RESPONSES_REQUEST, RESPONSES_REQUEST_FIELDS, TOOL_SHAPES } from '../../src/server/responses-request.js';
+import {
+  isValidInputItem,
+  isValidResponsesRequest,
+  parsedResponsesRequest,
+  isValidTool,
+  ITEM_SHAPES,
+  RESPONSES_REQUEST,
+  RESPONSES_REQUEST_FIELDS,
+  TOOL_SHAPES,
+} from '../../src/server/responses-request.js';
 
 const ODD: unknown[] = [
   undefined,
@@ -76,10 +85,29 @@ describe('the fast item and tool checks', () => {
 
 describe('the fast Responses request check', () => {
   it('accepts exactly what RESPONSES_REQUEST accepts', () => {
-    const base = { input: [ITEMS[0], ITEMS[2], ITEMS[3]], tools: TOOLS, model: 'm', temperature: 0.5, metadata: { a: 'b' }, stream: false, extra_field: 1 };
+    const base = {
+      extra_first: { a: 1 },
+      input: [ITEMS[0], ITEMS[2], ITEMS[3]],
+      tools: TOOLS,
+      model: 'm',
+      temperature: 0.5,
+      metadata: { a: 'b' },
+      reasoning: { effort: 'low' },
+      tool_choice: { type: 'function', name: 'f' },
+      include: ['x'],
+      stream: false,
+      extra_field: 1,
+    };
     let checked = 0;
     for (const body of [base, { input: 'hi' }, {}, null, [], 'x', ...variantsOf(base, Object.keys(RESPONSES_REQUEST_FIELDS))]) {
-      assert.equal(isValidResponsesRequest(body), RESPONSES_REQUEST.safeParse(body).success, JSON.stringify(body));
+      const zod = RESPONSES_REQUEST.safeParse(body);
+      assert.equal(isValidResponsesRequest(body), zod.success, JSON.stringify(body));
+      // the same fields in the same order, copied where zod copies
+      if (zod.success) {
+        const parsed = parsedResponsesRequest(body as Record<string, unknown>);
+        assert.equal(JSON.stringify(parsed), JSON.stringify(zod.data));
+        for (const key of Object.keys(zod.data)) assert.equal(parsed[key] === (body as Record<string, unknown>)[key], zod.data[key] === (body as Record<string, unknown>)[key], key);
+      }
       checked++;
     }
     assert.ok(checked > 300);
