@@ -52,4 +52,13 @@ export type ResponsesResult = Partial<Omit<Response, 'output' | 'output_text'>> 
 export const RESPONSES_CREATE_PARAMS = typedSchema<ResponsesCreateParams>(z.looseObject({}));
 
 /** A model's answer inside a verify request: every output item carries its `type`, which verifiers switch on. */
-export const RESPONSES_RESULT = typedSchema<ResponsesResult>(z.looseObject({ output: z.array(z.looseObject({ type: z.string() })) }));
+export const RESPONSES_RESULT = typedSchema<ResponsesResult>(z.looseObject({ output: z.array(z.looseObject({ type: z.string() })) }), isResponsesResult);
+
+function isResponsesResult(value: unknown): boolean {
+  const output = isPlainObject(value) ? value['output'] : undefined;
+  return Array.isArray(output) && output.every((item) => isPlainObject(item) && typeof item['type'] === 'string');
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { createServerApp } from './app.js';
 import { addAggregateMetricsRoute, metricsHooks } from './endpoint.js';
 import { addJsonRoute } from './json-route.js';
-import { RESPONSES_REQUEST } from './responses-request.js';
+import { isValidResponsesRequest, RESPONSES_REQUEST } from './responses-request.js';
 import { typedSchema } from '../protocol/typed-schema.js';
 import type { ResponsesCreateParams } from '../protocol/responses.js';
 import type { TaskRow } from '../protocol/task-row.js';
@@ -14,10 +14,14 @@ import type { AggregateMetricsResult, BuildOptions, EndpointSpec, ServerDefiniti
 import type { VerifyMetricsHooks } from '../reward-stats/verify-metrics.js';
 
 /** Default `/run` body: a task row, `{responses_create_params, ...row}`, its params checked as `/v1/responses` checks them. */
-export const RUN_REQUEST = typedSchema<TaskRow>(z.looseObject({ responses_create_params: RESPONSES_REQUEST }));
+export const RUN_REQUEST = typedSchema<TaskRow>(z.looseObject({ responses_create_params: RESPONSES_REQUEST }), isValidRunRequest);
 
 /** Default `/v1/responses` body of an agent: the Responses create params. */
-export const AGENT_RESPONSES_REQUEST = typedSchema<ResponsesCreateParams>(RESPONSES_REQUEST);
+export const AGENT_RESPONSES_REQUEST = typedSchema<ResponsesCreateParams>(RESPONSES_REQUEST, isValidResponsesRequest);
+
+function isValidRunRequest(row: unknown): boolean {
+  return row !== null && typeof row === 'object' && !Array.isArray(row) && isValidResponsesRequest((row as Record<string, unknown>)['responses_create_params']);
+}
 
 /** The spec of an agent server. */
 export interface AgentServerSpec<R extends z.ZodType, P extends z.ZodType> {

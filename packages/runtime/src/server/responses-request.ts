@@ -66,7 +66,9 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 const isString = (v: unknown): v is string => typeof v === 'string';
 const isOptString = (v: unknown): boolean => v === undefined || v === null || typeof v === 'string';
-const isOptIntArray = (v: unknown): boolean => v === undefined || (Array.isArray(v) && v.every((n) => Number.isInteger(n)));
+// z.int() takes safe integers only
+const isInt = (v: unknown): boolean => Number.isSafeInteger(v);
+const isOptIntArray = (v: unknown): boolean => v === undefined || (Array.isArray(v) && v.every(isInt));
 const isOptNumberArray = (v: unknown): boolean => v === undefined || (Array.isArray(v) && v.every((n) => typeof n === 'number'));
 const ROLES = new Set(['user', 'assistant', 'system', 'developer']);
 const isPart = (p: unknown): boolean => isObject(p) && isString(p['type']) && (p['text'] === undefined || isString(p['text']));
@@ -147,6 +149,69 @@ export const RESPONSES_REQUEST_FIELDS = {
 
 /** Default body of `POST /v1/responses` (model and agent servers); unknown top-level fields pass. */
 export const RESPONSES_REQUEST = z.looseObject(RESPONSES_REQUEST_FIELDS);
+
+const nullish =
+  (check: (v: unknown) => boolean) =>
+  (v: unknown): boolean =>
+    v === undefined || v === null || check(v);
+const isNumber = (v: unknown): boolean => typeof v === 'number' && Number.isFinite(v);
+const isBoolean = (v: unknown): boolean => typeof v === 'boolean';
+const isItem = (v: unknown): boolean => isObject(v) && isValidInputItem(v);
+const isToolEntry = (v: unknown): boolean => isObject(v) && isValidTool(v);
+
+/** The plain-code twin of {@link RESPONSES_REQUEST_FIELDS}, field by field. */
+const REQUEST_FIELD_CHECKS: Readonly<Record<keyof typeof RESPONSES_REQUEST_FIELDS, (v: unknown) => boolean>> = {
+  input: (v) => isString(v) || (Array.isArray(v) && v.every(isItem)),
+  instructions: nullish(isString),
+  max_output_tokens: nullish(isInt),
+  max_tool_calls: nullish(isInt),
+  metadata: nullish((v) => isObject(v) && Object.values(v).every(isString)),
+  model: nullish(isString),
+  parallel_tool_calls: nullish(isBoolean),
+  previous_response_id: nullish(isString),
+  prompt: nullish(isObject),
+  reasoning: nullish(isObject),
+  service_tier: nullish(isString),
+  store: nullish(isBoolean),
+  temperature: nullish(isNumber),
+  text: nullish(isObject),
+  tool_choice: nullish((v) => isString(v) || isObject(v)),
+  tools: nullish((v) => Array.isArray(v) && v.every(isToolEntry)),
+  top_logprobs: nullish(isInt),
+  top_p: nullish(isNumber),
+  truncation: nullish(isString),
+  user: nullish(isString),
+  background: nullish(isBoolean),
+  include: nullish((v) => Array.isArray(v) && v.every(isString)),
+  stream: nullish((v) => v === false),
+};
+const REQUEST_FIELD_ENTRIES = Object.entries(REQUEST_FIELD_CHECKS);
+
+/**
+ * True exactly when {@link RESPONSES_REQUEST} accepts `body`: the schemas that pass a valid body
+ * through uncopied (`/run`, an agent's `/v1/responses`) ask this first, and zod runs only for a
+ * body that fails, to name what is wrong.
+ */
+export function isValidResponsesRequest(body: unknown): boolean {
+  if (!isObject(body)) return false;
+  for (const [key, check] of REQUEST_FIELD_ENTRIES) if (!check(body[key])) return false;
+  return true;
+}
+
+/** The fields whose value zod hands back as a copy: lists, and objects (`tool_choice` when one). */
+const copyOf = (value: unknown): unknown => (Array.isArray(value) ? value.slice() : isObject(value) ? { ...value } : value);
+
+/**
+ * What `RESPONSES_REQUEST.parse(body)` returns for a body {@link isValidResponsesRequest} accepts,
+ * made without zod: the known fields in the schema's order, then the others in the body's, each
+ * list and object one level copied, as zod copies them.
+ */
+export function parsedResponsesRequest(body: Record<string, unknown>): Record<string, unknown> {
+  const parsed: Record<string, unknown> = {};
+  for (const [key] of REQUEST_FIELD_ENTRIES) if (key in body) parsed[key] = copyOf(body[key]);
+  for (const key in body) if (!Object.hasOwn(REQUEST_FIELD_CHECKS, key)) parsed[key] = body[key];
+  return parsed;
+}
 
 const CHAT_MESSAGE = z.looseObject({
   role: z.enum(['system', 'developer', 'user', 'assistant', 'tool', 'function']),

@@ -22,7 +22,8 @@ export interface SessionConfig {
   /**
    * The HMACs of the session ids this server verified already: a session's cookie comes back on
    * each of its calls (a rollout's tool calls and `/verify`), and its HMAC need be computed once.
-   * Only ids whose cookie verified go in; a cookie is still compared in constant time.
+   * Only ids this server signed or whose cookie verified go in; a cookie is still compared in
+   * constant time.
    */
   verified?: Map<string, Buffer>;
 }
@@ -53,11 +54,16 @@ export function verifySessionCookie(value: string, config: SessionConfig): strin
   const known = cache?.get(id);
   const expected = known ?? createHmac('sha256', config.secret).update(id).digest();
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
-  if (known === undefined && cache !== undefined) {
-    if (cache.size >= MAX_VERIFIED) cache.clear();
-    cache.set(id, expected);
-  }
+  if (known === undefined) remember(config, id, expected);
   return id;
+}
+
+/** Keeps the HMAC of session `id` (one this server signed or verified). */
+function remember(config: SessionConfig, id: string, mac: Buffer): void {
+  const cache = config.verified;
+  if (cache === undefined) return;
+  if (cache.size >= MAX_VERIFIED) cache.clear();
+  cache.set(id, mac);
 }
 
 /** Reads the session from the request's `cookies`, starting a new one (and setting the cookie on `reply`) when needed. */
@@ -66,6 +72,9 @@ export function resolveSession(cookies: CookieMap, reply: FastifyReply, config: 
   const existing = value === undefined ? undefined : verifySessionCookie(value, config);
   if (existing !== undefined) return { id: existing, isNew: false };
   const id = randomUUID();
-  reply.header('set-cookie', `${config.cookieName}=${signSessionId(id, config)}; Path=/; Max-Age=${MAX_AGE_SECONDS}; HttpOnly; SameSite=Lax`);
+  const mac = createHmac('sha256', config.secret).update(id).digest();
+  // the caller sends this cookie back on its next call: that call finds the HMAC computed here
+  remember(config, id, mac);
+  reply.header('set-cookie', `${config.cookieName}=${id}.${mac.toString('base64url')}; Path=/; Max-Age=${MAX_AGE_SECONDS}; HttpOnly; SameSite=Lax`);
   return { id, isNew: true };
 }

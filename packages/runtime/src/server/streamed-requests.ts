@@ -14,6 +14,7 @@ import { failedResponseEvents, responseStreamEvents } from './responses-events.j
 import { takeOverReply, writeSse } from './sse.js';
 import { chatCompletionChunks } from './chat-chunks.js';
 import { logInRequestScope } from './request-log-scope.js';
+import { isValidResponsesRequest, parsedResponsesRequest, RESPONSES_REQUEST } from './responses-request.js';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
 import type { Response } from 'openai/resources/responses/responses';
 import type { RouteContext, RouteHandler } from './json-route.js';
@@ -42,8 +43,11 @@ function isObject(value: unknown): value is Json {
  * `"true"`, as the original).
  */
 export function acceptingStream(schema: z.ZodType): z.ZodType<unknown> {
+  // the default Responses schema has a plain-code twin: a valid body (every one on the hot path) skips zod
+  const twin = schema === RESPONSES_REQUEST;
   return z.unknown().transform((body, ctx) => {
     const streamed = isObject(body) && body['stream'] === true;
+    if (twin && !streamed && isValidResponsesRequest(body)) return parsedResponsesRequest(body as Json);
     const parsed = schema.safeParse(streamed ? Object.fromEntries(Object.entries(body).filter(([key]) => !STREAM_FIELDS.has(key))) : body, { reportInput: true });
     if (!parsed.success) {
       for (const issue of parsed.error.issues) ctx.addIssue(issue as z.core.$ZodRawIssue);

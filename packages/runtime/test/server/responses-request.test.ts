@@ -1,7 +1,16 @@
 // The plain-code item and tool checks gate the zod shapes on the hot path: they must agree exactly.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { isValidInputItem, isValidTool, ITEM_SHAPES, TOOL_SHAPES } from '../../src/server/responses-request.js';
+import {
+  isValidInputItem,
+  isValidResponsesRequest,
+  parsedResponsesRequest,
+  isValidTool,
+  ITEM_SHAPES,
+  RESPONSES_REQUEST,
+  RESPONSES_REQUEST_FIELDS,
+  TOOL_SHAPES,
+} from '../../src/server/responses-request.js';
 
 const ODD: unknown[] = [
   undefined,
@@ -21,7 +30,15 @@ const ODD: unknown[] = [
   [{ type: 'input_text' }],
   [{ type: 'input_text', text: 1 }],
   [{ type: 'summary_text', text: 't' }],
+  [{ role: 'user', content: 'hi' }],
+  [{ type: 'function', name: 'f' }],
+  ['a', 1],
+  2 ** 60,
+  Number.MAX_SAFE_INTEGER,
+  false,
   {},
+  { k: 'v' },
+  { k: 1 },
   { type: 'object' },
 ];
 const ITEMS: Record<string, unknown>[] = [
@@ -65,3 +82,39 @@ describe('the fast item and tool checks', () => {
     assert.ok(checked > 500);
   });
 });
+
+describe('the fast Responses request check', () => {
+  it('accepts exactly what RESPONSES_REQUEST accepts', () => {
+    const base = {
+      extra_first: { a: 1 },
+      input: [ITEMS[0], ITEMS[2], ITEMS[3]],
+      tools: TOOLS,
+      model: 'm',
+      temperature: 0.5,
+      metadata: { a: 'b' },
+      reasoning: { effort: 'low' },
+      tool_choice: { type: 'function', name: 'f' },
+      include: ['x'],
+      stream: false,
+      extra_field: 1,
+    };
+    let checked = 0;
+    for (const body of [base, { input: 'hi' }, {}, null, [], 'x', ...variantsOf(base, Object.keys(RESPONSES_REQUEST_FIELDS))]) {
+      const zod = RESPONSES_REQUEST.safeParse(body);
+      assert.equal(isValidResponsesRequest(body), zod.success, JSON.stringify(body));
+      // the same fields in the same order, copied where zod copies
+      if (zod.success) {
+        const parsed = parsedResponsesRequest(body as Record<string, unknown>);
+        assert.equal(JSON.stringify(parsed), JSON.stringify(zod.data));
+        for (const key of Object.keys(zod.data)) assert.equal(parsed[key] === (body as Record<string, unknown>)[key], zod.data[key] === (body as Record<string, unknown>)[key], key);
+      }
+      checked++;
+    }
+    assert.ok(checked > 300);
+  });
+});
+
+/** `base` with each of `keys` replaced by each odd value. */
+function* variantsOf(base: Record<string, unknown>, keys: string[]): Generator<Record<string, unknown>> {
+  for (const key of keys) for (const value of ODD) yield { ...base, [key]: value };
+}

@@ -1,6 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHmac, randomUUID } from 'node:crypto';
 import { parseSetCookie } from '../../src/http/index.js';
+import { createSessionConfig, signSessionId, verifySessionCookie } from '../../src/server/session.js';
 import { weather } from './weather-server.js';
 import type { FastifyInstance } from 'fastify';
 
@@ -63,5 +65,17 @@ describe('session cookies', () => {
     const res = await whoami(pair);
     assert.equal(res.json().isNew, true);
     await other.close();
+  });
+});
+
+describe('the session signature', () => {
+  it('is HMAC-SHA256 of the id under the secret, for secrets shorter, as long as and longer than a block', () => {
+    for (const secret of ['s', 'k'.repeat(64), 'long-'.repeat(40), 'ünïcode-secret']) {
+      const config = createSessionConfig('c', secret);
+      const id = randomUUID();
+      assert.equal(signSessionId(id, config), `${id}.${createHmac('sha256', Buffer.from(secret, 'utf8')).update(id).digest('base64url')}`);
+      assert.equal(verifySessionCookie(signSessionId(id, config), createSessionConfig('c', secret)), id);
+      assert.equal(verifySessionCookie(signSessionId(id, config), createSessionConfig('c', `${secret}x`)), undefined);
+    }
   });
 });
