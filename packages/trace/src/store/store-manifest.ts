@@ -15,7 +15,7 @@ export const MANIFEST_FILE = 'manifest.json';
 export const STORE_VERSION = 2;
 
 /** The tables a converted range of a file fills, one Parquet part each. */
-export const PART_TABLES = ['spans', 'metrics', 'logs', 'resources'] as const;
+export const PART_TABLES = ['spans', 'metrics', 'logs', 'resources', 'rollouts'] as const;
 
 /** One converted byte range of a file. */
 export interface StoredChunk {

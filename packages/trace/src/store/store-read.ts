@@ -107,11 +107,15 @@ class SpanRows {
   }
 }
 
-/** A reader of rows for `store`: its resources are read first, once each. */
-export async function spanRows(store: TraceStore): Promise<SpanRows> {
+/**
+ * A reader of rows for `store`: its resources are read first, once each — of the spans `where`
+ * selects only, when given (then metric points are not read with it).
+ */
+export async function spanRows(store: TraceStore, where?: string): Promise<SpanRows> {
   const byHash = new Map<bigint, SpanResource>();
   const cache = new ResourceCache();
-  const tables = [store.parts('spans'), store.parts('metrics')].filter((p) => p.length > 0).map((p) => `SELECT resource FROM read_parquet(${sqlList(p)})`);
+  const parts = where === undefined ? [store.parts('spans'), store.parts('metrics')] : [store.parts('spans')];
+  const tables = parts.filter((p) => p.length > 0).map((p) => `SELECT resource FROM read_parquet(${sqlList(p)}) WHERE ${where ?? 'true'}`);
   if (tables.length > 0)
     for (const [hash, text] of (await store.duck.connection.runAndReadAll(`SELECT DISTINCT hash(resource), resource FROM (${tables.join(' UNION ALL ')})`)).getRows()) {
       const h = hash as bigint;
@@ -142,7 +146,8 @@ function selectSpans(store: TraceStore, from: string): string {
 /** Every span of the input, in the order of the files and their lines (as the reader reads them). */
 export async function readAllSpans(store: TraceStore, rows: SpanRows, where = 'true'): Promise<SpanRecord[]> {
   const spans: SpanRecord[] = [];
-  const result = await store.duck.connection.stream(`SELECT row FROM (${selectSpans(store, spansOf(store))}) WHERE ${where} ORDER BY ${inputOrder(store)}`);
+  // filtered before each row is made: DuckDB reads only the row groups the predicate can match
+  const result = await store.duck.connection.stream(`SELECT row FROM (${selectSpans(store, `(SELECT * FROM ${spansOf(store)} WHERE ${where})`)}) ORDER BY ${inputOrder(store)}`);
   for await (const chunk of result.yieldRows()) for (const row of chunk) spans.push(rows.span(row[0] as string));
   return spans;
 }
