@@ -5,7 +5,7 @@
 // about 1.4 KB of file per span with metric and log records; TRACE_BENCH_RECORD=lean for the lean
 // record), or reads TRACE_BENCH_DIR (e.g. an amplified real run: bench/support/amplify-run.ts).
 // Run: npm run bench -- trace-read   (TRACE_BENCH_SPANS=20000000 for 20M; default 1M;
-//      TRACE_BENCH_ROUNDS=3 conversion rounds)
+//      TRACE_BENCH_ROUNDS=3 conversion rounds; TRACE_BENCH_COMMANDS=stats,why-all,show,… a subset of the commands)
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -15,6 +15,8 @@ import { PER_ROLLOUT, writeRun } from './support/generate-run.js';
 
 const SPANS = Number(process.env['TRACE_BENCH_SPANS'] ?? 1_000_000);
 const ROUNDS = Number(process.env['TRACE_BENCH_ROUNDS'] ?? 3);
+// e.g. TRACE_BENCH_COMMANDS=stats,show,sql to time only those after the conversion
+const ONLY = process.env['TRACE_BENCH_COMMANDS']?.split(',');
 const RUNNER = new URL('./support/trace-command.ts', import.meta.url).pathname;
 // the store's directory beside the logs (docs/trace.md, "The store")
 const STORE_DIR_NAME = '.gym-trace-store';
@@ -69,6 +71,7 @@ try {
     ['sql', 'SELECT name, count(*), quantile_disc(duration_ms, 0.5), quantile_disc(duration_ms, 0.99) FROM spans GROUP BY name', 'sql (per-name p50/p99)'],
     ['convert', join(scratch, 'otlp.jsonl'), 'convert --to otlp-json'],
   ] as const) {
+    if (ONLY !== undefined && !ONLY.includes(command)) continue;
     const load = loadavg()[0]!.toFixed(1);
     const r = run(command, arg);
     const perSpans = command === 'show' ? '' : String(spans);

@@ -51,6 +51,17 @@ export async function openDuck(settings: DuckSettings = {}): Promise<Duck> {
   };
 }
 
+const UNITS: Record<string, number> = { bytes: 1, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3, tib: 1024 ** 4, kb: 1e3, mb: 1e6, gb: 1e9, tb: 1e12 };
+
+/** DuckDB's memory limit in bytes, as it reports it (`61.0 MiB`). */
+export async function memoryLimitBytes(connection: DuckDBConnection): Promise<number> {
+  const text = String((await connection.runAndReadAll(`SELECT current_setting('memory_limit')`)).getRows()[0]![0]);
+  const m = /^([\d.]+)\s*([a-z]+)$/i.exec(text.trim());
+  const unit = m === null ? undefined : UNITS[m[2]!.toLowerCase()];
+  if (m === null || unit === undefined) throw new Error(`DuckDB reports a memory limit gym does not read: '${text}'`);
+  return Number(m[1]) * unit;
+}
+
 /** `s` as a SQL string literal. */
 export function sqlString(s: string): string {
   return `'${s.replace(/'/g, "''")}'`;

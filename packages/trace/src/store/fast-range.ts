@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { sqlList, sqlString } from './duck.js';
 import { partPath } from './store-manifest.js';
+import type { PART_TABLES } from './store-manifest.js';
 import { castColumns } from './store-schema.js';
 import type { FileCounts } from './store-manifest.js';
 import type { RangeScan } from './scan-range.js';
@@ -202,7 +203,7 @@ async function writeParts(c: DuckDBConnection, raw: string, t: RangeTarget & { l
 }
 
 /** Sizes of a chunk's parts, as the manifest records them. */
-export async function partSizes(dir: string, chunk: number): Promise<Record<'spans' | 'metrics' | 'logs' | 'resources', number>> {
-  const size = async (table: 'spans' | 'metrics' | 'logs' | 'resources') => (await stat(partPath(dir, table, chunk))).size;
-  return { spans: await size('spans'), metrics: await size('metrics'), logs: await size('logs'), resources: await size('resources') };
+export async function partSizes(dir: string, chunk: number): Promise<Record<(typeof PART_TABLES)[number], number>> {
+  const size = async (table: (typeof PART_TABLES)[number]) => (await stat(partPath(dir, table, chunk))).size;
+  return { spans: await size('spans'), metrics: await size('metrics'), logs: await size('logs'), resources: await size('resources'), rollouts: await size('rollouts') };
 }

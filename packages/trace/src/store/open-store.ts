@@ -19,6 +19,7 @@ import type { Duck, DuckSettings } from './duck.js';
 import { convertFast, partSizes } from './fast-range.js';
 import type { RangeTarget } from './fast-range.js';
 import { convertWithReader } from './record-range.js';
+import { writeRolloutIndex } from './rollout-index.js';
 import { scanRange } from './scan-range.js';
 import { LOCK_FILE, takeLock } from './store-lock.js';
 import { emptyCounts, emptyManifest, MANIFEST_FILE, partPath, PART_TABLES, readManifest, writeManifest } from './store-manifest.js';
@@ -195,6 +196,7 @@ async function convertAll(duck: Duck, dir: string, manifest: StoreManifest, work
     const target: RangeTarget = { dir, chunk, file: w.path, linesBefore: stored.lines, earlierResources: stored.chunks.map((c) => partPath(dir, 'resources', c.n)) };
     const { to, lines, counts } = await convertRange(duck, w, target);
     if (to > w.from) {
+      await writeRolloutIndex(duck.connection, dir, chunk);
       stored.chunks.push({ n: chunk, from: w.from, to, bytes: await partSizes(dir, chunk) });
       addCounts(stored.counts, counts);
     }

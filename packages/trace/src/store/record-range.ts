@@ -30,16 +30,14 @@ export async function convertWithReader(c: DuckDBConnection, path: string, from:
   const tmp = (table: string) => join(target.dir, `${table}-${target.chunk}.tmp.jsonl`);
   const outs = { spans: createWriteStream(tmp('spans')), metrics: createWriteStream(tmp('metrics')), resources: createWriteStream(tmp('resources')) };
   let seq = 0;
-  // every write refused while a stream is full waits on the same 'drain': one listener, not one per row
+  // one wait for 'drain' per stream, shared by every write that finds it full (a listener each
+  // was a warning on stderr past ten)
   const drains = new Map<NodeJS.WritableStream, Promise<void>>();
-  const write = (stream: NodeJS.WritableStream, row: object): Promise<void> => {
-    if (stream.write(JSON.stringify(row, bigintAsString) + '\n')) return Promise.resolve();
+  const write = async (stream: NodeJS.WritableStream, row: object) => {
+    if (stream.write(JSON.stringify(row, bigintAsString) + '\n')) return;
     let drained = drains.get(stream);
-    if (drained === undefined) {
-      drained = once(stream, 'drain').then(() => void drains.delete(stream));
-      drains.set(stream, drained);
-    }
-    return drained;
+    if (drained === undefined) drains.set(stream, (drained = once(stream, 'drain').then(() => void drains.delete(stream))));
+    await drained;
   };
   const pending: Array<Promise<void>> = [];
   const resources = new ResourceCache((identity, attributes) => void pending.push(write(outs.resources, { identity, pos: target.chunk * 1e12 + ++seq, attributes, service: serviceOf(attributes) })));

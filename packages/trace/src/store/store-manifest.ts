@@ -12,10 +12,10 @@ import type { MalformedExample } from '../read/read-stats.js';
 export const MANIFEST_FILE = 'manifest.json';
 
 /** Bumped whenever the Parquet schema or the manifest changes: an older store is rebuilt. */
-export const STORE_VERSION = 2;
+export const STORE_VERSION = 3;
 
 /** The tables a converted range of a file fills, one Parquet part each. */
-export const PART_TABLES = ['spans', 'metrics', 'logs', 'resources'] as const;
+export const PART_TABLES = ['spans', 'metrics', 'logs', 'resources', 'rollouts'] as const;
 
 /** One converted byte range of a file. */
 export interface StoredChunk {

@@ -6,6 +6,10 @@
  * does not grow with the run.
  * @module
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import type { DuckDBResult } from '@duckdb/node-api';
+import { join } from 'node:path';
 import { assembleTraces } from '../assemble/assemble-traces.js';
 import { findRollouts } from '../assemble/rollouts.js';
 import type { Rollout } from '../assemble/rollouts.js';
@@ -15,7 +19,7 @@ import type { MetricPoint } from '../read/metric-points.js';
 import { makeStatus, readEvents, readLinks, serviceOf, spanTiming } from '../read/normalize.js';
 import { ResourceCache } from '../read/resource-cache.js';
 import type { Attributes, SpanKindName, SpanRecord, SpanResource, StatusCodeName } from '../span-record.js';
-import { sqlList, sqlString } from './duck.js';
+import { memoryLimitBytes, sqlList, sqlString } from './duck.js';
 import type { TraceStore } from './open-store.js';
 import { emptyTableSql } from './store-schema.js';
 
@@ -39,7 +43,7 @@ export interface Batch {
 // are read once, not per span: a row carries a hash of its resource and its file's position in
 // the input. Instants travel as strings: nanoseconds since 1970 exceed a double.
 const SPAN_ROW = `json_array(trace_id, span_id, parent_span_id, name, kind, start_ns::VARCHAR, end_ns::VARCHAR, status_code, status_message, attributes::JSON, events::JSON, links::JSON,
-  hash(resource)::VARCHAR, scope_name, scope_version, line, file_index)::VARCHAR`;
+  resource_hash::VARCHAR, scope_name, scope_version, line, file_index)::VARCHAR`;
 
 /** Turns stored rows into {@link SpanRecord}s, sharing one resource object per process. */
 class SpanRows {
@@ -107,11 +111,15 @@ class SpanRows {
   }
 }
 
-/** A reader of rows for `store`: its resources are read first, once each. */
-export async function spanRows(store: TraceStore): Promise<SpanRows> {
+/**
+ * A reader of rows for `store`: its resources are read first, once each — of the spans `where`
+ * selects only, when given (then metric points are not read with it).
+ */
+export async function spanRows(store: TraceStore, where?: string): Promise<SpanRows> {
   const byHash = new Map<bigint, SpanResource>();
   const cache = new ResourceCache();
-  const tables = [store.parts('spans'), store.parts('metrics')].filter((p) => p.length > 0).map((p) => `SELECT resource FROM read_parquet(${sqlList(p)})`);
+  const parts = where === undefined ? [store.parts('spans'), store.parts('metrics')] : [store.parts('spans')];
+  const tables = parts.filter((p) => p.length > 0).map((p) => `SELECT resource FROM read_parquet(${sqlList(p)}) WHERE ${where ?? 'true'}`);
   if (tables.length > 0)
     for (const [hash, text] of (await store.duck.connection.runAndReadAll(`SELECT DISTINCT hash(resource), resource FROM (${tables.join(' UNION ALL ')})`)).getRows()) {
       const h = hash as bigint;
@@ -135,14 +143,16 @@ function spansOf(store: TraceStore): string {
   return parts.length === 0 ? `(${emptyTableSql('spans')})` : `read_parquet(${sqlList(parts)})`;
 }
 
-function selectSpans(store: TraceStore, from: string): string {
-  return `SELECT ${SPAN_ROW} AS row, * FROM (SELECT *, list_position(${sqlList(store.files.map((f) => f.path))}, file) AS file_index FROM ${from})`;
+/** The rows of `from`: spans with their `resource`, or (`hashed`) with its hash as `resource_hash` instead. */
+function selectSpans(store: TraceStore, from: string, hashed = false): string {
+  return `SELECT ${SPAN_ROW} AS row, * FROM (SELECT *, ${hashed ? '' : 'hash(resource) AS resource_hash, '}list_position(${sqlList(store.files.map((f) => f.path))}, file) AS file_index FROM ${from})`;
 }
 
 /** Every span of the input, in the order of the files and their lines (as the reader reads them). */
 export async function readAllSpans(store: TraceStore, rows: SpanRows, where = 'true'): Promise<SpanRecord[]> {
   const spans: SpanRecord[] = [];
-  const result = await store.duck.connection.stream(`SELECT row FROM (${selectSpans(store, spansOf(store))}) WHERE ${where} ORDER BY ${inputOrder(store)}`);
+  // filtered before each row is made: DuckDB reads only the row groups the predicate can match
+  const result = await store.duck.connection.stream(`SELECT row FROM (${selectSpans(store, `(SELECT * FROM ${spansOf(store)} WHERE ${where})`)}) ORDER BY ${inputOrder(store)}`);
   for await (const chunk of result.yieldRows()) for (const row of chunk) spans.push(rows.span(row[0] as string));
   return spans;
 }
@@ -153,15 +163,26 @@ export async function readAllSpans(store: TraceStore, rows: SpanRows, where = 't
  * Returns the number of spans.
  */
 export async function forEachStoredSpan(store: TraceStore, onSpan: (span: SpanRecord) => Promise<void> | undefined): Promise<number> {
+  const c = store.duck.connection;
   const rows = await spanRows(store);
+  const perSlice = await spansPerSort(store);
   let n = 0;
-  const result = await store.duck.connection.stream(`SELECT row FROM (${selectSpans(store, spansOf(store))}) ORDER BY ${inputOrder(store)}`);
-  for await (const chunk of result.yieldRows())
-    for (const row of chunk) {
-      n++;
-      const wait = onSpan(rows.span(row[0] as string));
-      if (wait !== undefined) await wait;
+  // part by part (each a range of one file), and within a part by ranges of its line numbers that
+  // fit one sort: its row groups go by line, so each range reads a few of them
+  for (const part of store.parts('spans')) {
+    const from = `read_parquet(${sqlString(part)})`;
+    const [first, last] = (await c.runAndReadAll(`SELECT min(seq), max(seq) FROM ${from}`)).getRows()[0]!;
+    if (first === null) continue;
+    for (let lo = BigInt(first as bigint); lo <= BigInt(last as bigint); lo += BigInt(perSlice)) {
+      const result = await c.stream(`SELECT row FROM (${selectSpans(store, `(SELECT * FROM ${from} WHERE seq >= ${lo} AND seq < ${lo + BigInt(perSlice)})`)}) ORDER BY seq`);
+      for await (const chunk of result.yieldRows())
+        for (const row of chunk) {
+          n++;
+          const wait = onSpan(rows.span(row[0] as string));
+          if (wait !== undefined) await wait;
+        }
     }
+  }
   return n;
 }
 
@@ -193,6 +214,8 @@ export async function readSpanBatches(store: TraceStore, rows: SpanRows, maxSpan
       SELECT t, s, min(unit) AS unit FROM walk GROUP BY t, s`);
   const shared = new Set<string>();
   for (const [id] of (await c.runAndReadAll(`SELECT DISTINCT lower(printf('%016x', s)) FROM gym_split_roots`)).getRows()) shared.add(String(id));
+  // the walk's tables count against the memory limit the read needs next
+  await c.run('DROP TABLE gym_ids; DROP TABLE gym_split_roots');
   let batch: SpanRecord[] = [];
   let unit: bigint | null = null;
   let batches = 0;
@@ -202,19 +225,100 @@ export async function readSpanBatches(store: TraceStore, rows: SpanRows, maxSpan
     batches++;
     onBatch({ set, rollouts: findRollouts(set), shared });
   };
-  const withUnits = `(SELECT s.*, u.unit AS gym_unit FROM ${spans} s LEFT JOIN gym_big b ON b.trace_id = s.trace_id
+  const withUnits = (from: string) => `(SELECT s.*, coalesce(u.unit, 0) AS gym_unit FROM ${from} s LEFT JOIN gym_big b ON b.trace_id = s.trace_id
       LEFT JOIN gym_units u ON u.t = b.t AND u.s = ('0x' || s.span_id)::UBIGINT)`;
-  const result = await c.stream(`SELECT row, hash(trace_id, gym_unit) FROM (${selectSpans(store, withUnits)})
-      ORDER BY trace_id, gym_unit NULLS FIRST, ${inputOrder(store)}`);
-  for await (const chunk of result.yieldRows())
-    for (const row of chunk) {
-      const u = row[1] as bigint;
-      if (u !== unit && batch.length >= maxSpans) flush();
-      unit = u;
-      batch.push(rows.span(row[0] as string));
-    }
+  await inUnitOrder(store, withUnits, async (result) => {
+    for await (const chunk of result.yieldRows())
+      for (const row of chunk) {
+        const u = row[1] as bigint;
+        if (u !== unit && batch.length >= maxSpans) flush();
+        unit = u;
+        batch.push(rows.span(row[0] as string));
+      }
+  });
   if (batch.length > 0) flush();
   return batches;
+}
+
+/**
+ * DuckDB's sort keeps several times its rows' text in memory and fails beyond its limit rather
+ * than spill them: one sort holds rows of at most this share of the limit.
+ */
+const SORT_SHARE = 1 / 10;
+
+/** How many spans one sort of their rows may hold ({@link SORT_SHARE}), from a sample of the rows' size. */
+async function spansPerSort(store: TraceStore): Promise<number> {
+  const c = store.duck.connection;
+  const [rowBytes] = (await c.runAndReadAll(`SELECT coalesce(avg(strlen(row)), 0) FROM (${selectSpans(store, `(SELECT * FROM ${spansOf(store)} LIMIT 1000)`)})`)).getRows()[0]!;
+  // the keys ride along with each row's text
+  return Math.max(1000, Math.floor(((await memoryLimitBytes(c)) * SORT_SHARE) / (Number(rowBytes) + 100)));
+}
+
+/** Spans per row group of the slices' temporary file: the unit a slice's read skips by. */
+const SLICE_ROW_GROUP = 8192;
+
+/**
+ * Hands `read` the spans with their units (`withUnits` of a source: its spans with `gym_unit`, 0
+ * outside split traces) as results of (row text, unit number), unit by unit, each unit's spans in
+ * input order. Units go by the start of their trace, then the trace, then (the rest of a trace
+ * first) by their own start: numbered by sorting their keys alone, which DuckDB does within its
+ * limit. A run whose rows fit in one sort is read in place. A larger one is written once to a
+ * temporary file with each span's unit number and slice of the unit order (slices of whole units
+ * that fit in one sort), and read slice by slice: units go by time as the files do, so a slice
+ * lies in a few of the file's row groups.
+ */
+async function inUnitOrder(store: TraceStore, withUnits: (from: string) => string, read: (result: DuckDBResult) => Promise<void>): Promise<void> {
+  const c = store.duck.connection;
+  const spans = spansOf(store);
+  const perSlice = await spansPerSort(store);
+  const [spanCount] = (await c.runAndReadAll(`SELECT count(*) FROM ${spans}`)).getRows()[0]!;
+  await c.run(`CREATE OR REPLACE TEMP TABLE gym_unit_order AS
+      SELECT trace_id, gym_unit, k, (sum(n) OVER (ORDER BY k) - n) // ${perSlice} AS slice FROM (
+        SELECT trace_id, gym_unit, n, row_number() OVER (ORDER BY trace_start, trace_id, CASE WHEN gym_unit = 0 THEN NULL ELSE unit_start END NULLS FIRST, gym_unit) AS k
+        FROM (SELECT *, min(unit_start) OVER (PARTITION BY trace_id) AS trace_start
+              FROM (SELECT trace_id, gym_unit, min(start_ns) AS unit_start, count(*) AS n FROM ${withUnits(spans)} GROUP BY trace_id, gym_unit)))`);
+  const sorted = (from: string, hashed: boolean) => `SELECT row, gym_k FROM (${selectSpans(store, from, hashed)}) ORDER BY gym_k, ${inputOrder(store)}`;
+  try {
+    if (Number(spanCount) <= perSlice) return await read(await c.stream(sorted(`(SELECT s.*, o.k AS gym_k FROM ${withUnits(spans)} s JOIN gym_unit_order o USING (trace_id, gym_unit))`, false)));
+    const dir = await mkdtemp(join(tmpdir(), 'gym-trace-order-'));
+    try {
+      const file = sqlString(join(dir, 'spans.parquet'));
+      await writeNumbered(store, withUnits, sqlString(join(dir, 'numbers.parquet')), file);
+      const [slices] = (await c.runAndReadAll(`SELECT max(slice) FROM gym_unit_order`)).getRows()[0]!;
+      for (let n = 0; n <= Number(slices); n++) await read(await c.stream(sorted(`(SELECT * FROM read_parquet(${file}) WHERE gym_slice = ${n})`, true)));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  } finally {
+    await c.run('DROP TABLE IF EXISTS gym_unit_order');
+  }
+}
+
+/**
+ * Writes the spans to `file` with their unit number and slice (`gym_k`, `gym_slice`). Joining
+ * the wide rows to a span's number by its ids ran out of the limit at 5M spans (a hash table of
+ * every span of the split traces beside the write), so the numbers are written first, narrow,
+ * in the order of the parts and their rows, and set beside the rows by position.
+ */
+async function writeNumbered(store: TraceStore, withUnits: (from: string) => string, numbers: string, file: string): Promise<void> {
+  const c = store.duck.connection;
+  const parts = sqlList(store.parts('spans'));
+  const placed = withUnits(`read_parquet(${parts}, filename = true, file_row_number = true)`);
+  await c.run(`COPY (SELECT list_position(${parts}, s.filename) AS part, s.file_row_number, s.chunk, s.seq, o.k, o.slice FROM ${placed} s JOIN gym_unit_order o USING (trace_id, gym_unit)
+      ORDER BY part, file_row_number) TO ${numbers} (FORMAT parquet)`);
+  // the walk's units are no longer needed, and hold memory
+  await c.run('DROP TABLE gym_units');
+  // one thread, in order: a positional join pairs the rows of two scans as they come
+  const threads = Number((await c.runAndReadAll(`SELECT current_setting('threads')`)).getRows()[0]![0]);
+  await c.run('SET threads = 1; SET preserve_insertion_order = true');
+  try {
+    await c.run(`COPY (SELECT s.* EXCLUDE (resource), hash(s.resource) AS resource_hash, n.k AS gym_k, n.slice AS gym_slice, n.chunk AS gym_chunk, n.seq AS gym_seq
+        FROM read_parquet(${parts}) s POSITIONAL JOIN read_parquet(${numbers}) n) TO ${file} (FORMAT parquet, COMPRESSION lz4, ROW_GROUP_SIZE ${SLICE_ROW_GROUP})`);
+  } finally {
+    await c.run(`SET threads = ${threads}`);
+  }
+  const [misplaced] = (await c.runAndReadAll(`SELECT count(*) FROM read_parquet(${file}) WHERE chunk IS DISTINCT FROM gym_chunk OR seq IS DISTINCT FROM gym_seq`)).getRows()[0]!;
+  if (Number(misplaced) !== 0) throw new Error(`the trace-order read paired ${Number(misplaced)} spans with another span's number`);
 }
 
 /** The saturation metric points of the input (`metric-points.ts`), in input order. */

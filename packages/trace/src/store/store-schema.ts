@@ -4,7 +4,7 @@
  * @module
  */
 
-type Table = 'spans' | 'metrics' | 'logs' | 'resources';
+type Table = 'spans' | 'metrics' | 'logs' | 'resources' | 'rollouts';
 
 /** Column name and DuckDB type, per table. JSON text is VARCHAR; instants are ns since 1970. */
 export const TABLE_COLUMNS: Record<Table, ReadonlyArray<readonly [string, string]>> = {
@@ -73,6 +73,13 @@ export const TABLE_COLUMNS: Record<Table, ReadonlyArray<readonly [string, string
     ['pos', 'BIGINT'],
     ['attributes', 'VARCHAR'],
     ['service', 'VARCHAR'],
+  ],
+  // the index of `rollout-index.ts`
+  rollouts: [
+    ['rollout_id', 'VARCHAR'],
+    ['trace_id', 'VARCHAR'],
+    ['span_id', 'VARCHAR'],
+    ['start_ns', 'BIGINT'],
   ],
 };
 

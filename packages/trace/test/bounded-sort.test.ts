@@ -1,0 +1,52 @@
+// DuckDB's sort holds its rows' text in memory and fails beyond its limit rather than spill it, so
+// the read that hands a run over trace by trace cuts the trace order into slices that fit. A run
+// whose sorted rows need several times the limit (here 32MB against a run that needed more before
+// the slices) gives the same answers as with the default limit.
+import { after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { anomalies } from '../src/commands/anomalies.js';
+import { BATCH_ENV } from '../src/commands/load-batches.js';
+import { stats } from '../src/commands/stats.js';
+import { why } from '../src/commands/why.js';
+import { MEMORY_LIMIT_ENV } from '../src/store/duck.js';
+import { capture } from './support/capture.js';
+import { defaultPresetSpans, linkedRolloutSpans, writeRunLogs } from './support/fixtures.js';
+
+const cleanups: Array<() => void> = [];
+after(() => cleanups.forEach((c) => c()));
+
+async function run(cmd: (c: ReturnType<typeof capture>) => Promise<number>): Promise<string> {
+  const c = capture();
+  assert.equal(await cmd(c), 0, c.err);
+  return c.out;
+}
+
+async function withEnv<T>(env: Record<string, string>, body: () => Promise<T>): Promise<T> {
+  Object.assign(process.env, env);
+  try {
+    return await body();
+  } finally {
+    for (const k of Object.keys(env)) delete process.env[k];
+  }
+}
+
+describe('the trace-by-trace read within a small memory limit', () => {
+  it('stats, anomalies and why --all give the same answers at 32MB as at the default limit', async () => {
+    // one old-style trace of 3,000 rollouts under gym.job (split into its rollouts) and 1,500
+    // rollouts of a trace each: about 45,000 spans
+    const ids = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}-0`);
+    const d = writeRunLogs([...defaultPresetSpans(ids('', 3000)), ...linkedRolloutSpans(ids('l', 1500))]);
+    cleanups.push(d.cleanup);
+    const commands = {
+      stats: (c: ReturnType<typeof capture>) => stats({ paths: [d.dir], format: 'json' }, c),
+      anomalies: (c: ReturnType<typeof capture>) => anomalies({ paths: [d.dir] }, c),
+      'why --all': (c: ReturnType<typeof capture>) => why({ paths: [d.dir], all: true, format: 'json' }, c),
+    };
+    // batches of 1 MiB's worth of spans: the run is read trace by trace
+    for (const [name, cmd] of Object.entries(commands)) {
+      const roomy = await withEnv({ [BATCH_ENV]: '1' }, () => run(cmd));
+      const tight = await withEnv({ [BATCH_ENV]: '1', [MEMORY_LIMIT_ENV]: '32MB' }, () => run(cmd));
+      assert.equal(tight, roomy, name);
+    }
+  });
+});
