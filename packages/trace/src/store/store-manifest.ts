@@ -6,7 +6,7 @@
  */
 import { readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { MalformedExample } from '../read/read-stats.js';
+import type { ReadStats } from '../read/read-stats.js';
 
 /** Manifest file name in the store directory. */
 export const MANIFEST_FILE = 'manifest.json';
@@ -28,16 +28,8 @@ export interface StoredChunk {
   bytes: Record<(typeof PART_TABLES)[number], number>;
 }
 
-/** What the reader counted in a file (see `ReadStats`). */
-export interface FileCounts {
-  linesRead: number;
-  spans: number;
-  skippedLines: number;
-  metricRecords: number;
-  malformedLines: number;
-  malformedExamples: MalformedExample[];
-  formats: { console: number; python: number; otlp: number };
-}
+/** What the reader counted in a file: a run's `ReadStats` without its file and byte totals. */
+export type FileCounts = Omit<ReadStats, 'files' | 'bytes'>;
 
 /** One input file as the store holds it. */
 export interface StoredFile {
