@@ -1,11 +1,13 @@
 // The per-rollout metrics of the endpoint wrappers with real telemetry (`default`, console lines into
 // a stream in this process): `gym.rollout.duration_ms`, `gym.rollout.completed_total`,
 // `gym.verify.duration_ms` and `gym.verify.success_rate` keep their names, units, descriptions,
-// buckets and values, whichever instruments record them.
+// buckets and values, whichever instruments record them; with the `verify` group switched off its two
+// record nothing more.
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { z } from 'zod';
+import { enabledSpanGroups, setEnabledSpanGroups } from '@gym/lens';
 import { addJsonRoute, createServerApp } from '../../src/server/index.js';
 import { initTelemetry } from '../../src/telemetry/init.js';
 import { processTelemetry } from '../../src/telemetry/process-telemetry.js';
@@ -68,6 +70,23 @@ async function metricsOf(run: (inject: (url: string, payload: object) => Promise
   return metrics;
 }
 
+/** `metric` is a histogram of gym's scope in ms on the SDK's default buckets, one point without attributes holding `count` values. */
+function assertDurationHistogram(metric: MetricLine | undefined, description: string, count: number): void {
+  assert.ok(metric, `${description}: exported`);
+  assert.deepEqual([metric.unit, metric.kind, metric.temporality, metric.scope.name], ['ms', 'HISTOGRAM', 'CUMULATIVE', 'nemo.gym']);
+  assert.equal(metric.description, description);
+  assert.equal(metric.data_points.length, 1);
+  const [point] = metric.data_points;
+  assert.deepEqual(point!.attributes, {});
+  assert.equal(point!.count, count);
+  assert.deepEqual(point!.bucket_bounds, SDK_DEFAULT_BOUNDARIES);
+  assert.equal(
+    point!.bucket_counts!.reduce((a, b) => a + b, 0),
+    count,
+  );
+  assert.ok(point!.min! >= 0 && point!.max! >= point!.min! && point!.sum! >= point!.max!);
+}
+
 describe('endpoint metrics, telemetry on', () => {
   let metrics: Map<string, MetricLine>;
   before(async () => {
@@ -75,24 +94,16 @@ describe('endpoint metrics, telemetry on', () => {
       for (let i = 0; i < 3; i++) assert.equal(await inject('/verify', {}), 200);
       assert.equal(await inject('/run', { responses_create_params: { input: 'a' } }), 200);
       assert.equal(await inject('/run', { responses_create_params: { input: 'b' } }), 500);
+      // the verify group switched off: its metrics record nothing more (the gate is read per call)
+      const groups = [...enabledSpanGroups()];
+      setEnabledSpanGroups(groups.filter((g) => g !== 'verify'));
+      assert.equal(await inject('/verify', {}), 200);
+      setEnabledSpanGroups(groups);
     });
   });
 
   it('records every /verify in `gym.verify.duration_ms`, a histogram in ms on the default buckets, without attributes', () => {
-    const metric = metrics.get('gym.verify.duration_ms');
-    assert.ok(metric, 'gym.verify.duration_ms exported');
-    assert.deepEqual([metric.unit, metric.kind, metric.temporality, metric.scope.name], ['ms', 'HISTOGRAM', 'CUMULATIVE', 'nemo.gym']);
-    assert.equal(metric.description, 'Wall-clock duration of one /verify');
-    assert.equal(metric.data_points.length, 1);
-    const [point] = metric.data_points;
-    assert.deepEqual(point!.attributes, {});
-    assert.equal(point!.count, 3);
-    assert.deepEqual(point!.bucket_bounds, SDK_DEFAULT_BOUNDARIES);
-    assert.equal(
-      point!.bucket_counts!.reduce((a, b) => a + b, 0),
-      3,
-    );
-    assert.ok(point!.min! >= 0 && point!.max! >= point!.min! && point!.sum! >= point!.max!);
+    assertDurationHistogram(metrics.get('gym.verify.duration_ms'), 'Wall-clock duration of one /verify', 3);
   });
 
   it('states the share of completed /verify calls in `gym.verify.success_rate`', () => {
@@ -106,14 +117,7 @@ describe('endpoint metrics, telemetry on', () => {
   });
 
   it('records every rollout, failed ones too, in `gym.rollout.duration_ms`, and counts them by outcome', () => {
-    const metric = metrics.get('gym.rollout.duration_ms');
-    assert.ok(metric, 'gym.rollout.duration_ms exported');
-    assert.deepEqual([metric.unit, metric.kind, metric.temporality, metric.scope.name], ['ms', 'HISTOGRAM', 'CUMULATIVE', 'nemo.gym']);
-    assert.equal(metric.description, 'Wall-clock duration of one rollout (/run), failures included');
-    assert.equal(metric.data_points.length, 1);
-    assert.deepEqual(metric.data_points[0]!.attributes, {});
-    assert.equal(metric.data_points[0]!.count, 2);
-    assert.deepEqual(metric.data_points[0]!.bucket_bounds, SDK_DEFAULT_BOUNDARIES);
+    assertDurationHistogram(metrics.get('gym.rollout.duration_ms'), 'Wall-clock duration of one rollout (/run), failures included', 2);
     const completed = metrics.get('gym.rollout.completed_total');
     assert.ok(completed);
     const byOutcome = Object.fromEntries(completed.data_points.map((p) => [p.attributes['nemo.gym.rollout.outcome'], p.value]));
