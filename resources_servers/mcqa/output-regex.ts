@@ -12,8 +12,8 @@
  * @module
  */
 import vm from 'node:vm';
-import { compilePythonRegex, PYTHON_RE_FLAGS, PythonRegexError } from '@gym/runtime/python-re';
-import type { PythonPattern } from '@gym/runtime/python-re';
+import { compilePythonRegex, PYTHON_RE_FLAGS, PythonRegexError } from '@gym/server/python-re';
+import type { PythonPattern } from '@gym/server/python-re';
 import { localizedLettersToLatin } from './localized-letters.js';
 import { letterOfOptionText } from './options.js';
 import { isSingleLetter, pyStrip } from './py-text.js';

@@ -1,6 +1,7 @@
 /**
- * @gym/runtime — config, the three server kinds, the HTTP client, the orchestrator and the `gym`
- * CLI. Server implementations import what they need from here.
+ * @gym/server — what a server implementation imports: the three server kinds, the HTTP client,
+ * config, the protocol's types and schemas, the upstream model client and the telemetry hooks.
+ * The orchestrator, rollout collection and the `gym` CLI are `@gym/runtime`.
  * @module
  */
 export { ExitError, GymError, GymInternalError, GymUpstreamError, GymUserError } from './errors.js';
@@ -31,10 +32,8 @@ export { CHAT_COMPLETION_CREATE_PARAMS, MODEL_RESPONSES_PARAMS } from './protoco
 export type { ChatCompletionCreateParams, ModelResponsesParams } from './protocol/model-requests.js';
 export { createServerContext, instanceUrl } from './server-process/server-context.js';
 export type { ServerContext, ServerFactory } from './server-process/server-context.js';
-export { startEnvironment } from './orchestrator/start-environment.js';
-export type { RunningEnvironment, StartEnvironmentOptions } from './orchestrator/start-environment.js';
-export { collectRollouts, computeAggregateMetrics, computeVerifyMetrics, materializeRows } from './rollouts/index.js';
-export type { CollectOptions, CollectResult, AgentAggregateMetrics, MaterializedRow, VerifyMetrics, VerifyMetricsHooks } from './rollouts/index.js';
+export { computeVerifyMetrics } from './reward-stats/verify-metrics.js';
+export type { VerifyMetrics, VerifyMetricsHooks } from './reward-stats/verify-metrics.js';
 export { RESPONSES_RESULT, TASK_ROW, VERIFY_REQUEST, VERIFY_RESPONSE } from './protocol/index.js';
 export type {
   AgentRef,
