@@ -7,11 +7,12 @@ import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { z } from 'zod';
-import { enabledSpanGroups, setEnabledSpanGroups } from '@gym/lens';
+import { setEnabledSpanGroups } from '@gym/lens';
 import { addJsonRoute, createServerApp } from '../../src/server/index.js';
 import { initTelemetry } from '../../src/telemetry/init.js';
 import { processTelemetry } from '../../src/telemetry/process-telemetry.js';
 import { serverTelemetrySettings } from '../../src/telemetry/settings.js';
+import { GYM_PRESETS } from '../../src/telemetry/gates.js';
 
 interface Point {
   attributes: Record<string, unknown>;
@@ -95,7 +96,7 @@ describe('endpoint metrics, telemetry on', () => {
       assert.equal(await inject('/run', { responses_create_params: { input: 'a' } }), 200);
       assert.equal(await inject('/run', { responses_create_params: { input: 'b' } }), 500);
       // the verify group switched off: its metrics record nothing more (the gate is read per call)
-      const groups = [...enabledSpanGroups()];
+      const groups = GYM_PRESETS['default']!;
       setEnabledSpanGroups(groups.filter((g) => g !== 'verify'));
       assert.equal(await inject('/verify', {}), 200);
       setEnabledSpanGroups(groups);
