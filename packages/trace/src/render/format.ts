@@ -73,6 +73,31 @@ export function wrapProse(text: string, width: number | undefined): string {
     .join('\n');
 }
 
+/** What separates the fields of a header line: `trace <id>  34 spans  agent, model`. */
+const FIELD_GAP = '  ';
+
+/**
+ * Wraps a header of fields (separated by two spaces) at `width`: between fields, the next line
+ * indented by two; a field too wide for a line of its own is word-wrapped as prose.
+ */
+export function wrapFields(header: string, width: number | undefined): string {
+  if (width === undefined || header.length <= width) return header;
+  const lines: string[] = [];
+  for (const field of header.split(FIELD_GAP)) {
+    const last = lines.length - 1;
+    if (last >= 0 && lines[last]!.length + FIELD_GAP.length + field.length <= width) lines[last] += FIELD_GAP + field;
+    else {
+      const indent = lines.length === 0 ? '' : '  ';
+      lines.push(
+        ...wrapProse(field, width - indent.length)
+          .split('\n')
+          .map((line) => indent + line),
+      );
+    }
+  }
+  return lines.join('\n');
+}
+
 /** The width text output fits: the terminal's columns, else `COLUMNS`, never under 80; none when neither is known. */
 export function outputWidth(stream: { isTTY?: boolean; columns?: number } = process.stdout, env: NodeJS.ProcessEnv = process.env): number | undefined {
   const columns = stream.isTTY === true && typeof stream.columns === 'number' && stream.columns > 0 ? stream.columns : Number(env['COLUMNS']);
