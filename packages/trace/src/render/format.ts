@@ -51,20 +51,28 @@ export function elide(s: string, width: number): string {
   return `${s.slice(0, head)}…${s.slice(s.length - (width - 1 - head))}`;
 }
 
-/** Word-wraps each line of `text` longer than `width` (continuation lines indented by two). */
+/**
+ * Word-wraps each line of `text` longer than `width`, keeping the line's indentation; continuation
+ * lines are indented two more. A run of spaces (between a header's fields) is dropped where the
+ * line breaks.
+ */
 export function wrapProse(text: string, width: number | undefined): string {
   if (width === undefined) return text;
   return text
     .split('\n')
     .map((line) => {
       if (line.length <= width) return line;
+      const lead = /^ */.exec(line)![0];
+      const continuation = `${lead}  `;
       const out: string[] = [];
-      let current = '';
-      for (const word of line.split(' ')) {
-        const next = current === '' ? word : `${current} ${word}`;
-        if (next.length > width && current !== '') {
-          out.push(current);
-          current = `  ${word}`;
+      let current = lead;
+      for (const word of line.slice(lead.length).split(' ')) {
+        const atStart = current === lead || current === continuation;
+        if (word === '' && atStart) continue;
+        const next = atStart ? current + word : `${current} ${word}`;
+        if (next.length > width && !atStart) {
+          out.push(current.trimEnd());
+          current = continuation + word;
         } else current = next;
       }
       out.push(current);
