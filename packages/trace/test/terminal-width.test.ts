@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { show } from '../src/commands/show.js';
 import { why } from '../src/commands/why.js';
 import { stats } from '../src/commands/stats.js';
-import { elide, outputWidth, textTable, useColor, wrapFields } from '../src/render/format.js';
+import { elide, outputWidth, textTable, useColor, wrapFields, wrapProse } from '../src/render/format.js';
 import { capture } from './support/capture.js';
 import { AGENT, defaultPresetSpans, RESOURCES, rolloutSpans, writeRunLogs } from './support/fixtures.js';
 
@@ -112,6 +112,13 @@ describe('80-column output', () => {
     assert.equal(elide('example_single_tool_call_simple_agent', 14), 'example…_agent');
     assert.equal(elide('example_single_tool_call', 14), 'example…l_call');
     assert.equal(elide('short', 14), 'short');
+  });
+
+  it("wraps prose at a space, keeping the line's indentation and dropping the spaces where it breaks", () => {
+    assert.equal(wrapProse('plain words that are longer than twenty', 20), 'plain words that are\n  longer than twenty');
+    assert.equal(wrapProse('    dataset: example of agent: a/long/path.jsonl', 30), '    dataset: example of agent:\n      a/long/path.jsonl');
+    assert.equal(wrapProse('name  [domain]  a description', 15), 'name  [domain]\n  a description');
+    assert.equal(wrapProse('short', undefined), 'short');
   });
 
   it('wraps a header between its fields, and a field too wide for a line as prose', () => {
