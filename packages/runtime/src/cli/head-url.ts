@@ -16,8 +16,6 @@ import { readConfigFile } from '../config/yaml-file.js';
 import type { ConfigMap } from '../config/types.js';
 import { headUrlOverrides, parseHeadUrl } from './head-url-variable.js';
 
-export { HEAD_URL_VARIABLE, headUrlOverrides, parseHeadUrl } from './head-url-variable.js';
-
 /** Options of {@link findHeadUrl}. */
 export interface FindHeadUrlOptions {
   /** `--head-url`, when given. */
