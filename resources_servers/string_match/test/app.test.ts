@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import { createHttpClient, createServerContext, listen, loadConfig } from '@gym/runtime';
+import { createHttpClient, createServerContext, listen, loadConfig } from '@gym/server';
 import { evalRun, exampleRows, readJsonl } from '../../test-support/eval-run-rows.js';
 import { postJson } from '../../test-support/post-json.js';
 import createStringMatch from '../app.js';

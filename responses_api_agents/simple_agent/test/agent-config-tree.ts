@@ -3,7 +3,7 @@
  * `policy_model` and one resources server, all on loopback at the ports the test listened on.
  * @module
  */
-import type { ConfigMap } from '@gym/runtime';
+import type { ConfigMap } from '@gym/server';
 
 /** Where a test's servers listen, and what the agent and its resources server are. */
 export interface AgentTreeOptions {

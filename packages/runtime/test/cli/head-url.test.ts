@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { findHeadUrl } from '../../src/cli/head-url.js';
 import { headUrlOverrides, parseHeadUrl } from '../../src/cli/head-url-variable.js';
 import { toLoadConfigOptions } from '../../src/cli/config-options.js';
-import { applyOverrides, loadConfig, parseOverrides } from '../../src/config/index.js';
+import { applyOverrides, loadConfig, parseOverrides } from '../../../server/src/config/index.js';
 
 describe('parseHeadUrl', () => {
   it('accepts a URL, host:port, or a bare port', () => {

@@ -79,7 +79,7 @@ export function renderTreeText(tree: SpanTree, options: TreeRenderOptions = {}):
   );
   const lines: string[] = [];
   // a job trace's title lists every service: wrapped between its fields at the width
-  if (options.title !== undefined) lines.push(...wrapFields(options.title, options.width).split('\n').map((line) => p.bold(line)));
+  if (options.title !== undefined) for (const line of wrapFields(options.title, options.width).split('\n')) lines.push(p.bold(line));
   tree.rows.forEach((row, i) => {
     const s = row.node.span;
     const mark = row.critical ? p.yellow('*') : ' ';
