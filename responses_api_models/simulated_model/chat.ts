@@ -4,6 +4,7 @@
  */
 import { newId } from './ids.js';
 import { decide, estimateTokens } from './policy.js';
+import { replyStamp } from './reply-stamp.js';
 import { textOf } from './text.js';
 import type { PolicyInput } from './policy.js';
 import type { JsonSchema } from './schema-arguments.js';
@@ -42,11 +43,12 @@ export function simulateChatCompletion(body: Item, model: string): { completion:
   const outputText = decision.kind === 'tool_call' ? JSON.stringify(decision.arguments) : decision.text;
   const promptTokens = estimateTokens(JSON.stringify(body['messages'] ?? []));
   const outputTokens = estimateTokens(outputText);
+  const stamp = replyStamp(body, model);
   const completion: Item = {
     id: newId('chatcmpl-'),
     object: 'chat.completion',
-    created: Math.floor(Date.now() / 1000),
-    model: typeof body['model'] === 'string' ? body['model'] : model,
+    created: stamp.created,
+    model: stamp.model,
     choices: [{ index: 0, message, logprobs: null, finish_reason: decision.kind === 'tool_call' ? 'tool_calls' : 'stop' }],
     usage: { prompt_tokens: promptTokens, completion_tokens: outputTokens, total_tokens: promptTokens + outputTokens },
   };

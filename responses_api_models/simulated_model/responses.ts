@@ -4,6 +4,7 @@
  */
 import { newId } from './ids.js';
 import { decide, estimateTokens } from './policy.js';
+import { replyStamp } from './reply-stamp.js';
 import { textOf } from './text.js';
 import type { PolicyDecision, PolicyInput } from './policy.js';
 import type { JsonSchema } from './schema-arguments.js';
@@ -48,11 +49,12 @@ export function simulateResponse(body: Item, model: string): { response: Item; o
   if (truncated) text = text.slice(0, Math.max(1, maxTokens * 4));
   const inputTokens = estimateTokens(JSON.stringify(body['input'] ?? '') + String(body['instructions'] ?? ''));
   const outputTokens = estimateTokens(text);
+  const stamp = replyStamp(body, model);
   const response: Item = {
     id: newId('resp_'),
     object: 'response',
-    created_at: Math.floor(Date.now() / 1000),
-    model: typeof body['model'] === 'string' ? body['model'] : model,
+    created_at: stamp.created,
+    model: stamp.model,
     status: truncated ? 'incomplete' : 'completed',
     incomplete_details: truncated ? { reason: 'max_output_tokens' } : null,
     error: null,

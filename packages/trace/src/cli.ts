@@ -10,8 +10,8 @@ import { processOutput } from './commands/output.js';
 import { outputWidth, useColor } from './render/format.js';
 import type { OutputFormat } from './commands/output.js';
 
-// the host CLI sizes its own tables as trace does, without loading the library root
-export { outputWidth } from './render/format.js';
+// the host CLI sizes its own tables and wraps its lines as trace does, without loading the library root
+export { outputWidth, wrapProse } from './render/format.js';
 
 // Flag policy: `--json` wins over `--markdown`; neither means text. Numbers are checked here, before
 // any file is read, and again by the command (so library callers get the same checks).

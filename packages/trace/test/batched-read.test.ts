@@ -12,6 +12,7 @@ import { stats } from '../src/commands/stats.js';
 import { why } from '../src/commands/why.js';
 import { capture } from './support/capture.js';
 import { AGENT, bare, defaultPresetSpans, MODEL, RESOURCES, rolloutSpans, writeRunLogs } from './support/fixtures.js';
+import { otlpResponsesRequest, pythonVerifyLog } from './support/foreign-spans.js';
 import { COLLECTOR } from './support/phased-rollouts.js';
 import { writeSaturatedRun } from './support/saturated-run.js';
 
@@ -38,8 +39,8 @@ async function run(cmd: (c: ReturnType<typeof capture>) => Promise<number>): Pro
   return c.out;
 }
 
-async function batched<T>(body: () => Promise<T>): Promise<T> {
-  process.env[BATCH_ENV] = TINY_BATCH_MIB;
+async function batched<T>(body: () => Promise<T>, mib = TINY_BATCH_MIB): Promise<T> {
+  process.env[BATCH_ENV] = mib;
   try {
     return await body();
   } finally {
@@ -67,48 +68,8 @@ function mixedRun() {
   ];
   const d = writeRunLogs(spans);
   cleanups.push(d.cleanup);
-  const python = JSON.stringify(
-    {
-      name: 'POST /verify',
-      context: { trace_id: '0x4bf92f3577b34da6a3ce929d0e0e4736', span_id: '0x00f067aa0ba902b7' },
-      kind: 'SpanKind.SERVER',
-      parent_id: null,
-      start_time: '2026-01-01T00:00:00.100000Z',
-      end_time: '2026-01-01T00:00:00.350500Z',
-      status: { status_code: 'OK' },
-      attributes: { 'http.route': '/verify' },
-      events: [],
-      links: [],
-      resource: { attributes: { 'service.name': 'nemo-gym/py_tool' } },
-    },
-    null,
-    4,
-  );
-  writeFileSync(d.path('py_tool.log'), `INFO: started\n${python}\n`);
-  const otlp = {
-    resourceSpans: [
-      {
-        resource: { attributes: [{ key: 'service.name', value: { stringValue: 'nemo-gym/otlp_model' } }] },
-        scopeSpans: [
-          {
-            scope: { name: 'x' },
-            spans: [
-              {
-                traceId: '5b8efff798038103d269b633813fc60c',
-                spanId: 'eee19b7ec3c1b175',
-                name: 'POST /v1/responses',
-                kind: 2,
-                startTimeUnixNano: '1767225600010000000',
-                endTimeUnixNano: '1767225600600000000',
-                status: { code: 2, message: 'bad' },
-              },
-            ],
-          },
-        ],
-      },
-    ],
-  };
-  writeFileSync(d.path('otlp.jsonl'), JSON.stringify(otlp) + '\n' + '{"type":"span","trace_id":"zz","span_id":"0000000000000001","name":"x"}\n');
+  writeFileSync(d.path('py_tool.log'), pythonVerifyLog({ status_code: 'OK' }));
+  writeFileSync(d.path('otlp.jsonl'), otlpResponsesRequest({ status: { code: 2, message: 'bad' } }) + '\n' + '{"type":"span","trace_id":"zz","span_id":"0000000000000001","name":"x"}\n');
   return d;
 }
 
@@ -134,18 +95,10 @@ describe('reading a large run in batches', () => {
     const ids = Array.from({ length: 80 }, (_, i) => `${i}-0`);
     const d = writeRunLogs([...defaultPresetSpans(ids)].sort((a, b) => a.endMs - b.endMs));
     cleanups.push(d.cleanup);
-    const sliced = async <T>(body: () => Promise<T>): Promise<T> => {
-      // 0.4 MiB: read in batches (the run is larger), of 26 spans (two rollouts or more)
-      process.env[BATCH_ENV] = '0.4';
-      try {
-        return await body();
-      } finally {
-        delete process.env[BATCH_ENV];
-      }
-    };
     for (const [name, cmd] of Object.entries(COMMANDS)) {
       const whole = await cmd(d.dir, 'json');
-      assert.deepEqual(rounded(await sliced(() => cmd(d.dir, 'json'))), rounded(whole), name);
+      // 0.4 MiB: read in batches (the run is larger), of 26 spans (two rollouts or more)
+      assert.deepEqual(rounded(await batched(() => cmd(d.dir, 'json'), '0.4')), rounded(whole), name);
     }
   });
 

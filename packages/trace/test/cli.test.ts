@@ -1,27 +1,20 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { Command } from '@commander-js/extra-typings';
 import { registerTraceCommands } from '../src/cli.js';
-import { rolloutSpans, writeRunLogs } from './support/fixtures.js';
+import { traceCli, writeTwoRollouts } from './support/trace-cli.js';
 
-const MAIN = fileURLToPath(new URL('./support/cli-main.ts', import.meta.url));
 const cleanups: Array<() => void> = [];
 after(() => cleanups.forEach((c) => c()));
 
 let dir: string;
 before(() => {
-  const d = writeRunLogs([...rolloutSpans({ rolloutId: '0-0' }), ...rolloutSpans({ rolloutId: '1-0', atMs: 2000 })]);
+  const d = writeTwoRollouts();
   cleanups.push(d.cleanup);
   dir = d.dir;
 });
 
-function gym(...args: string[]) {
-  // spawnSync returns only after the child exits; the timeout kills it if it hangs.
-  const r = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', MAIN, ...args], { encoding: 'utf8', timeout: 60_000 });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
+const gym = (...args: string[]) => traceCli(args);
 
 describe('registerTraceCommands', () => {
   it('adds trace with show, why, stats, anomalies, sql, top, convert, push, report and receive', () => {

@@ -8,6 +8,7 @@ import { sql } from '../src/commands/sql.js';
 import { stats } from '../src/commands/stats.js';
 import { capture } from './support/capture.js';
 import { AGENT, bare, defaultPresetSpans, MODEL, RESOURCES, rolloutSpans, writeRunLogs } from './support/fixtures.js';
+import { otlpResponsesRequest, pythonVerifyLog } from './support/foreign-spans.js';
 import { COLLECTOR } from './support/phased-rollouts.js';
 import { writeSaturatedRun } from './support/saturated-run.js';
 
@@ -41,48 +42,8 @@ function mixedRun() {
   ];
   const d = writeRunLogs(spans);
   cleanups.push(d.cleanup);
-  const python = JSON.stringify(
-    {
-      name: 'POST /verify',
-      context: { trace_id: '0x4bf92f3577b34da6a3ce929d0e0e4736', span_id: '0x00f067aa0ba902b7' },
-      kind: 'SpanKind.SERVER',
-      parent_id: null,
-      start_time: '2026-01-01T00:00:00.100000Z',
-      end_time: '2026-01-01T00:00:00.350500Z',
-      status: { status_code: 'ERROR', description: 'boom' },
-      attributes: { 'http.route': '/verify' },
-      events: [],
-      links: [],
-      resource: { attributes: { 'service.name': 'nemo-gym/py_tool' } },
-    },
-    null,
-    4,
-  );
-  writeFileSync(d.path('py_tool.log'), `INFO: started\n${python}\n`);
-  const otlp = {
-    resourceSpans: [
-      {
-        resource: { attributes: [{ key: 'service.name', value: { stringValue: 'nemo-gym/otlp_model' } }] },
-        scopeSpans: [
-          {
-            scope: { name: 'x' },
-            spans: [
-              {
-                traceId: '5b8efff798038103d269b633813fc60c',
-                spanId: 'eee19b7ec3c1b175',
-                name: 'POST /v1/responses',
-                kind: 2,
-                startTimeUnixNano: '1767225600010000000',
-                endTimeUnixNano: '1767225600600000000',
-                attributes: [{ key: 'http.route', value: { stringValue: '/v1/responses' } }],
-              },
-            ],
-          },
-        ],
-      },
-    ],
-  };
-  writeFileSync(d.path('otlp.jsonl'), JSON.stringify(otlp) + '\n');
+  writeFileSync(d.path('py_tool.log'), pythonVerifyLog({ status_code: 'ERROR', description: 'boom' }));
+  writeFileSync(d.path('otlp.jsonl'), otlpResponsesRequest({ attributes: [{ key: 'http.route', value: { stringValue: '/v1/responses' } }] }) + '\n');
   return d;
 }
 

@@ -1,25 +1,19 @@
 // The gym trace commands read the terminal width from COLUMNS when piped (here: a pipe).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { rolloutSpans, writeRunLogs } from './support/fixtures.js';
+import { traceCli, writeTwoRollouts } from './support/trace-cli.js';
 
-const MAIN = fileURLToPath(new URL('./support/cli-main.ts', import.meta.url));
 const cleanups: Array<() => void> = [];
 after(() => cleanups.forEach((c) => c()));
 
 let dir: string;
 before(() => {
-  const d = writeRunLogs([...rolloutSpans({ rolloutId: '0-0' }), ...rolloutSpans({ rolloutId: '1-0', atMs: 2000 })]);
+  const d = writeTwoRollouts();
   cleanups.push(d.cleanup);
   dir = d.dir;
 });
 
-function gym(env: NodeJS.ProcessEnv, ...args: string[]) {
-  const r = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', MAIN, ...args], { encoding: 'utf8', timeout: 60_000, env: { ...process.env, ...env } });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
+const gym = (env: NodeJS.ProcessEnv, ...args: string[]) => traceCli(args, env);
 
 describe('gym trace and COLUMNS', () => {
   for (const args of [['show', '--rollout', '0-0'], ['why', '0-0'], ['stats']]) {

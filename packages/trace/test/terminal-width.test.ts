@@ -4,9 +4,9 @@ import assert from 'node:assert/strict';
 import { show } from '../src/commands/show.js';
 import { why } from '../src/commands/why.js';
 import { stats } from '../src/commands/stats.js';
-import { elide, outputWidth, textTable, useColor } from '../src/render/format.js';
+import { elide, outputWidth, textTable, useColor, wrapFields, wrapProse } from '../src/render/format.js';
 import { capture } from './support/capture.js';
-import { AGENT, RESOURCES, rolloutSpans, writeRunLogs } from './support/fixtures.js';
+import { AGENT, defaultPresetSpans, RESOURCES, rolloutSpans, writeRunLogs } from './support/fixtures.js';
 
 // the example environment's real names: an agent named after its resources server
 const LONG_AGENT = 'nemo-gym/example_single_tool_call_simple_agent';
@@ -15,6 +15,9 @@ const LONG_RESOURCES = 'nemo-gym/example_single_tool_call';
 const cleanups: Array<() => void> = [];
 after(() => cleanups.forEach((c) => c()));
 let dir: string;
+// a default-preset run: one gym.job trace holding every rollout, its title naming every service
+let jobDir: string;
+let jobTraceId: string;
 before(() => {
   const rename = (service: string) => (service === AGENT ? LONG_AGENT : service === RESOURCES ? LONG_RESOURCES : service);
   const spans = ['0-0', '1-0']
@@ -23,6 +26,11 @@ before(() => {
   const run = writeRunLogs(spans);
   cleanups.push(run.cleanup);
   dir = run.dir;
+  const jobSpans = defaultPresetSpans(['0-0', '1-0', '2-0']).map((s) => ({ ...s, service: rename(s.service) }));
+  const jobRun = writeRunLogs(jobSpans);
+  cleanups.push(jobRun.cleanup);
+  jobDir = jobRun.dir;
+  jobTraceId = jobSpans.find((s) => s.name === 'gym.job')!.traceId;
 });
 
 function assertFits(text: string, width: number): void {
@@ -32,6 +40,7 @@ function assertFits(text: string, width: number): void {
 describe('80-column output', () => {
   const commands: [string, (width: number | undefined, c: ReturnType<typeof capture>) => Promise<number>][] = [
     ['show --rollout', (width, c) => show({ paths: [dir], rollout: '0-0', ...(width === undefined ? {} : { width }) }, c)],
+    ['show --trace (a job trace)', (width, c) => show({ paths: [jobDir], trace: jobTraceId, ...(width === undefined ? {} : { width }) }, c)],
     ['show (the list)', (width, c) => show({ paths: [dir], ...(width === undefined ? {} : { width }) }, c)],
     ['why', (width, c) => why({ paths: [dir], id: '0-0', ...(width === undefined ? {} : { width }) }, c)],
     ['why --all', (width, c) => why({ paths: [dir], all: true, ...(width === undefined ? {} : { width }) }, c)],
@@ -103,6 +112,21 @@ describe('80-column output', () => {
     assert.equal(elide('example_single_tool_call_simple_agent', 14), 'example…_agent');
     assert.equal(elide('example_single_tool_call', 14), 'example…l_call');
     assert.equal(elide('short', 14), 'short');
+  });
+
+  it("wraps prose at a space, keeping the line's indentation and dropping the spaces where it breaks", () => {
+    assert.equal(wrapProse('plain words that are longer than twenty', 20), 'plain words that are\n  longer than twenty');
+    assert.equal(wrapProse('    dataset: example of agent: a/long/path.jsonl', 30), '    dataset: example of agent:\n      a/long/path.jsonl');
+    assert.equal(wrapProse('name  [domain]  a description', 15), 'name  [domain]\n  a description');
+    assert.equal(wrapProse('short', undefined), 'short');
+  });
+
+  it('wraps a header between its fields, and a field too wide for a line as prose', () => {
+    const header = 'trace 0123456789abcdef  34 spans  agent_one, agent_two, model  gym.job of 3 rollouts';
+    assert.equal(wrapFields(header, undefined), header);
+    assert.equal(wrapFields(header, 100), header);
+    assert.equal(wrapFields(header, 40), 'trace 0123456789abcdef  34 spans\n  agent_one, agent_two, model\n  gym.job of 3 rollouts');
+    assert.equal(wrapFields(header, 26), 'trace 0123456789abcdef\n  34 spans\n  agent_one, agent_two,\n    model\n  gym.job of 3 rollouts');
   });
 
   it('leaves out droppable columns only when eliding is not enough, and says so', () => {

@@ -4,19 +4,17 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ChildProcess } from 'node:child_process';
-import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { createHttpClient, createServerContext, listen, loadConfig } from '@gym/server';
 import type { ConfigMap } from '@gym/server';
 import { assistantMessage, scriptedModelServer } from '@gym/server/testing';
 import type { ScriptedModelServer } from '@gym/server/testing';
+import { evalRun, exampleRows, readJsonl } from '../../test-support/eval-run-rows.js';
+import { postJson } from '../../test-support/post-json.js';
 import createMcqa, { MCQA_CONFIG } from '../app.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -46,11 +44,6 @@ function near(actual: unknown, expected: number): void {
   assert.ok(typeof actual === 'number' && Math.abs(actual - expected) < 1e-9, `${String(actual)} ≈ ${expected}`);
 }
 
-async function post(url: string, body: unknown): Promise<{ status: number; json: Record<string, any> }> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  return { status: res.status, json: (await res.json()) as Record<string, any> };
-}
-
 describe('mcqa resources server', () => {
   const http = createHttpClient();
   const apps: FastifyInstance[] = [];
@@ -58,7 +51,7 @@ describe('mcqa resources server', () => {
   let overriddenUrl = '';
   let raw: ConfigMap;
   const verify = async (body: Record<string, unknown>, at = url) => {
-    const res = await post(`${at}/verify`, body);
+    const res = await postJson(`${at}/verify`, body);
     assert.equal(res.status, 200, JSON.stringify(res.json));
     return res.json;
   };
@@ -215,10 +208,10 @@ describe('mcqa resources server', () => {
   });
 
   it('an output_regex with several groups fails the request as in the original; one that cannot run as in Python says why', async () => {
-    const twoGroups = await post(`${url}/verify`, row('Choice A then B', { template_metadata: { output_regex: '(A).*(B)' } }));
+    const twoGroups = await postJson(`${url}/verify`, row('Choice A then B', { template_metadata: { output_regex: '(A).*(B)' } }));
     assert.equal(twoGroups.status, 500);
     assert.match(String(twoGroups.json), /^AttributeError\('\\'tuple\\' object has no attribute \\'strip\\'/);
-    const untranslatable = await post(`${url}/verify`, row('Answer: B', { template_metadata: { output_regex: '(Answer): (?(1)B)' } }));
+    const untranslatable = await postJson(`${url}/verify`, row('Answer: B', { template_metadata: { output_regex: '(Answer): (?(1)B)' } }));
     assert.equal(untranslatable.status, 500);
     assert.match(String(untranslatable.json), /UnsupportedPythonRegexError\('cannot match a conditional group/);
   });
@@ -255,7 +248,7 @@ describe('mcqa resources server', () => {
       [{ grading_mode: 'fuzzy' }, ['body', 'grading_mode']],
       [{ expected_answer: 2 }, ['body', 'expected_answer']],
     ] as const) {
-      const res = await post(`${url}/verify`, row('\\boxed{B}', fields));
+      const res = await postJson(`${url}/verify`, row('\\boxed{B}', fields));
       assert.equal(res.status, 422);
       assert.deepEqual(res.json['detail'][0].loc, loc);
     }
@@ -270,7 +263,7 @@ describe('mcqa resources server', () => {
       { _ng_task_index: 2, _ng_rollout_index: 0, reward: 0, extracted_answer: null },
       { _ng_task_index: 2, _ng_rollout_index: 1, reward: 0, extracted_answer: null },
     ];
-    const { status, json } = await post(`${url}/aggregate_metrics`, { verify_responses: responses });
+    const { status, json } = await postJson(`${url}/aggregate_metrics`, { verify_responses: responses });
     assert.equal(status, 200);
     const m = json['agent_metrics'];
     assert.equal(m['mean/reward'], 0.5);
@@ -294,24 +287,22 @@ describe('mcqa resources server', () => {
   });
 
   it('aggregate_metrics: nothing to aggregate is empty; a response without a reward is a 422', async () => {
-    assert.deepEqual((await post(`${url}/aggregate_metrics`, { verify_responses: [] })).json, { group_level_metrics: [], agent_metrics: {}, key_metrics: {} });
-    const res = await post(`${url}/aggregate_metrics`, { verify_responses: [{ extracted_answer: 'A' }] });
+    assert.deepEqual((await postJson(`${url}/aggregate_metrics`, { verify_responses: [] })).json, { group_level_metrics: [], agent_metrics: {}, key_metrics: {} });
+    const res = await postJson(`${url}/aggregate_metrics`, { verify_responses: [{ extracted_answer: 'A' }] });
     assert.equal(res.status, 422);
     assert.deepEqual(res.json['detail'][0].loc, ['body', 'verify_responses', 0, 'reward']);
   });
 
   it('is stateless to reverify and seeds sessions with an empty answer', async () => {
     assert.equal(await (await fetch(`${url}/reverify_mode`)).json(), 'stateless');
-    assert.deepEqual((await post(`${url}/seed_session`, row('x'))).json, {});
+    assert.deepEqual((await postJson(`${url}/seed_session`, row('x'))).json, {});
   });
 });
 
 describe('gym eval run with mcqa (end to end)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'gym-mcqa-'));
-  let child: ChildProcess | undefined;
   let model: ScriptedModelServer | undefined;
   after(async () => {
-    if (child?.pid !== undefined && child.exitCode === null && child.signalCode === null) process.kill(child.pid, 'SIGKILL');
     await model?.close();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -319,11 +310,8 @@ describe('gym eval run with mcqa (end to end)', () => {
   it("runs the original README's quick start (openai_model, mcqa_simple_agent, --limit 5) and grades each row as its mode says", async () => {
     // An OpenAI-compatible endpoint that answers every question the same way, in two formats.
     model = await scriptedModelServer([], { output: [assistantMessage('Most of the air is nitrogen: \\boxed{B}\n\nAnswer: B')] });
-    const port = await freePort();
     const out = join(dir, 'mcqa_rollouts.jsonl');
     const args = [
-      'eval',
-      'run',
       '--resources-server',
       'mcqa',
       '--model-type',
@@ -340,31 +328,17 @@ describe('gym eval run with mcqa (end to end)', () => {
       '1',
     ];
     const modelFlags = ['--model-url', `${model.url}/v1`, '--model-api-key', 'test-key', '-m', 'scripted'];
-    child = spawn(process.execPath, [join(ROOT, 'packages/runtime/bin/gym.mjs'), ...args, ...modelFlags, '--log-dir', join(dir, 'logs'), `++head_server.port=${port}`], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    child.stdout?.resume();
-    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const code = await new Promise<number | null>((resolve) => child!.on('exit', resolve));
-    assert.equal(code, 0, stderr);
+    await evalRun([...args, ...modelFlags], join(dir, 'logs'));
 
-    const inputs = readFileSync(join(ROOT, 'resources_servers/mcqa/data/example.jsonl'), 'utf8')
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line));
-    const rows = readFileSync(out, 'utf8')
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as Record<string, any>);
+    const inputs = exampleRows('mcqa');
+    const rows = readJsonl(out);
     rows.sort((a, b) => a['_ng_task_index'] - b['_ng_task_index']);
     assert.deepEqual(
       rows.map((r) => r['_ng_task_index']),
       [0, 1, 2, 3, 4],
     );
     for (const r of rows) {
-      const input = inputs[r['_ng_task_index']];
+      const input = inputs[r['_ng_task_index']]!;
       assert.equal(r['agent_ref'].name, 'mcqa_simple_agent');
       assert.deepEqual([r['uuid'], r['options'], r['expected_answer'], r['grading_mode']], [input.uuid, input.options, input.expected_answer, input.grading_mode]);
       // B is a valid option everywhere and the box is read in every boxed mode.
@@ -385,11 +359,3 @@ describe('gym eval run with mcqa (end to end)', () => {
     });
   });
 });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}

@@ -4,16 +4,14 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ChildProcess } from 'node:child_process';
-import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { createHttpClient, createServerContext, listen, loadConfig } from '@gym/server';
+import { evalRun, exampleRows, readJsonl } from '../../test-support/eval-run-rows.js';
+import { postJson } from '../../test-support/post-json.js';
 import createStringMatch from '../app.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -28,17 +26,12 @@ function row(text: string, fields: Record<string, unknown> = {}): Record<string,
   };
 }
 
-async function post(url: string, body: unknown): Promise<{ status: number; json: Record<string, any> }> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  return { status: res.status, json: (await res.json()) as Record<string, any> };
-}
-
 describe('string_match resources server', () => {
   const http = createHttpClient();
   let app: FastifyInstance;
   let url = '';
   const verify = async (body: Record<string, unknown>) => {
-    const res = await post(`${url}/verify`, body);
+    const res = await postJson(`${url}/verify`, body);
     assert.equal(res.status, 200, JSON.stringify(res.json));
     return res.json;
   };
@@ -144,7 +137,7 @@ describe('string_match resources server', () => {
       [{ extraction_mode: 'first_line' }, ['body', 'extraction_mode']],
       [{ case_sensitive: 'maybe' }, ['body', 'case_sensitive']],
     ] as const) {
-      const res = await post(`${url}/verify`, row('x', fields));
+      const res = await postJson(`${url}/verify`, row('x', fields));
       assert.equal(res.status, 422);
       assert.deepEqual(res.json['detail'][0].loc, loc);
     }
@@ -152,47 +145,29 @@ describe('string_match resources server', () => {
 
   it('has no tools, an unknown reverify mode, and seeds sessions with an empty answer', async () => {
     assert.equal(await (await fetch(`${url}/reverify_mode`)).json(), 'unknown');
-    assert.deepEqual((await post(`${url}/seed_session`, row('x'))).json, {});
-    assert.equal((await post(`${url}/get_weather`, {})).status, 404);
+    assert.deepEqual((await postJson(`${url}/seed_session`, row('x'))).json, {});
+    assert.equal((await postJson(`${url}/get_weather`, {})).status, 404);
   });
 });
 
 describe('gym eval run with string_match (end to end)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'gym-string-match-'));
-  let child: ChildProcess | undefined;
   after(() => {
-    if (child?.pid !== undefined && child.exitCode === null && child.signalCode === null) process.kill(child.pid, 'SIGKILL');
     rmSync(dir, { recursive: true, force: true });
   });
 
   it('collects one complete row per example task', async () => {
-    const port = await freePort();
     const out = join(dir, 'out.jsonl');
-    const args = ['eval', 'run', '--resources-server', 'string_match', '--model-type', 'simulated_model', '-o', out];
-    child = spawn(process.execPath, [join(ROOT, 'packages/runtime/bin/gym.mjs'), ...args, '--log-dir', join(dir, 'logs'), `++head_server.port=${port}`], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    child.stdout?.resume();
-    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const code = await new Promise<number | null>((resolve) => child!.on('exit', resolve));
-    assert.equal(code, 0, stderr);
+    await evalRun(['--resources-server', 'string_match', '--model-type', 'simulated_model', '-o', out], join(dir, 'logs'));
 
-    const inputs = readFileSync(join(ROOT, 'resources_servers/string_match/data/example.jsonl'), 'utf8')
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line));
-    const rows = readFileSync(out, 'utf8')
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as Record<string, any>);
+    const inputs = exampleRows('string_match');
+    const rows = readJsonl(out);
     assert.deepEqual(
       rows.map((r) => r['_ng_task_index']).sort((a, b) => a - b),
       inputs.map((_, i) => i),
     );
     for (const r of rows) {
-      const input = inputs[r['_ng_task_index']];
+      const input = inputs[r['_ng_task_index']]!;
       assert.equal(r['agent_ref'].name, 'string_match_simple_agent');
       assert.deepEqual([r['expected_answer'], r['extraction_mode'], r['case_sensitive']], [input.expected_answer, input.extraction_mode, input.case_sensitive]);
       assert.ok(typeof r['reward'] === 'number' && 'extracted_answer' in r && Array.isArray(r['response'].output), JSON.stringify(r));
@@ -201,11 +176,3 @@ describe('gym eval run with string_match (end to end)', () => {
     assert.equal(metrics.agent_metrics['pass@1/accuracy'], 100 * (rows.filter((r) => r['reward'] === 1).length / rows.length));
   });
 });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}

@@ -17,6 +17,7 @@ import { serverTelemetrySettings } from '../../../packages/server/src/telemetry/
 import type { GymTelemetry } from '../../../packages/server/src/telemetry/state.js';
 import createExampleSingleToolCall from '../../../resources_servers/example_single_tool_call/app.js';
 import createSimpleAgent from '../app.js';
+import { agentConfigTree } from './agent-config-tree.js';
 
 interface Span {
   type: 'span';
@@ -69,21 +70,7 @@ describe('gym.agent.responses and gym.model.messages', () => {
     const model = defineModelServer({ name: 'policy_model', responses: { handler: () => RESPONSE }, chatCompletions: { handler: () => ({ choices: [] }) } }).build({ instrumentation });
     apps.push(model);
     urls.model = (await listen(model)).url;
-    const tree = (resourcesPort: number) => ({
-      weather: { resources_servers: { example_single_tool_call: { entrypoint: 'app.ts', domain: 'agent', host: '127.0.0.1', port: resourcesPort } } },
-      policy_model: { responses_api_models: { scripted: { entrypoint: 'app.ts', host: '127.0.0.1', port: Number(new URL(urls.model).port) } } },
-      agent: {
-        responses_api_agents: {
-          simple_agent: {
-            entrypoint: 'app.ts',
-            host: '127.0.0.1',
-            port: 1,
-            resources_server: { type: 'resources_servers', name: 'weather' },
-            model_server: { type: 'responses_api_models', name: 'policy_model' },
-          },
-        },
-      },
-    });
+    const tree = (port: number) => agentConfigTree({ resources: { name: 'weather', type: 'example_single_tool_call', domain: 'agent', port }, modelUrl: urls.model });
     const resources = (await createExampleSingleToolCall(createServerContext(tree(1), 'weather', http))).build({ instrumentation });
     apps.push(resources);
     const { port } = await listen(resources);

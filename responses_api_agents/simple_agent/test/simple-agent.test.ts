@@ -8,6 +8,7 @@ import { assistantMessage, functionCall, scriptedModelServer } from '@gym/server
 import type { ScriptedModelServer, ScriptedTurn } from '@gym/server/testing';
 import createExampleSingleToolCall from '../../../resources_servers/example_single_tool_call/app.js';
 import createSimpleAgent from '../app.js';
+import { agentConfigTree } from './agent-config-tree.js';
 
 const ROW = { responses_create_params: { input: 'weather in sf?', tools: [{ type: 'function', name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } }] } };
 const WEATHER = functionCall('get_weather', { city: 'sf' });
@@ -23,22 +24,7 @@ interface Harness {
 async function harness(script: ScriptedTurn[], agentFields: Record<string, unknown> = {}): Promise<Harness> {
   const http: HttpClient = createHttpClient({ retry: { maxAttempts: 1 } });
   const model = await scriptedModelServer(script);
-  const tree = (resourcesPort: number) => ({
-    weather: { resources_servers: { example_single_tool_call: { entrypoint: 'app.ts', domain: 'agent', host: '127.0.0.1', port: resourcesPort } } },
-    policy_model: { responses_api_models: { scripted: { entrypoint: 'app.ts', host: '127.0.0.1', port: Number(new URL(model.url).port) } } },
-    agent: {
-      responses_api_agents: {
-        simple_agent: {
-          entrypoint: 'app.ts',
-          host: '127.0.0.1',
-          port: 1,
-          resources_server: { type: 'resources_servers', name: 'weather' },
-          model_server: { type: 'responses_api_models', name: 'policy_model' },
-          ...agentFields,
-        },
-      },
-    },
-  });
+  const tree = (port: number) => agentConfigTree({ resources: { name: 'weather', type: 'example_single_tool_call', domain: 'agent', port }, modelUrl: model.url, agentFields });
   const resources = (await createExampleSingleToolCall(createServerContext(tree(1), 'weather', http))).build();
   let tools = 0;
   resources.addHook('onRequest', async (request) => void (request.url === '/get_weather' && tools++));
@@ -159,21 +145,7 @@ describe('simple_agent checks what its servers answer (the protocol module)', ()
     // the resources server answers the verify result alone, without the base's merge: a verifier that forgot its reward
     resources.addHook('onSend', async (request, _reply, payload) => (request.url === '/verify' ? JSON.stringify(verifyAnswer) : payload));
     const { port } = await listen(resources);
-    const tree = {
-      judge: { resources_servers: { judge: { entrypoint: 'app.ts', domain: 'other', host: '127.0.0.1', port } } },
-      policy_model: { responses_api_models: { scripted: { entrypoint: 'app.ts', host: '127.0.0.1', port: Number(new URL(model.url).port) } } },
-      agent: {
-        responses_api_agents: {
-          simple_agent: {
-            entrypoint: 'app.ts',
-            host: '127.0.0.1',
-            port: 1,
-            resources_server: { type: 'resources_servers', name: 'judge' },
-            model_server: { type: 'responses_api_models', name: 'policy_model' },
-          },
-        },
-      },
-    };
+    const tree = agentConfigTree({ resources: { name: 'judge', type: 'judge', domain: 'other', port }, modelUrl: model.url });
     const agent = (await createSimpleAgent(createServerContext(tree, 'agent', http))).build();
     closers.push(async () => {
       await agent.close();

@@ -1,10 +1,8 @@
 import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import OpenAI from 'openai';
-import createVllmModel from '../app.js';
+import type OpenAI from 'openai';
 import * as fx from './fixtures.js';
-import { startFakeVllm } from './fake-vllm.js';
-import { startModelServer } from './support.js';
+import { startVllmUnderTest } from './support.js';
 import type { FakeVllm } from './fake-vllm.js';
 import type { RunningModelServer } from './support.js';
 
@@ -15,25 +13,19 @@ describe('vllm_model over HTTP with the openai client', () => {
   let vllm: FakeVllm;
   let server: RunningModelServer;
   let client: OpenAI;
+  let close: () => Promise<void>;
   before(async () => {
-    vllm = await startFakeVllm({ model: 'Qwen/Qwen3-8B' });
-    server = await startModelServer(createVllmModel, 'vllm_model', {
-      base_url: vllm.baseUrl,
+    ({ vllm, server, client, close } = await startVllmUnderTest('Qwen/Qwen3-8B', {
       api_key: KEY,
-      model: 'Qwen/Qwen3-8B',
       return_token_id_information: false,
       uses_reasoning_parser: 'true',
       chat_template_kwargs: { enable_thinking: true },
       extra_body: { top_k: 20, seed: 1 },
       sampling_overrides: { temperature: 1.0 },
       default_headers: { 'X-Team': 'rl' },
-    });
-    client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: 'caller-key', maxRetries: 0 });
+    }));
   });
-  after(async () => {
-    await server.close();
-    await vllm.close();
-  });
+  after(() => close());
   beforeEach(() => vllm.requests.splice(0));
   const lastChatBody = () => vllm.requests.filter((r) => r.path === '/v1/chat/completions').at(-1)!;
 

@@ -8,12 +8,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import OpenAI from 'openai';
-import createVllmModel from '../app.js';
+import type OpenAI from 'openai';
 import { findTokenizerConfig, loadChatTemplate } from '../chat-template.js';
 import { parseVllmModelConfig } from '../config.js';
-import { FAKE_PROMPT_IDS, startFakeVllm } from './fake-vllm.js';
-import { startModelServer } from './support.js';
+import { FAKE_PROMPT_IDS } from './fake-vllm.js';
+import { startVllmUnderTest } from './support.js';
 import type { FakeVllm } from './fake-vllm.js';
 import type { RunningModelServer } from './support.js';
 
@@ -28,12 +27,10 @@ describe('vllm_model with use_completions_api and the model chat template', () =
   let vllm: FakeVllm;
   let server: RunningModelServer;
   let client: OpenAI;
+  let close: () => Promise<void>;
   before(async () => {
-    vllm = await startFakeVllm({ model: 'Qwen/Qwen3-8B' });
-    server = await startModelServer(createVllmModel, 'vllm_model', {
-      base_url: vllm.baseUrl,
+    ({ vllm, server, client, close } = await startVllmUnderTest('Qwen/Qwen3-8B', {
       api_key: 'k',
-      model: 'Qwen/Qwen3-8B',
       return_token_id_information: false,
       uses_reasoning_parser: true,
       use_completions_api: true,
@@ -41,13 +38,9 @@ describe('vllm_model with use_completions_api and the model chat template', () =
       tokenizer: TOKENIZER_DIR,
       extra_body: { top_k: 20 },
       sampling_overrides: { temperature: 0.6 },
-    });
-    client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: 'caller', maxRetries: 0 });
+    }));
   });
-  after(async () => {
-    await server.close();
-    await vllm.close();
-  });
+  after(() => close());
   beforeEach(() => vllm.requests.splice(0));
   const completionCalls = () => vllm.requests.filter((r) => r.path === '/v1/completions');
 
@@ -94,22 +87,16 @@ describe('vllm_model with use_completions_api and no template', () => {
   let vllm: FakeVllm;
   let server: RunningModelServer;
   let client: OpenAI;
+  let close: () => Promise<void>;
   before(async () => {
-    vllm = await startFakeVllm({ model: 'base-model' });
-    server = await startModelServer(createVllmModel, 'vllm_model', {
-      base_url: vllm.baseUrl,
+    ({ vllm, server, client, close } = await startVllmUnderTest('base-model', {
       api_key: 'k',
-      model: 'base-model',
       return_token_id_information: true,
       uses_reasoning_parser: false,
       use_completions_api: true,
-    });
-    client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: 'caller', maxRetries: 0 });
+    }));
   });
-  after(async () => {
-    await server.close();
-    await vllm.close();
-  });
+  after(() => close());
 
   it('sends a system and a user message as one prompt, and returns the token ids for training', async () => {
     const completion = await client.chat.completions.create({

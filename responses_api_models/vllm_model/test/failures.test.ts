@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import OpenAI from 'openai';
 import createVllmModel from '../app.js';
 import { startFakeVllm } from './fake-vllm.js';
-import { startModelServer } from './support.js';
+import { startModelServer, startVllmUnderTest } from './support.js';
 import type { FakeVllm } from './fake-vllm.js';
 import type { RunningModelServer } from './support.js';
 
@@ -13,15 +13,11 @@ describe('vllm_model upstream failures', () => {
   let vllm: FakeVllm;
   let server: RunningModelServer;
   let client: OpenAI;
+  let close: () => Promise<void>;
   before(async () => {
-    vllm = await startFakeVllm();
-    server = await startModelServer(createVllmModel, 'vllm_model', { base_url: vllm.baseUrl, api_key: KEY, model: 'fake-model', return_token_id_information: false, uses_reasoning_parser: true });
-    client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: 'x', maxRetries: 0 });
+    ({ vllm, server, client, close } = await startVllmUnderTest('fake-model', { api_key: KEY, return_token_id_information: false, uses_reasoning_parser: true }));
   });
-  after(async () => {
-    await server.close();
-    await vllm.close();
-  });
+  after(() => close());
   beforeEach(() => vllm.requests.splice(0));
   const post = (body: unknown) => server.http.post(`${server.url}/v1/responses`, body, { raw: true, retry: false });
 

@@ -1,31 +1,24 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import OpenAI from 'openai';
-import createVllmModel from '../app.js';
-import { startFakeVllm } from './fake-vllm.js';
-import { startModelServer } from './support.js';
+import { startVllmUnderTest } from './support.js';
 import type { FakeVllm } from './fake-vllm.js';
 import type { RunningModelServer } from './support.js';
 
 describe('vllm_model with is_responses_native', () => {
   let vllm: FakeVllm;
   let server: RunningModelServer;
+  let close: () => Promise<void>;
   before(async () => {
-    vllm = await startFakeVllm({ model: 'openai/gpt-oss-20b' });
-    server = await startModelServer(createVllmModel, 'vllm_model', {
-      base_url: vllm.baseUrl,
+    ({ vllm, server, close } = await startVllmUnderTest('openai/gpt-oss-20b', {
       api_key: 'EMPTY',
-      model: 'openai/gpt-oss-20b',
       return_token_id_information: false,
       uses_reasoning_parser: true,
       is_responses_native: true,
       sampling_overrides: { temperature: 1 },
-    });
+    }));
   });
-  after(async () => {
-    await server.close();
-    await vllm.close();
-  });
+  after(() => close());
 
   it('sends the Responses request to vLLM /responses without conversion', async () => {
     const client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: 'x', maxRetries: 0 });

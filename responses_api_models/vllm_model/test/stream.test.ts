@@ -3,25 +3,17 @@
 import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import OpenAI from 'openai';
-import createVllmModel from '../app.js';
-import { startFakeVllm } from './fake-vllm.js';
-import { startModelServer } from './support.js';
+import { startVllmUnderTest } from './support.js';
 import type { FakeVllm } from './fake-vllm.js';
-import type { RunningModelServer } from './support.js';
 
 describe('vllm_model streaming /v1/responses', () => {
   let vllm: FakeVllm;
-  let server: RunningModelServer;
   let client: OpenAI;
+  let close: () => Promise<void>;
   before(async () => {
-    vllm = await startFakeVllm({ model: 'Qwen/Qwen3-8B' });
-    server = await startModelServer(createVllmModel, 'vllm_model', { base_url: vllm.baseUrl, api_key: 'k', model: 'Qwen/Qwen3-8B', return_token_id_information: false, uses_reasoning_parser: true });
-    client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: 'caller', maxRetries: 0 });
+    ({ vllm, client, close } = await startVllmUnderTest('Qwen/Qwen3-8B', { api_key: 'k', return_token_id_information: false, uses_reasoning_parser: true }));
   });
-  after(async () => {
-    await server.close();
-    await vllm.close();
-  });
+  after(() => close());
   beforeEach(() => vllm.requests.splice(0));
 
   it('streams a tool call and then text, in order, from vLLM chat completions', async () => {

@@ -5,6 +5,10 @@
 import { createHttpClient, createServerContext, listen } from '@gym/server';
 import type { HttpClient, ServerFactory } from '@gym/server';
 import type { FastifyInstance } from 'fastify';
+import OpenAI from 'openai';
+import createVllmModel from '../app.js';
+import { startFakeVllm } from './fake-vllm.js';
+import type { FakeVllm } from './fake-vllm.js';
 
 /** A model server under test. */
 export interface RunningModelServer {
@@ -33,6 +37,31 @@ export async function startModelServer(factory: ServerFactory, implementation: s
     close: async () => {
       await app.close();
       await http.close();
+    },
+  };
+}
+
+/** A vllm_model server in front of a fake vLLM, and an OpenAI client of the server. */
+export interface VllmUnderTest {
+  vllm: FakeVllm;
+  server: RunningModelServer;
+  client: OpenAI;
+  /** Closes the server, then the fake vLLM (a function property: tests keep it unbound). */
+  close: () => Promise<void>;
+}
+
+/** Starts a fake vLLM serving `model` and a vllm_model server before it, configured with `fields` (`base_url` and `model` filled in). */
+export async function startVllmUnderTest(model: string, fields: Record<string, unknown>): Promise<VllmUnderTest> {
+  const vllm = await startFakeVllm({ model });
+  const server = await startModelServer(createVllmModel, 'vllm_model', { base_url: vllm.baseUrl, model, ...fields });
+  const client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: 'caller', maxRetries: 0 });
+  return {
+    vllm,
+    server,
+    client,
+    close: async () => {
+      await server.close();
+      await vllm.close();
     },
   };
 }

@@ -16,8 +16,6 @@ import { readConfigFile } from '@gym/server/internal/config/yaml-file.js';
 import type { ConfigMap } from '@gym/server/internal/config/types.js';
 import { headUrlOverrides, parseHeadUrl } from './head-url-variable.js';
 
-export { HEAD_URL_VARIABLE, headUrlOverrides, parseHeadUrl } from './head-url-variable.js';
-
 /** Options of {@link findHeadUrl}. */
 export interface FindHeadUrlOptions {
   /** `--head-url`, when given. */

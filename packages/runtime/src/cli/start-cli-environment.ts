@@ -15,7 +15,7 @@ import { validateTelemetrySettings } from '../telemetry/env.js';
 import { describeRunLosses, sumLosses } from '@gym/server/internal/telemetry/loss-report.js';
 import type { CliTelemetry } from '../telemetry/cli-telemetry.js';
 import type { CliIo } from './io.js';
-import { receivedText } from './stop-requests.js';
+import { stopRequestText } from './stop-requests.js';
 import type { StopCause } from './stop-requests.js';
 
 /** Options of {@link startCliEnvironment}. */
@@ -65,8 +65,8 @@ export async function startCliEnvironment(options: CliEnvironmentOptions, io: Cl
   }
   // a stop request during start-up: say what happens (the command then says how it ended)
   const onStop = () => {
-    const reason = options.stopSignal?.reason as StopCause | undefined;
-    io.err(`gym: ${reason === 'SIGINT' || typeof reason !== 'string' ? 'interrupted' : receivedText(reason)}; stopping the servers started so far`);
+    const reason: unknown = options.stopSignal?.reason;
+    io.err(`gym: ${stopRequestText(typeof reason === 'string' ? (reason as StopCause) : undefined)}; stopping the servers started so far`);
   };
   options.stopSignal?.addEventListener('abort', onStop, { once: true });
   try {

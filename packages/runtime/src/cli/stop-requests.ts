@@ -45,6 +45,11 @@ export function receivedText(cause: StopCause): string {
   return cause === 'wrapper-gone' ? `the gym process that started this command (pid ${STARTED_BY}) is gone (killed by a signal it cannot forward, such as SIGKILL)` : `${cause} received`;
 }
 
+/** What a command says when asked to stop: `interrupted` for Ctrl-C (or an unknown cause), else {@link receivedText}. */
+export function stopRequestText(cause: StopCause | undefined): string {
+  return cause === undefined || cause === 'SIGINT' ? 'interrupted' : receivedText(cause);
+}
+
 /**
  * Starts listening for stop requests. `onRequest` runs on each, with `first` true for the first one
  * (say what happens next there: the default action of the signal, ending the process, is replaced).

@@ -74,7 +74,8 @@ type CheckResult = HealthFinding[] | 'unobserved';
 type Check = (t: TrajectoryRecord, row: Row, bound: TrajectoryModelCall[]) => CheckResult;
 
 const callLocator = (c: TrajectoryModelCall) => `model_call:${c.model_call_id || 'unknown'}`;
-const failed = (c: TrajectoryModelCall) => c.response_metadata.error_category !== null || (c.response_metadata.status_code ?? 200) >= 400;
+/** A call failed when it names an error category or its HTTP status is an error. */
+export const callFailed = (c: TrajectoryModelCall) => c.response_metadata.error_category !== null || (c.response_metadata.status_code ?? 200) >= 400;
 
 const CHECKS: Record<string, Check> = {
   rollout_missing_agent_turns: (t) =>
@@ -87,7 +88,7 @@ const CHECKS: Record<string, Check> = {
     for (const inv of t.invocations) {
       const last = inv.model_calls.at(-1);
       const call = last === undefined ? undefined : bound.find((c) => c.model_call_id === last.model_call_id);
-      if (call !== undefined && failed(call))
+      if (call !== undefined && callFailed(call))
         out.push({
           check: 'rollout_ended_on_failed_model_call',
           locator: callLocator(call),
@@ -99,7 +100,7 @@ const CHECKS: Record<string, Check> = {
   rollout_token_count_mismatch: (_t, row, bound) => {
     const reported = (row['response'] as Row | undefined)?.['usage'] as Row | undefined;
     const total = reported?.['total_tokens'];
-    const calls = bound.filter((c) => !failed(c)).map((c) => c.token_stats.total_tokens);
+    const calls = bound.filter((c) => !callFailed(c)).map((c) => c.token_stats.total_tokens);
     if (typeof total !== 'number' || calls.length === 0 || calls.some((v) => v === null)) return 'unobserved';
     const sum = (calls as number[]).reduce((a, b) => a + b, 0);
     return sum === total ? [] : [{ check: 'rollout_token_count_mismatch', locator: 'rollout', detail: `the response reports ${total} total tokens, the captured calls ${sum}` }];
@@ -116,11 +117,11 @@ const CHECKS: Record<string, Check> = {
           .map((g) => ({ check: 'trajectory_capture_mismatch', locator: `invocation:${g.invocation_id ?? 'unknown'}`, detail: `${g.code}: ${g.detail ?? ''}` })),
   model_call_failed: (_t, _row, bound) =>
     bound
-      .filter(failed)
+      .filter(callFailed)
       .map((c) => ({ check: 'model_call_failed', locator: callLocator(c), detail: `status ${c.response_metadata.status_code ?? 'unknown'}, ${c.response_metadata.error_category ?? 'error'}` })),
   model_call_missing_token_counts: (_t, _row, bound) =>
     bound
-      .filter((c) => !failed(c) && (c.token_stats.prompt_tokens === null || c.token_stats.completion_tokens === null))
+      .filter((c) => !callFailed(c) && (c.token_stats.prompt_tokens === null || c.token_stats.completion_tokens === null))
       .map((c) => ({ check: 'model_call_missing_token_counts', locator: callLocator(c), detail: 'the response reported no prompt or completion token count' })),
   model_call_runaway_generation: (_t, _row, bound) =>
     bound
@@ -128,7 +129,7 @@ const CHECKS: Record<string, Check> = {
       .map((c) => ({ check: 'model_call_runaway_generation', locator: callLocator(c), detail: `generation stopped at the token limit (${c.response_metadata.finish_reason})` })),
   model_call_zero_completion_tokens: (_t, _row, bound) =>
     bound
-      .filter((c) => !failed(c) && c.token_stats.completion_tokens === 0)
+      .filter((c) => !callFailed(c) && c.token_stats.completion_tokens === 0)
       .map((c) => ({ check: 'model_call_zero_completion_tokens', locator: callLocator(c), detail: 'the call completed with 0 completion tokens' })),
 };
 

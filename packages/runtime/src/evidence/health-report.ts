@@ -10,7 +10,7 @@ import { basename, dirname, extname, join } from 'node:path';
 import { GymUserError } from '@gym/server/internal/errors.js';
 import { parseJsonlObjects } from '../rollouts/jsonl.js';
 import { writeJsonlFile, writeTextFile } from '../rollouts/rollout-files.js';
-import { checkRollout, rowRolloutId, ROLLOUT_CHECKS, TASK_CHECKS, unreadableVerdict } from './health-checks.js';
+import { callFailed, checkRollout, rowRolloutId, ROLLOUT_CHECKS, TASK_CHECKS, unreadableVerdict } from './health-checks.js';
 import type { RolloutVerdict } from './health-checks.js';
 import type { TrajectoryRecord } from '@gym/server/internal/evidence/observations.js';
 
@@ -127,7 +127,7 @@ function qualitySummary(rows: Record<string, unknown>[], verdicts: RolloutVerdic
     const trajectory = row['ng_trajectory'] as TrajectoryRecord | undefined;
     for (const call of Array.isArray(trajectory?.model_calls) ? trajectory.model_calls : []) {
       calls.total++;
-      const failed = call.response_metadata.error_category !== null || (call.response_metadata.status_code ?? 200) >= 400;
+      const failed = callFailed(call);
       if (failed) {
         calls.failed++;
         const category = call.response_metadata.error_category ?? 'unknown';

@@ -62,12 +62,6 @@ export function listeningSockets(procRoot: string = PROC_ROOT): ListeningSocket[
   return sockets;
 }
 
-/** Inodes of the sockets listening on `port` on any address, or `undefined` without `/proc/net`. */
-export function listeningInodes(port: number, procRoot: string = PROC_ROOT): Set<string> | undefined {
-  const sockets = listeningSockets(procRoot);
-  return sockets === undefined ? undefined : new Set(sockets.filter((s) => s.port === port).map((s) => s.inode));
-}
-
 /** An IP address as hex bytes in network order (the form of {@link ListeningSocket.address}). */
 export function addressHex(ip: string): string | undefined {
   if (isIPv4(ip))

@@ -15,11 +15,12 @@ import { declaredRolloutId } from '@gym/server/internal/protocol/rollout-id.js';
 import { dispatchAll } from './dispatch.js';
 import { collateDatasets } from './datasets.js';
 import { agentUrls, chooseAgent } from './environment.js';
-import { RolloutAgentError, RolloutFlagError, ROLLOUT_WARNINGS } from './errors.js';
+import { RolloutAgentError, ROLLOUT_WARNINGS } from './errors.js';
 import { loadPromptConfig } from './prompt-config.js';
 import { inputLineFailure } from './input-rows.js';
 import { describeMalformed } from './jsonl.js';
 import { untranslatableOutputRegexes } from './output-regex-check.js';
+import { checkOneInputChoice } from './preflight.js';
 import { prepareRun } from './prepare-run.js';
 import { createProgress } from './progress.js';
 import { maxRolloutAttempts } from './resume.js';
@@ -108,9 +109,7 @@ export async function collectRollouts(options: CollectOptions): Promise<CollectR
   const defaultAgent = chooseAgent(agents, options.agent, false);
   const resolvePath = options.resolvePath ?? ((p: string) => p);
   const input = options.input;
-  if (input !== undefined && options.split !== undefined) {
-    throw new RolloutFlagError(`--split ${options.split} and --input both choose the input rows: pass one of them.`);
-  }
+  checkOneInputChoice(input, options.split);
   // a resumed run reuses its materialized rows, which already carry the prompt
   const materialized = rolloutPaths(options.output).materializedInputs;
   const resuming = options.resume === true && existsSync(materialized);

@@ -20,11 +20,17 @@ export interface PreflightOptions {
   resolvePath: (path: string) => string;
 }
 
+/**
+ * Refuses `--input` with `--split`: both choose the input rows.
+ * @throws {RolloutFlagError} `GYM_ROLLOUT_BAD_FLAG` when both are given.
+ */
+export function checkOneInputChoice(input: string | undefined, split: string | undefined): void {
+  if (input !== undefined && split !== undefined) throw new RolloutFlagError(`--split ${split} and --input both choose the input rows: pass one of them.`);
+}
+
 /** Throws the error collection would throw later for its input; returns when the input is usable. */
 export function checkRunInput(config: ConfigMap, options: PreflightOptions): void {
-  if (options.input !== undefined && options.split !== undefined) {
-    throw new RolloutFlagError(`--split ${options.split} and --input both choose the input rows: pass one of them.`);
-  }
+  checkOneInputChoice(options.input, options.split);
   if (options.input !== undefined) {
     readInputRows(options.input, options.strictInput === true, { promptInput: options.promptInput === true });
     return;

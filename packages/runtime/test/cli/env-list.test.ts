@@ -78,4 +78,18 @@ describe('gym env list', () => {
     assert.match(stdout, /unreadable: configs\/broken\.yaml: /);
     assert.match(stdout, /^ {2}mcqa {2}\[knowledge\]/m);
   });
+
+  it('fits 80 columns: a long description or path wraps at a space, indented under its line', async () => {
+    const narrow = await runGym(['env', 'list'], { env: { ...process.env, COLUMNS: '80' } });
+    assert.equal(narrow.code, 0, narrow.stderr);
+    for (const line of narrow.stdout.split('\n')) assert.ok(line.length <= 80, `${line.length} > 80: ${line}`);
+    // nothing is cut: the wrapped listing holds every word of the unwrapped one
+    const wide = await runGym(['env', 'list'], { env: { ...process.env, COLUMNS: '' } });
+    assert.ok(
+      wide.stdout.split('\n').some((line) => line.length > 80),
+      'some lines are wider than 80 columns unwrapped',
+    );
+    assert.deepEqual(narrow.stdout.split(/\s+/), wide.stdout.split(/\s+/));
+    assert.match(narrow.stdout, /^ {6}dataset: example \(example\) of mcqa_simple_agent:\n {8}resources_servers\/mcqa\/data\/example\.jsonl$/m);
+  });
 });

@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findHeadUrl, headUrlOverrides, parseHeadUrl } from '../../src/cli/head-url.js';
+import { findHeadUrl } from '../../src/cli/head-url.js';
+import { headUrlOverrides, parseHeadUrl } from '../../src/cli/head-url-variable.js';
 import { toLoadConfigOptions } from '../../src/cli/config-options.js';
 import { applyOverrides, loadConfig, parseOverrides } from '../../../server/src/config/index.js';
 

@@ -4,13 +4,13 @@
 // killed orchestrator. Real processes on loopback.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readRecords } from '../support/console-records.js';
 import { REPO_ROOT, childPids, consoleTelemetryRun, freePort, isRunning, runGym, startGymEnv, waitUntilEnded } from '../support/gym-process.js';
 import { telemetryEnv } from '../support/rollout-tree.js';
-import { startImpostorServer } from '../support/impostor-server.js';
+import { runOnTakenPort } from '../support/impostor-server.js';
 
 const FIXTURE_ROOT = join(REPO_ROOT, 'packages/runtime/test/fixtures/python-root');
 const SERVER_DIR = join(FIXTURE_ROOT, 'resources_servers/py_capitals');
@@ -161,26 +161,7 @@ describe('a Python server that ignores SIGTERM', () => {
 
 describe('a Python server whose configured port another program holds', () => {
   it('is reported as GYM_SERVER_PORT_IN_USE; the other program is never taken for it', async () => {
-    const foreign = await startImpostorServer();
-    const { port, seen } = foreign;
-    const dir = mkdtempSync(join(tmpdir(), 'gym-python-port-'));
-    try {
-      const run = await runGym(
-        ['eval', 'run', ...ENV, '-o', join(dir, 'out.jsonl'), '--log-dir', join(dir, 'logs'), `++py_capitals.resources_servers.py_capitals.port=${port}`, `++head_server.port=${await freePort()}`],
-        { cwd: dir, env: { ...process.env, ...PYTHON_ENV } },
-      );
-      assert.equal(run.code, 2, run.stderr);
-      assert.match(run.stderr, new RegExp(`Server 'py_capitals' could not listen on 127\\.0\\.0\\.1:${port}: the port is in use by another program`));
-      assert.deepEqual(
-        seen.filter((r) => r !== 'GET /'),
-        [],
-        'only readiness probes reached the other program',
-      );
-      assert.ok(!readdirSync(dir).includes('out.jsonl'), 'no rollout was collected');
-    } finally {
-      await foreign.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    await runOnTakenPort(['eval', 'run', ...ENV], 'py_capitals', { env: { ...process.env, ...PYTHON_ENV } });
   });
 });
 

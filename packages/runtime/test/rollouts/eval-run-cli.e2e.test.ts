@@ -7,16 +7,12 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { ChildProcess } from 'node:child_process';
-import type { AddressInfo } from 'node:net';
+import { freePort, GYM_BIN as GYM, REPO_ROOT as ROOT } from '../support/gym-process.js';
 import { keysOf, readRows } from './test-agent.js';
 
-const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
-const GYM = join(ROOT, 'packages/runtime/bin/gym.mjs');
 const ENV_FLAGS = ['--resources-server', 'example_single_tool_call', '--model-type', 'simulated_model'];
 const TASKS = 5; // lines of resources_servers/example_single_tool_call/data/example.jsonl
 
@@ -26,14 +22,6 @@ after(() => {
   for (const child of children) if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) process.kill(child.pid, 'SIGKILL');
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 interface Run {
   child: ChildProcess;

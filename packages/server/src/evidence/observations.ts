@@ -91,11 +91,9 @@ export interface CallTotals {
   latency_total_ms: number | null;
 }
 
-/** One captured call, normalised (`ng_model_call_capture.calls[]`). */
-export interface ModelCallRecord extends CallTotals {
-  model_call_id: string | null;
+/** Which model answered one call and how it ended: a captured call's fields, repeated as its metadata in the trajectory. */
+export interface CallOutcome {
   response_id: string | null;
-  call_index: number;
   model_ref: { type: string; name: string } | null;
   model: string | null;
   dialect: string | null;
@@ -103,6 +101,12 @@ export interface ModelCallRecord extends CallTotals {
   response_status: string | null;
   finish_reason: string | null;
   error_category: string | null;
+}
+
+/** One captured call, normalised (`ng_model_call_capture.calls[]`). */
+export interface ModelCallRecord extends CallTotals, CallOutcome {
+  model_call_id: string | null;
+  call_index: number;
   started_at: number | null;
   completed_at: number | null;
   trace_id: string | null;
@@ -128,17 +132,7 @@ export interface TrajectoryModelCall {
   duration_ms: number | null;
   request: unknown;
   response: unknown;
-  response_metadata: {
-    response_id: string | null;
-    model_ref: { type: string; name: string } | null;
-    model: string | null;
-    dialect: string | null;
-    status_code: number | null;
-    response_status: string | null;
-    finish_reason: string | null;
-    error_category: string | null;
-    latency_ttft_ms: number | null;
-  };
+  response_metadata: CallOutcome & { latency_ttft_ms: number | null };
   token_stats: TokenStats;
   /** The invocation that owns it, when a reference proved it. */
   invocation_id: string | null;

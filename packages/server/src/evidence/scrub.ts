@@ -1,9 +1,10 @@
 /**
  * The secret scrubber of capture files, by the one rule of `config/redact.ts`: values under
- * secret-looking keys (as in config dumps: a map under one is searched, a list's items hidden), and strings that look like bearer tokens or provider API keys, become
- * `[REDACTED]`, and the configured secret values are scrubbed out of every other string
- * (`config/secret-scrub.ts`, as for everything else that leaves a process). Request headers are
- * never captured at all; this guards bodies that carry a key.
+ * secret-looking keys (as in config dumps: a map under one is searched, a list's items hidden),
+ * and strings that look like bearer tokens or provider API keys, become `[REDACTED]`; the
+ * configured secret values are scrubbed out of every other string (`config/secret-scrub.ts`, as
+ * for everything else that leaves a process). Request headers are never captured at all; this
+ * guards bodies that carry a key.
  * @module
  */
 import { isCredentialValue, isSecretKey, REDACTED, redactUnderSecretKey } from '../config/redact.js';

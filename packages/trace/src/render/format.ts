@@ -51,26 +51,59 @@ export function elide(s: string, width: number): string {
   return `${s.slice(0, head)}…${s.slice(s.length - (width - 1 - head))}`;
 }
 
-/** Word-wraps each line of `text` longer than `width` (continuation lines indented by two). */
+/**
+ * Word-wraps each line of `text` longer than `width`, keeping the line's indentation; continuation
+ * lines are indented two more. A run of spaces (between a header's fields) is dropped where the
+ * line breaks.
+ */
 export function wrapProse(text: string, width: number | undefined): string {
   if (width === undefined) return text;
   return text
     .split('\n')
     .map((line) => {
       if (line.length <= width) return line;
+      const lead = /^ */.exec(line)![0];
+      const continuation = `${lead}  `;
       const out: string[] = [];
-      let current = '';
-      for (const word of line.split(' ')) {
-        const next = current === '' ? word : `${current} ${word}`;
-        if (next.length > width && current !== '') {
-          out.push(current);
-          current = `  ${word}`;
+      let current = lead;
+      for (const word of line.slice(lead.length).split(' ')) {
+        const atStart = current === lead || current === continuation;
+        if (word === '' && atStart) continue;
+        const next = atStart ? current + word : `${current} ${word}`;
+        if (next.length > width && !atStart) {
+          out.push(current.trimEnd());
+          current = continuation + word;
         } else current = next;
       }
       out.push(current);
       return out.join('\n');
     })
     .join('\n');
+}
+
+/** What separates the fields of a header line: `trace <id>  34 spans  agent, model`. */
+const FIELD_GAP = '  ';
+
+/**
+ * Wraps a header of fields (separated by two spaces) at `width`: between fields, the next line
+ * indented by two; a field too wide for a line of its own is word-wrapped as prose.
+ */
+export function wrapFields(header: string, width: number | undefined): string {
+  if (width === undefined || header.length <= width) return header;
+  const lines: string[] = [];
+  for (const field of header.split(FIELD_GAP)) {
+    const last = lines.length - 1;
+    if (last >= 0 && lines[last]!.length + FIELD_GAP.length + field.length <= width) lines[last] += FIELD_GAP + field;
+    else {
+      const indent = lines.length === 0 ? '' : '  ';
+      lines.push(
+        ...wrapProse(field, width - indent.length)
+          .split('\n')
+          .map((line) => indent + line),
+      );
+    }
+  }
+  return lines.join('\n');
 }
 
 /** The width text output fits: the terminal's columns, else `COLUMNS`, never under 80; none when neither is known. */

@@ -36,7 +36,7 @@ export function renderStats(stats: SpanStats, format: StatsFormat = 'text', widt
   const head = format === 'markdown' ? `### Spans by ${by}\n\n` : `Spans by ${by}\n\n`;
   return (
     head +
-    // names whole (up to 24 columns) before p90, p99, max and total
+    // names whole (up to STATS_NAME_FLOOR columns) before p90, p99, max and total are left out
     table(['' + by, 'count', 'errors', 'p50', 'p90', 'p95', 'p99', 'max', 'total', 'self', 'self/wall'], rows, ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'], {
       droppable: [4, 6, 7, 8],
       floor: STATS_NAME_FLOOR,

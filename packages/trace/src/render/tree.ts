@@ -7,7 +7,7 @@
 import type { SpanTree, TreeRow } from '../analyze/span-tree.js';
 import { nsToIso } from '../read/time.js';
 import { SPAN } from '../span-record.js';
-import { displayService, elide, formatMs, paint, wrapProse } from './format.js';
+import { displayService, elide, formatMs, paint, wrapFields, wrapProse } from './format.js';
 import { barText, hasPhaseBar, PHASE_LEGEND } from './phase-bar.js';
 import { spanDetails } from './span-details.js';
 
@@ -78,7 +78,8 @@ export function renderTreeText(tree: SpanTree, options: TreeRenderOptions = {}):
     options.width,
   );
   const lines: string[] = [];
-  if (options.title !== undefined) lines.push(p.bold(options.title));
+  // a job trace's title lists every service: wrapped between its fields at the width
+  if (options.title !== undefined) for (const line of wrapFields(options.title, options.width).split('\n')) lines.push(p.bold(line));
   tree.rows.forEach((row, i) => {
     const s = row.node.span;
     const mark = row.critical ? p.yellow('*') : ' ';

@@ -7,6 +7,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { outputWidth, wrapProse } from '@gym/trace/cli';
 import { parse as parseYaml } from 'yaml';
 import { searchRoots } from '@gym/server/internal/config/search-roots.js';
 import { INSTALL_ROOT } from '../config-options.js';
@@ -145,15 +146,18 @@ export function envList(flags: EnvListFlags, io: CliIo, cwd: string = process.cw
     io.out(JSON.stringify(servers, null, 2));
     return;
   }
+  // on a terminal (or with COLUMNS) a long description or path wraps at a space, indented under its line
+  const width = outputWidth();
+  const out = (line: string) => io.out(wrapProse(line, width));
   for (const [kind, heading] of KINDS) {
     const ofKind = servers.filter((s) => s.kind === kind);
-    io.out(`${heading} (${ofKind.length}):`);
+    out(`${heading} (${ofKind.length}):`);
     for (const s of ofKind) {
-      io.out(`  ${s.name}${s.domain === null ? '' : `  [${s.domain}]`}${s.description === null ? '' : `  ${s.description}`}`);
-      if (s.configs.length > 0) io.out(`      configs: ${s.configs.join(', ')}  (${s.dir})`);
-      for (const d of s.datasets) io.out(`      dataset: ${d.name} (${d.type}) of ${d.agent}${d.jsonl_fpath === null ? '' : `: ${d.jsonl_fpath}`}`);
-      for (const p of s.problems) io.out(`      unreadable: ${p}`);
+      out(`  ${s.name}${s.domain === null ? '' : `  [${s.domain}]`}${s.description === null ? '' : `  ${s.description}`}`);
+      if (s.configs.length > 0) out(`      configs: ${s.configs.join(', ')}  (${s.dir})`);
+      for (const d of s.datasets) out(`      dataset: ${d.name} (${d.type}) of ${d.agent}${d.jsonl_fpath === null ? '' : `: ${d.jsonl_fpath}`}`);
+      for (const p of s.problems) out(`      unreadable: ${p}`);
     }
   }
-  io.out(`Start one with: gym eval run --resources-server <name> --model-type <model server>`);
+  out(`Start one with: gym eval run --resources-server <name> --model-type <model server>`);
 }

@@ -25,7 +25,7 @@ import type { GymTelemetry } from '@gym/server/internal/telemetry/state.js';
 import { INSTALL_ROOT, argvSecretWarnings, toLoadConfigOptions } from '../config-options.js';
 import { findHeadUrl } from '../head-url.js';
 import { startCliEnvironment } from '../start-cli-environment.js';
-import { abandonedStopLine, exitStopped, receivedText, unlessAbandoned, watchStopRequests } from '../stop-requests.js';
+import { abandonedStopLine, exitStopped, stopRequestText, unlessAbandoned, watchStopRequests } from '../stop-requests.js';
 import { printTraceEpilogue, wroteConsoleTelemetry } from '../trace-epilogue.js';
 import { defaultOutputPath, evalRunSettings } from './eval-run-settings.js';
 import { checkIds, printHealthCheck } from './eval-health-check.js';
@@ -44,7 +44,7 @@ export async function evalRun(flags: EvalRunFlags, overrides: string[], io: CliI
   let collecting = false;
   const requests = watchStopRequests((signal, first) => {
     // during start-up the start says what it stops
-    if (first && collecting) io.err(`gym: ${signal === 'SIGINT' ? 'interrupted' : receivedText(signal)}: no new rollouts start; waiting up to 10 s for those in flight (Ctrl-C again to abandon them)`);
+    if (first && collecting) io.err(`gym: ${stopRequestText(signal)}: no new rollouts start; waiting up to 10 s for those in flight (Ctrl-C again to abandon them)`);
   });
   const stop = new AbortController();
   requests.stop.addEventListener('abort', () => stop.abort(), { once: true });
