@@ -47,5 +47,5 @@ export function bodyExcerpt(text: string): string {
 export function upstreamFailure(headers: Record<string, unknown>, text: string): JsonObject | undefined {
   const cause = decodeUpstreamCause(headers[UPSTREAM_CAUSE_HEADER]);
   if (cause === undefined) return undefined;
-  return { status: cause.status, method: cause.method, url: scrubSecrets(cause.url), server: cause.server, body_excerpt: bodyExcerpt(innermostBody(text)) };
+  return { status: cause.status, method: cause.method, url: scrubFailureText(cause.url), server: cause.server, body_excerpt: bodyExcerpt(innermostBody(text)) };
 }
