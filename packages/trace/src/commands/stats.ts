@@ -9,9 +9,12 @@ import { TRACE_ERROR_CODES, TraceUserError } from '../errors.js';
 import { toJson } from '../render/format.js';
 import { renderComparison, renderStats } from '../render/stats.js';
 import { renderCategoryShares } from '../render/why.js';
+import { rolloutTimeSplit } from '../store/rollout-time-split.js';
+import { spanStatsSql } from '../store/stats-sql.js';
 import { StatsTask } from './batch-tasks.js';
-import { readInBatches } from './load-batches.js';
-import { loadTelemetry } from './load.js';
+import { resolvePaths } from './default-paths.js';
+import { readStoreInBatches } from './load-batches.js';
+import { loadTelemetry, withStore } from './load.js';
 import type { InputOptions } from './load.js';
 import { runCommand } from './output.js';
 import type { CommandOutput, OutputFormat } from './output.js';
@@ -44,10 +47,18 @@ export async function stats(options: StatsOptions, out: CommandOutput): Promise<
       out.write(format === 'json' ? toJson(result) : renderComparison(result, md, options.width));
       return 0;
     }
-    const task = new StatsTask(by);
-    await readInBatches(options, out, task);
-    const result = task.stats.finish();
-    const split = task.totals.count > 0 ? task.totals.finish() : null;
+    const paths = await resolvePaths(options.paths, options.cwd, out);
+    const { result, split } = await withStore(paths, out, async (store) => {
+      // the per-group numbers in SQL; the split of each rollout from the store's derived table
+      const sql = await spanStatsSql(store, by);
+      if (sql === null) {
+        const task = new StatsTask(by);
+        await readStoreInBatches(store, paths, task);
+        return { result: task.stats.finish(), split: task.totals.count > 0 ? task.totals.finish() : null };
+      }
+      const { totals } = await rolloutTimeSplit(store, async (onRollouts) => void (await readStoreInBatches(store, paths, (batch) => onRollouts(batch.rollouts))));
+      return { result: sql, split: totals.count > 0 ? totals.finish() : null };
+    });
     if (format === 'json') out.write(toJson({ ...result, timeSplit: split }));
     else out.write(renderStats(result, md, options.width) + (split === null ? '' : `\n${renderCategoryShares(split, md, options.width)}`));
     return 0;
