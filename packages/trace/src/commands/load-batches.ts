@@ -10,6 +10,7 @@ import type { SaturationData } from '../analyze/saturation.js';
 import { assembleTraces } from '../assemble/assemble-traces.js';
 import { findRollouts } from '../assemble/rollouts.js';
 import type { ReadStats } from '../read/read-stats.js';
+import { MEMORY_LIMIT_ENV } from '../store/duck.js';
 import type { TraceStore } from '../store/open-store.js';
 import { LARGE_TRACE_SPANS, readAllSpans, readSaturationPoints, readSpanBatches, spanRows } from '../store/store-read.js';
 import type { Batch } from '../store/store-read.js';
@@ -55,6 +56,15 @@ export function batchBytes(env: NodeJS.ProcessEnv = process.env): number {
 /** Spans per batch of a large input, from the batch size ({@link SLICE_SPANS_PER_MIB}). */
 export function sliceSpanCount(env: NodeJS.ProcessEnv = process.env): number {
   return Math.max(1, Math.round((batchBytes(env) / (1024 * 1024)) * SLICE_SPANS_PER_MIB));
+}
+
+/**
+ * What the batched read of this process depends on (batch size, DuckDB's memory limit): a derived
+ * result computed by another shape of read (sums in another order) is another result, so each
+ * shape is computed once and kept on its own (`store/derived-results.ts`).
+ */
+export function readShape(env: NodeJS.ProcessEnv = process.env): { batchBytes: number; memoryLimit: string | null } {
+  return { batchBytes: batchBytes(env), memoryLimit: env[MEMORY_LIMIT_ENV] ?? null };
 }
 
 /**

@@ -13,7 +13,7 @@ import { rolloutTimeSplit } from '../store/rollout-time-split.js';
 import { spanStatsSql } from '../store/stats-sql.js';
 import { StatsTask } from './batch-tasks.js';
 import { resolvePaths } from './default-paths.js';
-import { readStoreInBatches } from './load-batches.js';
+import { readShape, readStoreInBatches } from './load-batches.js';
 import { loadTelemetry, withStore } from './load.js';
 import type { InputOptions } from './load.js';
 import { runCommand } from './output.js';
@@ -56,7 +56,7 @@ export async function stats(options: StatsOptions, out: CommandOutput): Promise<
         await readStoreInBatches(store, paths, task);
         return { result: task.stats.finish(), split: task.totals.count > 0 ? task.totals.finish() : null };
       }
-      const { totals } = await rolloutTimeSplit(store, async (onRollouts) => void (await readStoreInBatches(store, paths, (batch) => onRollouts(batch.rollouts))));
+      const { totals } = await rolloutTimeSplit(store, readShape(), async (onRollouts) => void (await readStoreInBatches(store, paths, (batch) => onRollouts(batch.rollouts))));
       return { result: sql, split: totals.count > 0 ? totals.finish() : null };
     });
     if (format === 'json') out.write(toJson({ ...result, timeSplit: split }));
