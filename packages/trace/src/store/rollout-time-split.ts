@@ -27,7 +27,11 @@ const SLOTS = SPLIT_WALL + 1;
  * `compute` (which hands over every batch's rollouts, in order, to the function it is given) and
  * then kept; `options`: what else the rows depend on (the shape of the read). Returns whether the table was read (`cached`).
  */
-export async function rolloutTimeSplit(store: TraceStore, options: unknown, compute: (onRollouts: (rollouts: readonly Rollout[]) => void) => Promise<void>): Promise<{ totals: AttributionTotals; cached: boolean }> {
+export async function rolloutTimeSplit(
+  store: TraceStore,
+  options: unknown,
+  compute: (onRollouts: (rollouts: readonly Rollout[]) => void) => Promise<void>,
+): Promise<{ totals: AttributionTotals; cached: boolean }> {
   const where = await derivedFile(store, 'rollout-time-split', options, 'parquet');
   const totals = new AttributionTotals();
   if (await derivedExists(where)) {
