@@ -29,42 +29,43 @@ export async function spanStatsSql(store: TraceStore, by: StatsGrouping): Promis
   const files = sqlList(store.files.map((f) => f.path));
   const key = keySql(by);
   try {
-    // the spans, keyed by numbers (ids are 16 and 32 lower-case hex digits in the store: joins and
-    // partitions on numbers cost a fraction of those on strings); the truncation attribute is looked
-    // for in the text before the JSON is parsed
+    // the spans, keyed by the hashes of their ids (joins and partitions on numbers cost a fraction
+    // of those on strings; a wrong link needs two distinct spans to share both 64-bit hashes, of
+    // the trace id and of the span id); the truncation attribute is looked for in the text before
+    // the JSON is parsed
     await c.run(`CREATE OR REPLACE TEMP TABLE gym_nodes AS
-      SELECT ${hex('trace_id[1:16]')} AS th, ${hex('trace_id[17:32]')} AS tl, ${hex('span_id')} AS s, ${hex('NULLIF(parent_span_id, span_id)')} AS p,
+      SELECT hash(trace_id) AS t, hash(span_id) AS s, CASE WHEN parent_span_id IS NULL OR parent_span_id = span_id THEN NULL ELSE hash(parent_span_id) END AS p,
         name, kind, service, start_ns, coalesce(end_ns >= start_ns, false) AS ended, CASE WHEN end_ns >= start_ns THEN end_ns ELSE start_ns END AS end_ns,
         contains(attributes, '${ATTR.TRUNCATED}') AND coalesce(json_extract_string(attributes, '$."${ATTR.TRUNCATED}"') = 'true', false) AS truncated,
         status_code = 'ERROR' AS err, ${key.value} AS gym_key, ${key.json} AS gym_key_json, list_position(${files}, file) AS f, chunk, seq
       FROM ${from}`);
     // one copy per span id of a trace, as \`assembleTraces\` keeps it (the ended, untruncated one, else the first)
-    const [duplicated] = (await c.runAndReadAll(`SELECT count(*) FROM (SELECT 1 FROM gym_nodes GROUP BY th, tl, s HAVING count(*) > 1)`)).getRows()[0]!;
+    const [duplicated] = (await c.runAndReadAll(`SELECT count(*) FROM (SELECT 1 FROM gym_nodes GROUP BY t, s HAVING count(*) > 1)`)).getRows()[0]!;
     if (Number(duplicated) > 0)
       await c.run(`CREATE OR REPLACE TEMP TABLE gym_nodes AS SELECT * EXCLUDE (copy) FROM (
-          SELECT *, row_number() OVER (PARTITION BY th, tl, s ORDER BY ended::INTEGER * 2 + (NOT truncated)::INTEGER DESC, f, chunk, seq) AS copy FROM gym_nodes)
+          SELECT *, row_number() OVER (PARTITION BY t, s ORDER BY ended::INTEGER * 2 + (NOT truncated)::INTEGER DESC, f, chunk, seq) AS copy FROM gym_nodes)
         WHERE copy = 1`);
     // self time: the span's interval less the union of its children's, clipped to it — a sweep
     // over the children by start, each covering what lies past the furthest end before it
     await c.run(`CREATE OR REPLACE TEMP TABLE gym_covered AS
-      SELECT th, tl, s, sum(greatest(0, ce - greatest(cs, ps, coalesce(before, ps)))) AS covered FROM (
-        SELECT *, max(ce) OVER (PARTITION BY th, tl, s ORDER BY cs ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS before FROM (
-          SELECT p.th, p.tl, p.s, p.start_ns AS ps, c.start_ns AS cs, least(c.end_ns, p.end_ns) AS ce
-          FROM gym_nodes c JOIN gym_nodes p ON p.th = c.th AND p.tl = c.tl AND p.s = c.p WHERE p.end_ns > p.start_ns))
-      GROUP BY th, tl, s`);
+      SELECT t, s, sum(greatest(0, ce - greatest(cs, ps, coalesce(before, ps)))) AS covered FROM (
+        SELECT *, max(ce) OVER (PARTITION BY t, s ORDER BY cs ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS before FROM (
+          SELECT p.t, p.s, p.start_ns AS ps, c.start_ns AS cs, least(c.end_ns, p.end_ns) AS ce
+          FROM gym_nodes c JOIN gym_nodes p ON p.t = c.t AND p.s = c.p WHERE p.end_ns > p.start_ns))
+      GROUP BY t, s`);
     const ms = '((end_ns - start_ns)::DOUBLE / 1000000::DOUBLE)';
     const quantiles = PERCENTILES.map((p) => `quantile_disc(${ms}, ${p}::DOUBLE / 100::DOUBLE)`).join(', ');
     const rows = (
       await c.runAndReadAll(`SELECT gym_key, any_value(gym_key_json), count(*), count(*) FILTER (err), sum(end_ns - start_ns)::VARCHAR,
           sum(CASE WHEN end_ns > start_ns THEN end_ns - start_ns - coalesce(covered, 0) ELSE 0 END)::VARCHAR, ${quantiles}, max(${ms})
-        FROM gym_nodes LEFT JOIN gym_covered USING (th, tl, s) WHERE NOT truncated AND gym_key IS NOT NULL GROUP BY gym_key`)
+        FROM gym_nodes LEFT JOIN gym_covered USING (t, s) WHERE NOT truncated AND gym_key IS NOT NULL GROUP BY gym_key`)
     ).getRows();
     const [truncated, ungrouped] = (await c.runAndReadAll(`SELECT count(*) FILTER (truncated), count(*) FILTER (NOT truncated AND gym_key IS NULL) FROM gym_nodes`)).getRows()[0]!;
     // a rollout's wall as `why` counts it: from the collector's CLIENT span around its agent's SERVER span when that is in the input
     const [rolloutCount, rolloutWallNs] = (
       await c.runAndReadAll(`SELECT count(*), coalesce(sum(coalesce(cli.end_ns - cli.start_ns, r.end_ns - r.start_ns)), 0)::VARCHAR FROM gym_nodes r
-        LEFT JOIN gym_nodes srv ON srv.th = r.th AND srv.tl = r.tl AND srv.s = r.p AND srv.kind = 'SERVER'
-        LEFT JOIN gym_nodes cli ON cli.th = srv.th AND cli.tl = srv.tl AND cli.s = srv.p AND cli.kind = 'CLIENT' AND cli.service <> r.service
+        LEFT JOIN gym_nodes srv ON srv.t = r.t AND srv.s = r.p AND srv.kind = 'SERVER'
+        LEFT JOIN gym_nodes cli ON cli.t = srv.t AND cli.s = srv.p AND cli.kind = 'CLIENT' AND cli.service <> r.service
         WHERE r.name = ${sqlString(SPAN.ROLLOUT)}`)
     ).getRows()[0]!;
     const rolloutWallMs = nsToMs(BigInt(String(rolloutWallNs)));
@@ -93,9 +94,6 @@ export async function spanStatsSql(store: TraceStore, by: StatsGrouping): Promis
     await c.run('DROP TABLE IF EXISTS gym_nodes; DROP TABLE IF EXISTS gym_covered');
   }
 }
-
-// a hex id (or part of one) as a number
-const hex = (column: string): string => `('0x' || ${column})::UBIGINT`;
 
 type GroupRow = [key: string, count: number, errors: number, totalNs: bigint, selfNs: bigint, p50: number, p90: number, p95: number, p99: number, max: number];
 
