@@ -23,8 +23,10 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { assembleTraces, findAnomalies, findRollouts, readSpans } from '@gym/trace';
-import { collectRollouts, loadConfig, startEnvironment } from '@gym/runtime';
-import { freePort, readProcessRss } from '@gym/runtime/testing';
+import { loadConfig } from '@gym/server';
+import { collectRollouts, startEnvironment } from '@gym/runtime';
+import { freePort } from '@gym/server/testing';
+import { readProcessRss } from '@gym/runtime/testing';
 import { runLoad } from './support/load.js';
 import { processCpuSeconds } from './support/proc-cpu.js';
 

@@ -1,7 +1,8 @@
 // The cost of a disabled span-group gate and of disabled lens primitives, against plain calls.
 // Run: npm run bench -- lens-gate   (see BENCHMARKS.md)
 import { bench, do_not_optimize, group } from 'mitata';
-import { isSpanGroupEnabled, managedSpan, setEnabledSpanGroups, spanGroup, SpanRegistry, startGroupSpan, traceFn } from '@gym/lens';
+import { isSpanGroupEnabled, setEnabledSpanGroups, SpanRegistry } from '@gym/lens';
+import { managedSpan, spanGroup, startGroupSpan, traceFn } from '@gym/lens/nemo-lens';
 import { trace } from '@opentelemetry/api';
 import { countGcs } from './support/gc-count.js';
 import { runAndReport } from './support/mitata-report.js';

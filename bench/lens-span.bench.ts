@@ -10,7 +10,8 @@ import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { devNull } from 'node:os';
 import { Writable } from 'node:stream';
-import { managedSpan, spanGroup, SpanRegistry } from '@gym/lens';
+import { SpanRegistry } from '@gym/lens';
+import { managedSpan, spanGroup } from '@gym/lens/nemo-lens';
 import { NemoLensConfig, setupTelemetry } from '@gym/lens/setup';
 
 const BURST = 1024;

@@ -35,7 +35,8 @@ async function loadTee(into: string, files: readonly string[], revision?: string
 const dir = mkdtempSync(join(tmpdir(), 'gym-tee-bench-'));
 const tees: [string, Tee][] = [
   ['before', await loadTee(join(dir, 'before'), ['orchestrator/log-tee.ts', 'orchestrator/readable-log-line.ts'], BASELINE)],
-  ['now', await loadTee(join(dir, 'now'), ['orchestrator/log-tee.ts', 'orchestrator/readable-log-line.ts', 'config/secret-scrub.ts', 'config/redact.ts', 'config/tree.ts'])],
+  // this checkout's tee is loaded where it is: it imports the secret scrubber from @gym/server, which resolves only from there
+  ['now', (await import(join(ROOT, SRC, 'orchestrator/log-tee.ts'))) as Tee],
 ];
 
 const CHUNK = 64 * 1024;

@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '@gym/runtime/testing';
+import { freePort } from '@gym/server/testing';
 
 const SERVER = fileURLToPath(new URL('./baseline-server.ts', import.meta.url));
 

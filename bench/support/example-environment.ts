@@ -3,9 +3,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadConfig, startEnvironment } from '@gym/runtime';
+import { loadConfig } from '@gym/server';
+import { startEnvironment } from '@gym/runtime';
 import type { RunningEnvironment } from '@gym/runtime';
-import { freePort } from '@gym/runtime/testing';
+import { freePort } from '@gym/server/testing';
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 

@@ -7,8 +7,8 @@
  * @module
  */
 import { z } from 'zod';
-import { defineResourcesServer, gymSpan, VERIFY_REQUEST } from '@gym/runtime';
-import type { ServerFactory, TraceScope } from '@gym/runtime';
+import { defineResourcesServer, gymSpan, VERIFY_REQUEST } from '@gym/server';
+import type { ServerFactory, TraceScope } from '@gym/server';
 import { Semaphore } from '../../responses_api_models/openai_model/semaphore.js';
 import { extractCode, hasReasoningFormatViolation, outputText } from './extract-code.js';
 import { runInSandbox } from './sandbox.js';

@@ -9,8 +9,8 @@
  */
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { defineResourcesServer, VERIFY_REQUEST } from '@gym/runtime';
-import type { ServerFactory, TraceScope } from '@gym/runtime';
+import { defineResourcesServer, VERIFY_REQUEST } from '@gym/server';
+import type { ServerFactory, TraceScope } from '@gym/server';
 import { Semaphore } from '../../responses_api_models/openai_model/semaphore.js';
 import { compileExtractPattern } from './extract.js';
 import { judgeRow } from './judge.js';

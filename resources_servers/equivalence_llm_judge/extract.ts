@@ -5,8 +5,8 @@
  * and DOTALL: the last match's first non-blank group, else the whole match, stripped).
  * @module
  */
-import { compilePythonRegex, PYTHON_RE_FLAGS, PythonRegexError } from '@gym/runtime/python-re';
-import type { PythonPattern } from '@gym/runtime/python-re';
+import { compilePythonRegex, PYTHON_RE_FLAGS, PythonRegexError } from '@gym/server/python-re';
+import type { PythonPattern } from '@gym/server/python-re';
 import { pyStrip } from '../mcqa/py-text.js';
 
 const FLAGS = PYTHON_RE_FLAGS.MULTILINE | PYTHON_RE_FLAGS.DOTALL;

@@ -9,7 +9,7 @@
  * label counts as not equal.
  * @module
  */
-import type { PythonPattern } from '@gym/runtime/python-re';
+import type { PythonPattern } from '@gym/server/python-re';
 import { compileExtractPattern, lastAssistantText, pyLen, questionText } from './extract.js';
 import type { PromptFields, PromptTemplate } from './prompt-template.js';
 

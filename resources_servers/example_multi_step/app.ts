@@ -6,8 +6,8 @@
  * @module
  */
 import { z } from 'zod';
-import { defineResourcesServer, gymSpan, VERIFY_REQUEST } from '@gym/runtime';
-import type { ServerFactory } from '@gym/runtime';
+import { defineResourcesServer, gymSpan, VERIFY_REQUEST } from '@gym/server';
+import type { ServerFactory } from '@gym/server';
 import { gradeSynonymValues, lastExtractedValues, synonymValue } from './grade.js';
 
 /** `get_synonym_value` body. */

@@ -4,8 +4,8 @@
  * @module
  */
 import { z } from 'zod';
-import { defineResourcesServer, gymSpan } from '@gym/runtime';
-import type { ServerFactory } from '@gym/runtime';
+import { defineResourcesServer, gymSpan } from '@gym/server';
+import type { ServerFactory } from '@gym/server';
 
 /** The `get_weather` tool's request body. */
 export const GET_WEATHER_REQUEST = z.object({ city: z.string() });

@@ -4,7 +4,7 @@
  * a list of different letters such as `A/B` or `A or B` is no answer).
  * @module
  */
-import { compilePythonRegex, PYTHON_RE_FLAGS } from '@gym/runtime/python-re';
+import { compilePythonRegex, PYTHON_RE_FLAGS } from '@gym/server/python-re';
 import { stripTextWrappers } from './boxed.js';
 import { localizedLettersToLatin } from './localized-letters.js';
 import { letterOfOptionText } from './options.js';

@@ -6,8 +6,8 @@
  * @module
  */
 import { z } from 'zod';
-import { computeVerifyMetrics, defineResourcesServer } from '@gym/runtime';
-import type { ServerFactory } from '@gym/runtime';
+import { computeVerifyMetrics, defineResourcesServer } from '@gym/server';
+import type { ServerFactory } from '@gym/server';
 import { GRADING_MODES, gradeAnswer } from './grade.js';
 import { mcqaKeyMetrics, passMajorityMetrics } from './metrics.js';
 import type { ScoredRollout } from './metrics.js';

@@ -3,7 +3,7 @@
  * is whole), `\text{…}` wrappers removed, and the letter the box names.
  * @module
  */
-import { compilePythonRegex, PYTHON_RE_FLAGS } from '@gym/runtime/python-re';
+import { compilePythonRegex, PYTHON_RE_FLAGS } from '@gym/server/python-re';
 import { normalizedOptions, normalizeForMatch } from './options.js';
 import { pyStrip } from './py-text.js';
 import type { OptionEntry } from './options.js';

@@ -1,7 +1,7 @@
 /**
  * `template_metadata.output_regex`: a dataset's own pattern (or list of patterns) for reading the
  * answer. The patterns are Python's (the original's datasets are written for `re.findall(pattern,
- * text, re.IGNORECASE)`) and run with Python's semantics through `@gym/runtime/python-re`: Unicode
+ * text, re.IGNORECASE)`) and run with Python's semantics through `@gym/server/python-re`: Unicode
  * `\b` `\w` `\d` `\s`, Python's case folds, its `.` and `$`. As in the original, a pattern Python
  * rejects gives no answer (grading falls back to the grading mode), and one with several groups
  * fails the request (findall then gives tuples, which the original cannot strip). A valid pattern
@@ -12,8 +12,8 @@
  * @module
  */
 import vm from 'node:vm';
-import { compilePythonRegex, PYTHON_RE_FLAGS, PythonRegexError } from '@gym/runtime/python-re';
-import type { PythonPattern } from '@gym/runtime/python-re';
+import { compilePythonRegex, PYTHON_RE_FLAGS, PythonRegexError } from '@gym/server/python-re';
+import type { PythonPattern } from '@gym/server/python-re';
 import { localizedLettersToLatin } from './localized-letters.js';
 import { letterOfOptionText } from './options.js';
 import { isSingleLetter, pyStrip } from './py-text.js';

@@ -6,8 +6,8 @@
  * @module
  */
 import { z } from 'zod';
-import { defineResourcesServer } from '@gym/runtime';
-import type { ServerFactory } from '@gym/runtime';
+import { defineResourcesServer } from '@gym/server';
+import type { ServerFactory } from '@gym/server';
 import { EXTRACTION_MODES, extractAnswer } from './extract.js';
 import { matchAnswers } from './grade.js';
 import { pyStrip } from './py-text.js';

@@ -4,7 +4,7 @@
  * non-empty line, or the whole text. Pure.
  * @module
  */
-import { compilePythonRegex, PYTHON_RE_FLAGS } from '@gym/runtime/python-re';
+import { compilePythonRegex, PYTHON_RE_FLAGS } from '@gym/server/python-re';
 import { pyStrip, splitLines } from './py-text.js';
 
 /** The extraction modes a row may ask for; `final_answer` is the default. */

@@ -4,7 +4,7 @@
  * math symbols and units. Pure; inputs are already lower case.
  * @module
  */
-import { compilePythonRegex } from '@gym/runtime/python-re';
+import { compilePythonRegex } from '@gym/server/python-re';
 import { collapseSpace, pyFloat, pyStrip } from './py-text.js';
 import { US_STATES } from './us-states.js';
 

@@ -7,8 +7,8 @@
  * @module
  */
 import { z } from 'zod';
-import { defineResourcesServer, gymSpan, VERIFY_REQUEST } from '@gym/runtime';
-import type { ServerFactory } from '@gym/runtime';
+import { defineResourcesServer, gymSpan, VERIFY_REQUEST } from '@gym/server';
+import type { ServerFactory } from '@gym/server';
 import { createCompany } from './company.js';
 import { sameOutcome } from './grade.js';
 import { callTool, WORKPLACE_TOOLS } from './tools/index.js';

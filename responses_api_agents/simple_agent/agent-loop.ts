@@ -4,8 +4,8 @@
  * output order; a tool's HTTP error is model-visible text, a model HTTP error fails the rollout.
  * @module
  */
-import { GymUpstreamError, RESPONSES_RESULT } from '@gym/runtime';
-import type { CookieMap, GymInputItem, HttpClient, ResponsesCreateParams, ResponsesResult, TraceScope, TrajectoryItem } from '@gym/runtime';
+import { GymUpstreamError, RESPONSES_RESULT } from '@gym/server';
+import type { CookieMap, GymInputItem, HttpClient, ResponsesCreateParams, ResponsesResult, TraceScope, TrajectoryItem } from '@gym/server';
 import type { ResponseFunctionToolCall, ResponseUsage } from 'openai/resources/responses/responses';
 import type { AgentObserver } from './observations.js';
 

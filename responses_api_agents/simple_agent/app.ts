@@ -8,8 +8,8 @@
  */
 import { z } from 'zod';
 import { SPAN } from '@gym/names';
-import { defineAgentServer, GymUpstreamError, gymSpan, readEvidenceSettings, rolloutIdOfRow, rolloutUrlPrefix, VERIFY_RESPONSE } from '@gym/runtime';
-import type { CookieMap, ResponsesCreateParams, RouteContext, ServerFactory, TaskRow, TraceScope, VerifyRequest, VerifyResponse } from '@gym/runtime';
+import { defineAgentServer, GymUpstreamError, gymSpan, readEvidenceSettings, rolloutIdOfRow, rolloutUrlPrefix, VERIFY_RESPONSE } from '@gym/server';
+import type { CookieMap, ResponsesCreateParams, RouteContext, ServerFactory, TaskRow, TraceScope, VerifyRequest, VerifyResponse } from '@gym/server';
 import { runAgentLoop } from './agent-loop.js';
 import { AgentObserver, answerOf, questionOf } from './observations.js';
 

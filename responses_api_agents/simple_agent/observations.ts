@@ -5,8 +5,8 @@
  * `ng_agent_observations`. Built only when evidence is on.
  * @module
  */
-import { MODEL_CALL_ID_HEADER } from '@gym/runtime';
-import type { AgentObservationBundle, ModelCallRef, ToolCallObservation, TrajectoryTurn } from '@gym/runtime';
+import { MODEL_CALL_ID_HEADER } from '@gym/server';
+import type { AgentObservationBundle, ModelCallRef, ToolCallObservation, TrajectoryTurn } from '@gym/server';
 
 import type { ResponseFunctionToolCall } from 'openai/resources/responses/responses';
 

@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import type { ServerFactory } from '@gym/runtime';
+import type { ServerFactory } from '@gym/server';
 import createVllmModel from '../vllm_model/app.js';
 import { VLLM_MODEL_CONFIG } from '../vllm_model/config.js';
 import { launchVllm } from './launcher.js';

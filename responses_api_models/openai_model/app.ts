@@ -5,11 +5,11 @@
  * Bearer auth and an optional concurrency cap. Docs: docs/models.md.
  * @module
  */
-import { CHAT_COMPLETION_CREATE_PARAMS, defineModelServer, GymUpstreamError, OpenAIUpstream, MODEL_RESPONSES_PARAMS } from '@gym/runtime';
+import { CHAT_COMPLETION_CREATE_PARAMS, defineModelServer, GymUpstreamError, OpenAIUpstream, MODEL_RESPONSES_PARAMS } from '@gym/server';
 import { OPENAI_MODEL_CONFIG, parseOpenAIModelConfig } from './config.js';
 import { checkReply, dropReasoningItems, withExtraBodyAndModel } from './pass-through.js';
 import { Semaphore } from './semaphore.js';
-import type { ServerFactory, UpstreamCallOptions } from '@gym/runtime';
+import type { ServerFactory, UpstreamCallOptions } from '@gym/server';
 
 type Json = Record<string, unknown>;
 

@@ -3,7 +3,7 @@
  * @module
  */
 import { z } from 'zod';
-import { configBool, configHeaders, configObject, configPositiveInt, parseModelConfig, PROPAGATION_FIELDS, upstreamPropagation } from '@gym/runtime';
+import { configBool, configHeaders, configObject, configPositiveInt, parseModelConfig, PROPAGATION_FIELDS, upstreamPropagation } from '@gym/server';
 
 /** Env var giving the default of `drop_input_reasoning_items`, as in the original. */
 export const DROP_REASONING_ENV = 'POLICY_DROP_REASONING_ITEMS';

@@ -7,8 +7,8 @@
  * @module
  */
 import { z } from 'zod';
-import { defineModelServer } from '@gym/runtime';
-import type { ServerFactory } from '@gym/runtime';
+import { defineModelServer } from '@gym/server';
+import type { ServerFactory } from '@gym/server';
 import { simulateChatCompletion } from './chat.js';
 import { delay, LATENCY_CONFIG, latencyMs } from './latency.js';
 import { simulateResponse } from './responses.js';

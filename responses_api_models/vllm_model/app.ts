@@ -5,14 +5,14 @@
  * Docs: docs/models.md.
  * @module
  */
-import { CHAT_COMPLETION_CREATE_PARAMS, defineModelServer, GymUpstreamError, OpenAIUpstream, MODEL_RESPONSES_PARAMS } from '@gym/runtime';
+import { CHAT_COMPLETION_CREATE_PARAMS, defineModelServer, GymUpstreamError, OpenAIUpstream, MODEL_RESPONSES_PARAMS } from '@gym/server';
 import { ChatPipeline } from './chat-pipeline.js';
 import { loadChatTemplate } from './chat-template.js';
 import { chatToResponse } from './chat-to-responses.js';
 import { VLLM_MODEL_CONFIG, parseVllmModelConfig } from './config.js';
 import { checkNativeConfig, prepareNativeRequest } from './native-responses.js';
 import { responsesToChat } from './responses-to-chat.js';
-import type { ServerFactory } from '@gym/runtime';
+import type { ServerFactory } from '@gym/server';
 
 /** This server's own settings, checked by `gym env validate`. */
 export const configSchema = VLLM_MODEL_CONFIG;

@@ -11,7 +11,7 @@ import { prepareChatRequest } from './params.js';
 import { foldReplyReasoning } from './reasoning.js';
 import { ReplicaSet } from './replicas.js';
 import { attachTokenIds } from './token-ids.js';
-import type { OpenAIUpstream, UpstreamCallOptions } from '@gym/runtime';
+import type { OpenAIUpstream, UpstreamCallOptions } from '@gym/server';
 import type { ChatTemplate } from './chat-template.js';
 import type { VllmModelConfig } from './config.js';
 

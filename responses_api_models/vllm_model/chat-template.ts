@@ -13,7 +13,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Template } from '@huggingface/jinja';
-import { GymUserError } from '@gym/runtime';
+import { GymUserError } from '@gym/server';
 import { GymModelInputError } from './errors.js';
 
 type Json = Record<string, unknown>;

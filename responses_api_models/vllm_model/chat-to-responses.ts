@@ -6,7 +6,7 @@
  */
 import { newId } from './ids.js';
 import { splitThink } from './think-tags.js';
-import type { ModelResponsesParams } from '@gym/runtime';
+import type { ModelResponsesParams } from '@gym/server';
 
 type Json = Record<string, unknown>;
 

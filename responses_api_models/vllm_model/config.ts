@@ -3,7 +3,7 @@
  * @module
  */
 import { z } from 'zod';
-import { configBool, configHeaders, configObject, parseModelConfig, PROPAGATION_FIELDS, upstreamPropagation } from '@gym/runtime';
+import { configBool, configHeaders, configObject, parseModelConfig, PROPAGATION_FIELDS, upstreamPropagation } from '@gym/server';
 
 /** Fields of a `vllm_model` block; other keys (`entrypoint`, `host`, …) are ignored. */
 export const VLLM_MODEL_CONFIG = z.looseObject({

@@ -4,7 +4,7 @@
  * `finish_reason: "length"`, so the rollout ends as incomplete instead of failing.
  * @module
  */
-import { isHttpStatusError } from '@gym/runtime';
+import { isHttpStatusError } from '@gym/server';
 import { newId } from './ids.js';
 
 type Json = Record<string, unknown>;

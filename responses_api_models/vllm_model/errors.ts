@@ -4,7 +4,7 @@
  * where the original raised and answered 500.
  * @module
  */
-import { GymUpstreamError, GymUserError } from '@gym/runtime';
+import { GymUpstreamError, GymUserError } from '@gym/server';
 
 /** The request cannot be sent to vLLM as it is (unsupported item type, bad metadata JSON, …). */
 export class GymModelInputError extends GymUserError {

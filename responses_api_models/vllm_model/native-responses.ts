@@ -4,7 +4,7 @@
  * `sampling_overrides` on top; no format conversion.
  * @module
  */
-import { GymUserError } from '@gym/runtime';
+import { GymUserError } from '@gym/server';
 import type { VllmModelConfig } from './config.js';
 
 type Json = Record<string, unknown>;

@@ -5,7 +5,7 @@
  */
 import { GymModelInputError } from './errors.js';
 import { inputItemsToMessages } from './input-items.js';
-import type { ModelResponsesParams } from '@gym/runtime';
+import type { ModelResponsesParams } from '@gym/server';
 
 type Json = Record<string, unknown>;
 

@@ -8,6 +8,7 @@
  */
 import type { Context } from '@opentelemetry/api';
 import type * as real from './index.js';
+import type * as nemoLens from './nemo-lens.js';
 import { NOOP_SPAN } from './noop-span.js';
 
 /** A span that records nothing; every method returns it (lens's own, which loads nothing). */
@@ -21,21 +22,21 @@ const EMPTY_CONTEXT: Context = {
 
 const NEVER_ENABLED = Object.freeze(new Set<string>());
 
-export const managedSpan: typeof real.managedSpan = (_group, _name, fn) => fn(NOOP_SPAN);
-export const spanCm: typeof real.spanCm = (_name, fn) => fn(NOOP_SPAN);
-export const traceFn: typeof real.traceFn = () => (fn) => fn;
-export const startGroupSpan: typeof real.startGroupSpan = () => NOOP_SPAN;
-export const emitSpan: typeof real.emitSpan = () => undefined;
+export const managedSpan: typeof nemoLens.managedSpan = (_group, _name, fn) => fn(NOOP_SPAN);
+export const spanCm: typeof nemoLens.spanCm = (_name, fn) => fn(NOOP_SPAN);
+export const traceFn: typeof nemoLens.traceFn = () => (fn) => fn;
+export const startGroupSpan: typeof nemoLens.startGroupSpan = () => NOOP_SPAN;
+export const emitSpan: typeof nemoLens.emitSpan = () => undefined;
 export const safeSetSpanAttributes: typeof real.safeSetSpanAttributes = () => undefined;
-export const redactValue: typeof real.redactValue = (_key, value) => value;
+export const redactValue: typeof nemoLens.redactValue = (_key, value) => value;
 export const isSpanGroupEnabled: typeof real.isSpanGroupEnabled = () => false;
-export const spanGroup: typeof real.spanGroup = (name) => ({ name: name.trim().toLowerCase(), enabled: false });
-export const enabledSpanGroups: typeof real.enabledSpanGroups = () => NEVER_ENABLED;
-export const pendingSpanGroups: typeof real.pendingSpanGroups = () => NEVER_ENABLED;
+export const spanGroup: typeof nemoLens.spanGroup = (name) => ({ name: name.trim().toLowerCase(), enabled: false });
+export const enabledSpanGroups: typeof nemoLens.enabledSpanGroups = () => NEVER_ENABLED;
+export const pendingSpanGroups: typeof nemoLens.pendingSpanGroups = () => NEVER_ENABLED;
 export const setSpanGroupSpec: typeof real.setSpanGroupSpec = () => undefined;
 export const setEnabledSpanGroups: typeof real.setEnabledSpanGroups = () => undefined;
-export const injectContext: typeof real.injectContext = () => undefined;
-export const extractContext: typeof real.extractContext = (_carrier, base) => base ?? EMPTY_CONTEXT;
+export const injectContext: typeof nemoLens.injectContext = () => undefined;
+export const extractContext: typeof nemoLens.extractContext = (_carrier, base) => base ?? EMPTY_CONTEXT;
 
 /** A registry that accepts every registration and enables nothing. Never throws. */
 export const SpanRegistry: typeof real.SpanRegistry = {

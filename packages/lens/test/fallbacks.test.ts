@@ -2,9 +2,12 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fallbacks from '../src/fallbacks.js';
-import * as real from '../src/index.js';
+import * as root from '../src/index.js';
+import * as nemoLens from '../src/nemo-lens.js';
 
-// The type side of parity is checked by `tsc`: every fallback is declared as `typeof real.<name>`.
+// The type side of parity is checked by `tsc`: every fallback is declared as the type of its real
+// counterpart, of the root or of `@gym/lens/nemo-lens`.
+const real = { ...root, ...nemoLens };
 const PRIMITIVES = Object.keys(fallbacks).filter((name) => name !== 'NOOP_SPAN');
 
 describe('lens/fallbacks', () => {

@@ -1,7 +1,8 @@
 import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import { emitSpan, extractContext, injectContext, managedSpan, NOOP_SPAN, setEnabledSpanGroups, spanCm, spanGroup, startGroupSpan, traceFn } from '../src/index.js';
+import { setEnabledSpanGroups } from '../src/index.js';
+import { emitSpan, extractContext, injectContext, managedSpan, NOOP_SPAN, spanCm, spanGroup, startGroupSpan, traceFn } from '../src/nemo-lens.js';
 import { installTracing } from './tracing-fixture.js';
 import type { TracingFixture } from './tracing-fixture.js';
 import { captureWarnings } from './warnings-fixture.js';

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { enabledSpanGroups, isSpanGroupEnabled, pendingSpanGroups, setEnabledSpanGroups, setSpanGroupSpec, SpanGroup, spanGroup, SpanRegistry } from '../src/index.js';
+import { isSpanGroupEnabled, setEnabledSpanGroups, setSpanGroupSpec, SpanGroup, SpanRegistry } from '../src/index.js';
+import { enabledSpanGroups, pendingSpanGroups, spanGroup } from '../src/nemo-lens.js';
 import { captureWarnings } from './warnings-fixture.js';
 
 const GYM = { groups: ['job', 'rollout', 'verify'], presets: { default: ['job'], per_rollout: ['rollout', 'verify'] } };

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseSpec, SpanRegistry } from '../src/index.js';
+import { SpanRegistry } from '../src/index.js';
+import { parseSpec } from '../src/nemo-lens.js';
 import { captureWarnings } from './warnings-fixture.js';
 
 describe('SpanRegistry', () => {

@@ -17,9 +17,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const COMPILED_MAIN = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 const SOURCE_MAIN = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url));
 // a build older than a folder rename lacks this module: it is then not current
-const COMPILED_FRESHNESS = fileURLToPath(new URL('../dist/server-process/build-freshness.js', import.meta.url));
+const COMPILED_FRESHNESS = fileURLToPath(new URL('../dist/orchestrator/build-freshness.js', import.meta.url));
 /** The packages the CLI loads, each built from its `src/` with its record in `tsconfig.tsbuildinfo`. */
-const PACKAGES = ['@gym/names', '@gym/lens', '@gym/trace', '@gym/runtime'];
+const PACKAGES = ['@gym/names', '@gym/lens', '@gym/trace', '@gym/server', '@gym/runtime'];
 
 const compiled = await compiledIsCurrent();
 if (!compiled && process.stderr.isTTY) {
@@ -65,7 +65,7 @@ function printsOnly(args) {
 async function compiledIsCurrent() {
   if (!existsSync(COMPILED_MAIN) || !existsSync(COMPILED_FRESHNESS)) return false;
   if (!existsSync(SOURCE_MAIN)) return true;
-  const { isBuildCurrent } = await import('../dist/server-process/build-freshness.js');
+  const { isBuildCurrent } = await import('../dist/orchestrator/build-freshness.js');
   return PACKAGES.every((name) => {
     const dir = dirname(fileURLToPath(import.meta.resolve(`${name}/package.json`)));
     return isBuildCurrent(join(dir, 'tsconfig.tsbuildinfo'), [join(dir, 'src')]);

@@ -56,8 +56,22 @@ describe('docs/cli.md', () => {
 });
 
 describe('flags named in the docs', () => {
-  // flags of other programs the docs mention (node's, vLLM's, huggingface-cli's)
-  const FOREIGN = new Set(['--max-old-space-size', '--cpu-prof', '--cpu-prof-dir', '--conditions', '--import', '--api-key', '--local-dir', '--port', '--served-model-name', '--tensor-parallel-size']);
+  // flags of other programs the docs mention (node's, npm's, vLLM's, huggingface-cli's)
+  const FOREIGN = new Set([
+    '--max-old-space-size',
+    '--cpu-prof',
+    '--cpu-prof-dir',
+    '--conditions',
+    '--import',
+    '--api-key',
+    '--local-dir',
+    '--port',
+    '--served-model-name',
+    '--tensor-parallel-size',
+    '--omit',
+    '--all',
+    '--parseable',
+  ]);
   const known = new Set<string>(['--help', '--version']);
   for (const [, c] of commands(program)) for (const o of c.options) for (const f of [o.long, o.negate ? o.long : undefined]) if (f !== undefined) known.add(f);
 

@@ -7,11 +7,11 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { LENS_ERROR_TABLE } from '@gym/lens/setup';
 import { TRACE_ERRORS } from '@gym/trace';
-import { GYM_ERRORS } from '../src/error-codes.js';
+import { GYM_ERRORS } from '../../server/src/error-codes.js';
 import { REPO_ROOT } from './support/gym-process.js';
 import { anchorsOf } from './support/markdown-anchors.js';
 
-const PACKAGE_DIRS = ['packages/lens/src', 'packages/runtime/src', 'packages/trace/src'];
+const PACKAGE_DIRS = ['packages/lens/src', 'packages/server/src', 'packages/runtime/src', 'packages/trace/src'];
 const ENVIRONMENT_DIRS = ['resources_servers', 'responses_api_agents', 'responses_api_models'];
 const CODE = /'((?:GYM|LENS)_[A-Z0-9_]+)'/g;
 
@@ -73,13 +73,13 @@ describe('error catalogue', () => {
     const rows = new Set(TABLE_ROWS.map(([code]) => code));
     // codes outside the runtime's error table: lens and trace, server implementations, and the runtime's warnings and failure-row codes
     const elsewhere = literals(read(['packages/lens/src', 'packages/trace/src', ...ENVIRONMENT_DIRS]) + readFileSync(join(REPO_ROOT, 'packages/runtime/src/rollouts/errors.ts'), 'utf8'));
-    const runtimeWarnings = new Set([...read(['packages/runtime/src']).matchAll(/\b(GYM_[A-Z0-9_]*W\d{3})\b/g)].map((m) => m[1]!));
+    const runtimeWarnings = new Set([...read(['packages/server/src', 'packages/runtime/src']).matchAll(/\b(GYM_[A-Z0-9_]*W\d{3})\b/g)].map((m) => m[1]!));
     const unknown = [...documented].filter((code) => !rows.has(code) && !elsewhere.has(code) && !runtimeWarnings.has(code));
     assert.deepEqual(unknown.sort(), []);
   });
 
   it('the runtime raises every code of its own from its table, as the kind its row says', () => {
-    const runtime = read(['packages/runtime/src']);
+    const runtime = read(['packages/server/src', 'packages/runtime/src']);
     const raised = [...runtime.matchAll(/new (GymUserError|GymUpstreamError|GymInternalError|GymError)\(\s*'(GYM_[A-Z0-9_]+)'/g)].map((m) => ({ cls: m[1]!, code: m[2]! }));
     assert.ok(raised.length > 15, 'the scan is broken');
     const kindOf: Record<string, string> = { GymUserError: 'user', GymUpstreamError: 'upstream', GymError: 'caller', GymInternalError: 'internal' };
@@ -93,9 +93,9 @@ describe('error catalogue', () => {
 
 describe('classes built from the table', () => {
   it('take their base class, message and docs section from their row', async () => {
-    const { GymError, GymUpstreamError, GymUserError } = await import('../src/errors.js');
-    const { ConfigYamlError } = await import('../src/config/errors.js');
-    const { GymHttpAbortedError, GymHttpTimeoutError } = await import('../src/http/errors.js');
+    const { GymError, GymUpstreamError, GymUserError } = await import('../../server/src/errors.js');
+    const { ConfigYamlError } = await import('../../server/src/config/errors.js');
+    const { GymHttpAbortedError, GymHttpTimeoutError } = await import('../../server/src/http/errors.js');
     const yaml = new ConfigYamlError('bad file', { cause: new Error('inner') });
     assert.ok(yaml instanceof GymUserError);
     assert.equal(yaml.name, 'ConfigYamlError');

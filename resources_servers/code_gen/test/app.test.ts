@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import { createHttpClient, createServerContext, loadConfig } from '@gym/runtime';
+import { createHttpClient, createServerContext, loadConfig } from '@gym/server';
 import { childPids } from '../../../packages/runtime/test/support/gym-process.js';
 import createCodeGen from '../app.js';
 import { programCases } from './programs.js';

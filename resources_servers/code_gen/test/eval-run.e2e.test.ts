@@ -6,8 +6,8 @@
  */
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { assistantMessage, scriptedModelServer } from '@gym/runtime/testing';
-import type { ScriptedModelServer } from '@gym/runtime/testing';
+import { assistantMessage, scriptedModelServer } from '@gym/server/testing';
+import type { ScriptedModelServer } from '@gym/server/testing';
 import { evalRunTree } from '../../test-support/eval-run-tree.js';
 
 describe('gym eval run --resources-server code_gen', () => {

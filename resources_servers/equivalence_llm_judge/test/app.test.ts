@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import { createHttpClient, createServerContext, defineModelServer, listen } from '@gym/runtime';
+import { createHttpClient, createServerContext, defineModelServer, listen } from '@gym/server';
 import { assertOriginalConfigValidates } from '../../test-support/original-config.js';
 import createEquivalenceLlmJudge from '../app.js';
 import { judgeCases, VARIANTS } from './cases.js';

@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import { createHttpClient, createServerContext, loadConfig } from '@gym/runtime';
+import { createHttpClient, createServerContext, loadConfig } from '@gym/server';
 import createExampleSingleToolCall from '../app.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));

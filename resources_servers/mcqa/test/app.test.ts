@@ -13,10 +13,10 @@ import { fileURLToPath } from 'node:url';
 import type { ChildProcess } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { createHttpClient, createServerContext, listen, loadConfig } from '@gym/runtime';
-import type { ConfigMap } from '@gym/runtime';
-import { assistantMessage, scriptedModelServer } from '@gym/runtime/testing';
-import type { ScriptedModelServer } from '@gym/runtime/testing';
+import { createHttpClient, createServerContext, listen, loadConfig } from '@gym/server';
+import type { ConfigMap } from '@gym/server';
+import { assistantMessage, scriptedModelServer } from '@gym/server/testing';
+import type { ScriptedModelServer } from '@gym/server/testing';
 import createMcqa, { MCQA_CONFIG } from '../app.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));

@@ -12,8 +12,8 @@ import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { startGymEnv } from '../../../packages/runtime/test/support/gym-process.js';
 import type { GymEnv } from '../../../packages/runtime/test/support/gym-process.js';
-import { MULTILINGUAL_MCQA_REGEXES, TWO_CHOICE_REGEXES, answerTexts } from '../../../packages/runtime/test/python-re/answer-regexes.js';
-import { seededRandom } from '../../../packages/runtime/test/python-re/pattern-generator.js';
+import { MULTILINGUAL_MCQA_REGEXES, TWO_CHOICE_REGEXES, answerTexts } from '../../../packages/server/test/python-re/answer-regexes.js';
+import { seededRandom } from '../../../packages/server/test/python-re/pattern-generator.js';
 
 const REFERENCE = fileURLToPath(new URL('./reference_grader.py', import.meta.url));
 const random = seededRandom(2026);

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import type { ChildProcess } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { createHttpClient, createServerContext, listen, loadConfig } from '@gym/runtime';
+import { createHttpClient, createServerContext, listen, loadConfig } from '@gym/server';
 import createStringMatch from '../app.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));

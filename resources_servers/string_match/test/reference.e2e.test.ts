@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { startGymEnv } from '../../../packages/runtime/test/support/gym-process.js';
 import type { GymEnv } from '../../../packages/runtime/test/support/gym-process.js';
-import { seededRandom } from '../../../packages/runtime/test/python-re/pattern-generator.js';
+import { seededRandom } from '../../../packages/server/test/python-re/pattern-generator.js';
 
 const REFERENCE = fileURLToPath(new URL('./reference_grader.py', import.meta.url));
 const random = seededRandom(3501);

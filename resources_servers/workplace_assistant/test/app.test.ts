@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import { createHttpClient, createServerContext, listen, loadConfig } from '@gym/runtime';
+import { createHttpClient, createServerContext, listen, loadConfig } from '@gym/server';
 import { assertOriginalConfigValidates } from '../../test-support/original-config.js';
 import createWorkplaceAssistant from '../app.js';
 import { gradeCases } from './cases.js';

@@ -2,10 +2,10 @@
 import { after, afterEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
-import { createHttpClient, createServerContext, defineResourcesServer, listen } from '@gym/runtime';
-import type { HttpClient } from '@gym/runtime';
-import { assistantMessage, functionCall, scriptedModelServer } from '@gym/runtime/testing';
-import type { ScriptedModelServer, ScriptedTurn } from '@gym/runtime/testing';
+import { createHttpClient, createServerContext, defineResourcesServer, listen } from '@gym/server';
+import type { HttpClient } from '@gym/server';
+import { assistantMessage, functionCall, scriptedModelServer } from '@gym/server/testing';
+import type { ScriptedModelServer, ScriptedTurn } from '@gym/server/testing';
 import createExampleSingleToolCall from '../../../resources_servers/example_single_tool_call/app.js';
 import createSimpleAgent from '../app.js';
 

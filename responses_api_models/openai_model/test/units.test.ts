@@ -2,9 +2,9 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseOpenAIModelConfig } from '../config.js';
 import { dropReasoningItems, withExtraBodyAndModel } from '../pass-through.js';
-import { redactError, redactText } from '@gym/runtime';
+import { redactError, redactText } from '@gym/server';
 import { Semaphore } from '../semaphore.js';
-import { GymUpstreamError } from '@gym/runtime';
+import { GymUpstreamError } from '@gym/server';
 
 const FIELDS = { entrypoint: 'app.ts', openai_base_url: 'https://api.openai.com/v1', openai_api_key: 'sk-abcdef', openai_model: 'gpt-4.1' };
 

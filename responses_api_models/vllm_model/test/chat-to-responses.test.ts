@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { chatToResponse } from '../chat-to-responses.js';
 import { foldReplyReasoning } from '../reasoning.js';
 import * as fx from './fixtures.js';
-import type { ModelResponsesParams } from '@gym/runtime';
+import type { ModelResponsesParams } from '@gym/server';
 
 type Json = Record<string, unknown>;
 const OPTS = { usesReasoningParser: true, returnTokenIdInformation: false, model: 'Qwen/Qwen3-8B' };

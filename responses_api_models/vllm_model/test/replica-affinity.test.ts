@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import createVllmModel from '../app.js';
 import { startFakeVllm } from './fake-vllm.js';
 import { startModelServer } from './support.js';
-import type { CookieMap } from '@gym/runtime';
+import type { CookieMap } from '@gym/server';
 import type { FakeVllm } from './fake-vllm.js';
 import type { RunningModelServer } from './support.js';
 

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { responsesToChat } from '../responses-to-chat.js';
-import type { ModelResponsesParams } from '@gym/runtime';
+import type { ModelResponsesParams } from '@gym/server';
 
 const convert = (params: Record<string, unknown>, carryTokenIds = false) => responsesToChat(params as ModelResponsesParams, { carryTokenIds });
 const messagesOf = (params: Record<string, unknown>, carry = false) => convert(params, carry)['messages'] as Array<Record<string, unknown>>;

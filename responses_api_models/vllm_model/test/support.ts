@@ -2,8 +2,8 @@
  * Starts a model server implementation through its factory, as `gym env start` would: a resolved
  * config tree holding one `policy_model` block, a ServerContext, one HTTP client, real HTTP.
  */
-import { createHttpClient, createServerContext, listen } from '@gym/runtime';
-import type { HttpClient, ServerFactory } from '@gym/runtime';
+import { createHttpClient, createServerContext, listen } from '@gym/server';
+import type { HttpClient, ServerFactory } from '@gym/server';
 import type { FastifyInstance } from 'fastify';
 
 /** A model server under test. */

@@ -5,10 +5,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { isSecretKey } from '../config/redact.js';
-import { GymUserError } from '../errors.js';
+import { isSecretKey } from '@gym/server/internal/config/redact.js';
+import { GymUserError } from '@gym/server/internal/errors.js';
 import type { Command } from '@commander-js/extra-typings';
-import type { LoadConfigOptions } from '../config/types.js';
+import type { LoadConfigOptions } from '@gym/server/internal/config/types.js';
 import { headUrlOverrides } from './head-url-variable.js';
 
 /** Where gym itself is installed: the last root searched for servers and configs. */

@@ -5,9 +5,9 @@
  */
 import { extname } from 'node:path';
 import { importServerModule } from '../orchestrator/compiled-server.js';
-import { checkServerConfig, isServerConfigSchema } from '../protocol/server-config.js';
-import type { ServerInstanceConfig } from '../config/types.js';
-import type { ServerConfigIssue } from '../protocol/server-config.js';
+import { checkServerConfig, isServerConfigSchema } from '@gym/server/internal/protocol/server-config.js';
+import type { ServerInstanceConfig } from '@gym/server/internal/config/types.js';
+import type { ServerConfigIssue } from '@gym/server/internal/protocol/server-config.js';
 
 /** Entrypoints this process can import; a Python server's settings are its own business. */
 const IMPORTABLE = new Set(['.ts', '.mts', '.js', '.mjs']);

@@ -4,8 +4,8 @@
  * or YAML library.
  * @module
  */
-import { DEFAULT_HOST } from '../config/ports.js';
-import { GymUserError } from '../errors.js';
+import { DEFAULT_HOST } from '@gym/server/internal/config/ports.js';
+import { GymUserError } from '@gym/server/internal/errors.js';
 
 /** The one environment variable naming the head server, e.g. `GYM_HEAD_URL=127.0.0.1:13000`. */
 export const HEAD_URL_VARIABLE = 'GYM_HEAD_URL';

@@ -7,13 +7,13 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { readGlobalSettings } from '../config/globals.js';
-import { resolveInterpolations } from '../config/interpolation.js';
-import { applyOverrides } from '../config/override-apply.js';
-import { parseOverrides } from '../config/override-parse.js';
-import { DEFAULT_HOST } from '../config/ports.js';
-import { readConfigFile } from '../config/yaml-file.js';
-import type { ConfigMap } from '../config/types.js';
+import { readGlobalSettings } from '@gym/server/internal/config/globals.js';
+import { resolveInterpolations } from '@gym/server/internal/config/interpolation.js';
+import { applyOverrides } from '@gym/server/internal/config/override-apply.js';
+import { parseOverrides } from '@gym/server/internal/config/override-parse.js';
+import { DEFAULT_HOST } from '@gym/server/internal/config/ports.js';
+import { readConfigFile } from '@gym/server/internal/config/yaml-file.js';
+import type { ConfigMap } from '@gym/server/internal/config/types.js';
 import { headUrlOverrides, parseHeadUrl } from './head-url-variable.js';
 
 export { HEAD_URL_VARIABLE, headUrlOverrides, parseHeadUrl } from './head-url-variable.js';

@@ -3,9 +3,9 @@
  * this, so tests can capture it.
  * @module
  */
-import { safeWrite } from '../server-process/stdio-guard.js';
+import { safeWrite } from '@gym/server/internal/server-process/stdio-guard.js';
 
-import { scrubSecrets } from '../config/secret-scrub.js';
+import { scrubSecrets } from '@gym/server/internal/config/secret-scrub.js';
 
 /** Where a command writes. */
 export interface CliIo {

@@ -7,8 +7,8 @@
  * @module
  */
 import { CommanderError } from 'commander';
-import { ExitError, GymUpstreamError, GymUserError } from '../errors.js';
-import { guardStdio } from '../server-process/stdio-guard.js';
+import { ExitError, GymUpstreamError, GymUserError } from '@gym/server/internal/errors.js';
+import { guardStdio } from '@gym/server/internal/server-process/stdio-guard.js';
 import { PROCESS_IO } from './io.js';
 import { buildProgram } from './program.js';
 

@@ -4,15 +4,15 @@
  * @module
  */
 import { mkdirSync } from 'node:fs';
-import { createSecretScrubber, secretValuesOf, setProcessScrubber } from '../config/secret-scrub.js';
-import type { ResolvedConfig } from '../config/types.js';
+import { createSecretScrubber, secretValuesOf, setProcessScrubber } from '@gym/server/internal/config/secret-scrub.js';
+import type { ResolvedConfig } from '@gym/server/internal/config/types.js';
 import { assertHeadPortFree } from '../orchestrator/head-server.js';
 import { createRunLogDir } from '../orchestrator/log-dir.js';
 import { assertHasServers, startEnvironment } from '../orchestrator/start-environment.js';
 import type { RunningEnvironment } from '../orchestrator/start-environment.js';
 import { setUpCliTelemetry } from '../telemetry/cli-telemetry.js';
 import { validateTelemetrySettings } from '../telemetry/env.js';
-import { describeRunLosses, sumLosses } from '../telemetry/loss-report.js';
+import { describeRunLosses, sumLosses } from '@gym/server/internal/telemetry/loss-report.js';
 import type { CliTelemetry } from '../telemetry/cli-telemetry.js';
 import type { CliIo } from './io.js';
 import { receivedText } from './stop-requests.js';

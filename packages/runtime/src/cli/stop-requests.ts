@@ -9,8 +9,8 @@
  * @module
  */
 import { constants } from 'node:os';
-import { watchParent } from '../server-process/parent-link.js';
-import { ExitError } from '../errors.js';
+import { watchParent } from '@gym/server/internal/server-process/parent-link.js';
+import { ExitError } from '@gym/server/internal/errors.js';
 import type { CliIo } from './io.js';
 
 /** The process that started this one, read before it can go (an orphan's parent is then init). */

@@ -8,8 +8,8 @@
 import { captureAttachment } from './capture-records.js';
 import { perfSummary } from './perf.js';
 import { joinTrajectory } from './trajectory.js';
-import type { CaptureStore } from './capture-store.js';
-import type { AgentObservationBundle } from './observations.js';
+import type { CaptureStore } from '@gym/server/internal/evidence/capture-store.js';
+import type { AgentObservationBundle } from '@gym/server/internal/evidence/observations.js';
 
 /** Adds the evidence of `rolloutId` to `row` (in place) and returns it. Never throws. */
 export function attachEvidence(row: Record<string, unknown>, store: CaptureStore, rolloutId: string): Record<string, unknown> {

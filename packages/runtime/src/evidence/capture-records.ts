@@ -4,8 +4,8 @@
  * report stays `null`; a total is `null` as soon as one call's count is unknown.
  * @module
  */
-import type { CaptureRead } from './capture-store.js';
-import type { ModelCallCaptureAttachment, ModelCallRecord, ObservationGap } from './observations.js';
+import type { CaptureRead } from '@gym/server/internal/evidence/capture-store.js';
+import type { ModelCallCaptureAttachment, ModelCallRecord, ObservationGap } from '@gym/server/internal/evidence/observations.js';
 
 type Obj = Record<string, unknown>;
 

@@ -6,7 +6,7 @@
  * call checks; reference mismatches are themselves a finding.
  * @module
  */
-import type { ObservationGap, TrajectoryModelCall, TrajectoryRecord } from './observations.js';
+import type { ObservationGap, TrajectoryModelCall, TrajectoryRecord } from '@gym/server/internal/evidence/observations.js';
 
 type Row = Record<string, unknown>;
 

@@ -7,12 +7,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
-import { GymUserError } from '../errors.js';
+import { GymUserError } from '@gym/server/internal/errors.js';
 import { parseJsonlObjects } from '../rollouts/jsonl.js';
 import { writeJsonlFile, writeTextFile } from '../rollouts/rollout-files.js';
 import { checkRollout, rowRolloutId, ROLLOUT_CHECKS, TASK_CHECKS, unreadableVerdict } from './health-checks.js';
 import type { RolloutVerdict } from './health-checks.js';
-import type { TrajectoryRecord } from './observations.js';
+import type { TrajectoryRecord } from '@gym/server/internal/evidence/observations.js';
 
 /** Options of {@link runHealthCheck}. */
 export interface HealthCheckOptions {

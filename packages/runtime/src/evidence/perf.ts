@@ -2,7 +2,7 @@
  * `ng_perf`: a rollout's performance summary, over the calls and tools its invocations own.
  * @module
  */
-import type { PerfSummary, TrajectoryRecord } from './observations.js';
+import type { PerfSummary, TrajectoryRecord } from '@gym/server/internal/evidence/observations.js';
 
 /** The summary of a joined trajectory, or undefined when it has no invocation. */
 export function perfSummary(trajectory: TrajectoryRecord): PerfSummary | undefined {

@@ -17,7 +17,7 @@ import type {
   TrajectoryModelCall,
   TrajectoryRecord,
   TrajectoryTurn,
-} from './observations.js';
+} from '@gym/server/internal/evidence/observations.js';
 
 /** Inputs of {@link joinTrajectory}. */
 export interface TrajectoryInputs {

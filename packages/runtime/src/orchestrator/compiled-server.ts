@@ -3,15 +3,15 @@
  * `responses_api_agents/`, `responses_api_models/`) may be compiled into that root's `dist/` under
  * the same folders, with `dist/servers.tsbuildinfo` as the build's record: gym's own servers are,
  * by `npm run build` (tsconfig.servers.json). A server runs from there while that build is current
- * (`server-process/build-freshness.ts`); otherwise, and for a user's server that was never compiled, its
+ * (`build-freshness.ts`); otherwise, and for a user's server that was never compiled, its
  * TypeScript runs through tsx. A JavaScript or Python entrypoint runs as it is.
  * @module
  */
 import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { isBuildCurrent } from '../server-process/build-freshness.js';
-import { FROM_SOURCE, isTypeScript } from '../server-process/node-flags.js';
+import { isBuildCurrent } from './build-freshness.js';
+import { FROM_SOURCE, isTypeScript } from './node-flags.js';
 
 const SERVER_FOLDERS = ['resources_servers', 'responses_api_agents', 'responses_api_models'];
 const BUILD_RECORD = join('dist', 'servers.tsbuildinfo');

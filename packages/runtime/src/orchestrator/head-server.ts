@@ -5,15 +5,15 @@
  * @module
  */
 import type { FastifyInstance } from 'fastify';
-import { dumpConfigYaml } from '../config/dump.js';
-import { findFreePort, isPortFree } from '../config/ports.js';
-import { redactSecrets } from '../config/redact.js';
-import type { ConfigMap, HeadServerConfig } from '../config/types.js';
-import { createServerApp } from '../server/app.js';
-import { addJsonRoute } from '../server/json-route.js';
-import { listen } from '../server/lifecycle.js';
-import type { ListeningAddress } from '../server/lifecycle.js';
-import { GymUserError } from '../errors.js';
+import { dumpConfigYaml } from '@gym/server/internal/config/dump.js';
+import { findFreePort, isPortFree } from '@gym/server/internal/config/ports.js';
+import { redactSecrets } from '@gym/server/internal/config/redact.js';
+import type { ConfigMap, HeadServerConfig } from '@gym/server/internal/config/types.js';
+import { createServerApp } from '@gym/server/internal/server/app.js';
+import { addJsonRoute } from '@gym/server/internal/server/json-route.js';
+import { listen } from '@gym/server/internal/server/lifecycle.js';
+import type { ListeningAddress } from '@gym/server/internal/server/lifecycle.js';
+import { GymUserError } from '@gym/server/internal/errors.js';
 import type { ServerInstanceDisplay } from './server-instances.js';
 
 /** A running head server. */

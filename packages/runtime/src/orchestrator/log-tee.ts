@@ -13,7 +13,7 @@
  */
 import { createWriteStream } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
-import { scrubBytes } from '../config/secret-scrub.js';
+import { scrubBytes } from '@gym/server/internal/config/secret-scrub.js';
 import { readableLogLine } from './readable-log-line.js';
 
 /** Options of {@link teeChildOutput}. */

@@ -8,8 +8,8 @@
  * @module
  */
 import type { Attributes, Gauge, Meter } from '@opentelemetry/api';
-import { ATTR, GYM_SCOPE, METRIC, UNIT } from '../telemetry/attributes.js';
-import type { GymTelemetry } from '../telemetry/state.js';
+import { ATTR, GYM_SCOPE, METRIC, UNIT } from '@gym/server/internal/telemetry/attributes.js';
+import type { GymTelemetry } from '@gym/server/internal/telemetry/state.js';
 import { PROC_ROOT, procAvailable, readHostMemory, readTreeMemory, readTreePss } from './proc-memory.js';
 
 /** The original's metric names. */

@@ -8,7 +8,7 @@
  */
 import { accessSync, constants, existsSync } from 'node:fs';
 import { delimiter, join, relative } from 'node:path';
-import { GymUserError } from '../errors.js';
+import { GymUserError } from '@gym/server/internal/errors.js';
 
 /** How a Python server's process is started. */
 export interface PythonCommand {

@@ -3,7 +3,7 @@
  * answers it (the original's `ServerInstanceDisplayConfig`).
  * @module
  */
-import type { ServerType } from '../config/types.js';
+import type { ServerType } from '@gym/server/internal/config/types.js';
 
 /** One worker process of a server instance started with `num_workers > 1`. */
 export interface ServerWorkerDisplay {

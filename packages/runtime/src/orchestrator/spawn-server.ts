@@ -15,18 +15,18 @@ import type { ChildProcess } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { dumpConfigYaml } from '../config/dump.js';
-import { redactSecrets } from '../config/redact.js';
-import { configForServer, ownSecrets } from '../config/server-secrets.js';
-import type { ConfigMap, ServerInstanceConfig } from '../config/types.js';
-import { GymUserError } from '../errors.js';
-import { nodeFlagsLoading, OWN_EXTENSION } from '../server-process/node-flags.js';
-import { isPythonChildMessage } from '../server-process/python-child-message.js';
-import { CONFIG_DICT_ENV, CONFIG_DICT_FILE_ENV, CONFIG_PATH_ENV, CONFIG_SECRETS_ENV, instanceUrl } from '../server-process/server-context.js';
-import { newServerToken, SERVER_TOKEN_ENV } from '../server-process/server-identity.js';
-import { isWorkersMessage, numWorkersOf } from '../server-process/server-workers.js';
-import { TELEMETRY_FILE_ENV } from '../telemetry/console-file.js';
-import { isLossesMessage } from '../telemetry/loss-report.js';
+import { dumpConfigYaml } from '@gym/server/internal/config/dump.js';
+import { redactSecrets } from '@gym/server/internal/config/redact.js';
+import { configForServer, ownSecrets } from '@gym/server/internal/config/server-secrets.js';
+import type { ConfigMap, ServerInstanceConfig } from '@gym/server/internal/config/types.js';
+import { GymUserError } from '@gym/server/internal/errors.js';
+import { nodeFlagsLoading } from './node-flags.js';
+import { isPythonChildMessage } from '@gym/server/internal/server-process/python-child-message.js';
+import { CONFIG_DICT_ENV, CONFIG_DICT_FILE_ENV, CONFIG_PATH_ENV, CONFIG_SECRETS_ENV, instanceUrl } from '@gym/server/internal/server-process/server-context.js';
+import { newServerToken, SERVER_TOKEN_ENV } from '@gym/server/internal/server-process/server-identity.js';
+import { isWorkersMessage, numWorkersOf } from '@gym/server/internal/server-process/server-workers.js';
+import { TELEMETRY_FILE_ENV } from '@gym/server/internal/telemetry/console-file.js';
+import { isLossesMessage } from '@gym/server/internal/telemetry/loss-report.js';
 import type { TelemetryLosses } from '@gym/lens/setup';
 import { runnableEntrypoint } from './compiled-server.js';
 import { teeChildOutput } from './log-tee.js';
@@ -35,8 +35,9 @@ import { pythonCommand } from './python-interpreter.js';
 import type { PythonCommand } from './python-interpreter.js';
 import type { ServerInstanceDisplay } from './server-instances.js';
 
-const SERVER_MAIN = fileURLToPath(new URL(`../server-process/server-main${OWN_EXTENSION}`, import.meta.url));
-const PYTHON_HOST = fileURLToPath(new URL(`../server-process/python-host${OWN_EXTENSION}`, import.meta.url));
+// resolved as this process resolves @gym/server: its sources under the `source` condition, else its build
+const SERVER_MAIN = fileURLToPath(import.meta.resolve('@gym/server/internal/server-process/server-main.js'));
+const PYTHON_HOST = fileURLToPath(import.meta.resolve('@gym/server/internal/server-process/python-host.js'));
 /** Extra Node flags for server processes, space-separated. */
 export const SERVER_NODE_FLAGS_ENV = 'GYM_SERVER_NODE_FLAGS';
 /** Configs larger than this go to a file instead of the environment (Linux caps one variable at 128 KiB). */

@@ -4,12 +4,12 @@
  * @module
  */
 import { mkdirSync } from 'node:fs';
-import { ConfigInvalidError } from '../config/errors.js';
-import type { ResolvedConfig } from '../config/types.js';
-import { GymUserError } from '../errors.js';
-import { gymMessage } from '../error-class.js';
-import { createHttpClient } from '../http/client.js';
-import type { GymTelemetry } from '../telemetry/state.js';
+import { ConfigInvalidError } from '@gym/server/internal/config/errors.js';
+import type { ResolvedConfig } from '@gym/server/internal/config/types.js';
+import { GymUserError } from '@gym/server/internal/errors.js';
+import { gymMessage } from '@gym/server/internal/error-class.js';
+import { createHttpClient } from '@gym/server/internal/http/client.js';
+import type { GymTelemetry } from '@gym/server/internal/telemetry/state.js';
 import { startHeadServer } from './head-server.js';
 import type { HeadServer } from './head-server.js';
 import { startMemoryProfiling } from './memory-sampler.js';

@@ -5,9 +5,9 @@
  * @module
  */
 import type { Span } from '@opentelemetry/api';
-import { ATTR, SPAN } from '../telemetry/attributes.js';
-import { GATES } from '../telemetry/gates.js';
-import type { GymTelemetry } from '../telemetry/state.js';
+import { ATTR, SPAN } from '@gym/server/internal/telemetry/attributes.js';
+import { GATES } from '@gym/server/internal/telemetry/gates.js';
+import type { GymTelemetry } from '@gym/server/internal/telemetry/state.js';
 
 /** Records one environment's startup. */
 export interface StartupTelemetry {

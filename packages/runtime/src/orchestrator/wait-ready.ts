@@ -2,11 +2,11 @@
  * Readiness: every server answers `GET /`, and every upstream model endpoint answers at all.
  * @module
  */
-import type { ConfigMap } from '../config/types.js';
-import { GymUpstreamError, GymUserError } from '../errors.js';
-import { gymErrorClass, gymMessage } from '../error-class.js';
-import type { HttpClient } from '../http/types.js';
-import { SERVER_TOKEN_HEADER } from '../server-process/server-identity.js';
+import type { ConfigMap } from '@gym/server/internal/config/types.js';
+import { GymUpstreamError, GymUserError } from '@gym/server/internal/errors.js';
+import { gymErrorClass, gymMessage } from '@gym/server/internal/error-class.js';
+import type { HttpClient } from '@gym/server/internal/http/types.js';
+import { SERVER_TOKEN_HEADER } from '@gym/server/internal/server-process/server-identity.js';
 import { portOwner } from './port-owner.js';
 import type { SpawnedServer } from './spawn-server.js';
 

@@ -5,13 +5,13 @@
  * @module
  */
 import { existsSync } from 'node:fs';
-import { createHttpClient } from '../http/client.js';
-import { socketsFor } from '../http/connection-budget.js';
+import { createHttpClient } from '@gym/server/internal/http/client.js';
+import { socketsFor } from '@gym/server/internal/http/connection-budget.js';
 import { createAbortFanout } from './abort-fanout.js';
 import { attachEvidence } from '../evidence/attach.js';
-import { CaptureStore } from '../evidence/capture-store.js';
-import { readEvidenceSettings } from '../evidence/settings.js';
-import { declaredRolloutId } from '../protocol/rollout-id.js';
+import { CaptureStore } from '@gym/server/internal/evidence/capture-store.js';
+import { readEvidenceSettings } from '@gym/server/internal/evidence/settings.js';
+import { declaredRolloutId } from '@gym/server/internal/protocol/rollout-id.js';
 import { dispatchAll } from './dispatch.js';
 import { collateDatasets } from './datasets.js';
 import { agentUrls, chooseAgent } from './environment.js';
@@ -28,8 +28,8 @@ import { runRollout } from './run-rollout.js';
 import { writeRunMetrics } from './run-metrics.js';
 import { rolloutKey } from './types.js';
 import type { RolloutKey } from './types.js';
-import type { RequestInstrumentation } from '../http/instrumentation.js';
-import type { AgentAggregateMetrics } from '../reward-stats/aggregate-metrics.js';
+import type { RequestInstrumentation } from '@gym/server/internal/http/instrumentation.js';
+import type { AgentAggregateMetrics } from '@gym/server/internal/reward-stats/aggregate-metrics.js';
 import type { CollectionEnvironment } from './environment.js';
 import type { MaterializeOptions } from './materialize.js';
 import type { ProgressSink } from './progress.js';

@@ -11,7 +11,7 @@ import { RolloutInputError } from './errors.js';
 import { parseInputRows } from './input-rows.js';
 import { applyPrompt, checkPromptCompatible, loadPromptConfig } from './prompt-config.js';
 import { isJsonObject } from './types.js';
-import type { ConfigMap } from '../config/types.js';
+import type { ConfigMap } from '@gym/server/internal/config/types.js';
 import type { JsonlLine, MalformedLine } from './jsonl.js';
 import type { JsonObject } from './types.js';
 

@@ -5,11 +5,11 @@
  * @module
  */
 import { parse as parseYaml } from 'yaml';
-import { GymUserError } from '../errors.js';
+import { GymUserError } from '@gym/server/internal/errors.js';
 import { RolloutAgentError } from './errors.js';
 import { isJsonObject } from './types.js';
-import type { ConfigMap } from '../config/types.js';
-import type { HttpClient } from '../http/types.js';
+import type { ConfigMap } from '@gym/server/internal/config/types.js';
+import type { HttpClient } from '@gym/server/internal/http/types.js';
 import type { ServerInstanceDisplay } from '../orchestrator/server-instances.js';
 
 /** The servers of a run, as the collector sees them. */

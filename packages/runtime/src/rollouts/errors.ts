@@ -4,10 +4,10 @@
  * failure-row codes and warnings, in `docs/errors-rollouts.md`.
  * @module
  */
-import { gymErrorClass, gymMessage } from '../error-class.js';
-import type { GymErrorCodeOf } from '../error-codes.js';
-import { GymUserError } from '../errors.js';
-import type { GymErrorOptions } from '../errors.js';
+import { gymErrorClass, gymMessage } from '@gym/server/internal/error-class.js';
+import type { GymErrorCodeOf } from '@gym/server/internal/error-codes.js';
+import { GymUserError } from '@gym/server/internal/errors.js';
+import type { GymErrorOptions } from '@gym/server/internal/errors.js';
 
 /** The input JSONL or a dataset is missing, unreadable, or (with `--strict-input`) has malformed lines; or the prompt config cannot be used. */
 export class RolloutInputError extends GymUserError {

@@ -19,11 +19,6 @@ export { openJsonlAppender, readJsonlFile, rolloutPaths } from './rollout-files.
 export type { JsonlAppender, RolloutPaths } from './rollout-files.js';
 export { runRollout } from './run-rollout.js';
 export { traceIdFromHeaders, TRACE_ID_HEADER } from './trace-id.js';
-export { computeAggregateMetrics, computeAgentMetrics, mergeServerMetrics, profileRollouts, stripForAggregation } from '../reward-stats/aggregate-metrics.js';
-export { computeVerifyMetrics } from '../reward-stats/verify-metrics.js';
-export type { VerifyMetrics, VerifyMetricsHooks } from '../reward-stats/verify-metrics.js';
-export type { AgentAggregateMetrics, GroupMetrics } from '../reward-stats/aggregate-metrics.js';
-export { binomial, passAtK, passAtKMetrics } from '../reward-stats/pass-at-k.js';
 export { aggregateShards, expandInputGlobs } from './shards.js';
 export { FAILURE_CODES, ROLLOUT_WARNINGS, RolloutAgentError, RolloutFlagError, RolloutInputError, RolloutShardsNotFoundError } from './errors.js';
 export type { AgentRef, FailureRecord, JsonObject, MaterializedRow, RolloutOutcome } from './types.js';

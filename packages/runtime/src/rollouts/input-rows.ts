@@ -6,11 +6,11 @@
  * @module
  */
 import { readFileSync } from 'node:fs';
-import { checkJsonShape } from '../server/json-body.js';
+import { checkJsonShape } from '@gym/server/internal/server/json-body.js';
 import { describeMalformed, parseJsonlObjects } from './jsonl.js';
 import { FAILURE_CODES, RolloutInputError } from './errors.js';
 import { isJsonObject } from './types.js';
-import { RAW_TASK_ROW, TASK_ROW } from '../protocol/task-row.js';
+import { RAW_TASK_ROW, TASK_ROW } from '@gym/server/internal/protocol/task-row.js';
 import type { JsonlLine, MalformedLine } from './jsonl.js';
 import type { JsonObject } from './types.js';
 

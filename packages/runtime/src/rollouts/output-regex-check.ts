@@ -5,7 +5,7 @@
  * so the run says so up front, once per pattern, naming the construct.
  * @module
  */
-import { compilePythonRegex, PYTHON_RE_FLAGS, UnsupportedPythonRegexError } from '../python-re/index.js';
+import { compilePythonRegex, PYTHON_RE_FLAGS, UnsupportedPythonRegexError } from '@gym/server/internal/python-re/index.js';
 import { isJsonObject } from './types.js';
 import type { JsonObject } from './types.js';
 

@@ -7,7 +7,7 @@
 import { collateDatasets, listDatasets } from './datasets.js';
 import { RolloutFlagError } from './errors.js';
 import { readInputRows } from './input-rows.js';
-import type { ConfigMap } from '../config/index.js';
+import type { ConfigMap } from '@gym/server/internal/config/index.js';
 
 /** The run settings the checks read. */
 export interface PreflightOptions {

@@ -9,7 +9,7 @@
  */
 import { closeSync, constants, fstatSync, ftruncateSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
-import { scrubJsonText } from '../config/secret-scrub.js';
+import { scrubJsonText } from '@gym/server/internal/config/secret-scrub.js';
 import { RolloutOutputError } from './errors.js';
 import { parseJsonlObjects } from './jsonl.js';
 import { stringifyWithFloats } from './python-float.js';

@@ -3,11 +3,11 @@
  * answer when the agent is reachable, written to `<stem>_aggregate_metrics.json`.
  * @module
  */
-import { computeAggregateMetrics, mergeServerMetrics, stripForAggregation } from '../reward-stats/aggregate-metrics.js';
+import { computeAggregateMetrics, mergeServerMetrics, stripForAggregation } from '@gym/server/internal/reward-stats/aggregate-metrics.js';
 import { ROLLOUT_WARNINGS } from './errors.js';
 import { writeTextFile } from './rollout-files.js';
-import type { HttpClient } from '../http/types.js';
-import type { AgentAggregateMetrics } from '../reward-stats/aggregate-metrics.js';
+import type { HttpClient } from '@gym/server/internal/http/types.js';
+import type { AgentAggregateMetrics } from '@gym/server/internal/reward-stats/aggregate-metrics.js';
 import type { JsonObject } from './types.js';
 
 /** Options of {@link writeRunMetrics}. */

@@ -4,11 +4,11 @@
  * @module
  */
 import { FAILURE_CODES } from './errors.js';
-import { declaredRolloutId } from '../protocol/rollout-id.js';
+import { declaredRolloutId } from '@gym/server/internal/protocol/rollout-id.js';
 import { traceIdFromHeaders } from './trace-id.js';
 import { scrubFailureText, upstreamFailure } from './upstream-failure.js';
 import { isJsonObject } from './types.js';
-import type { HttpClient } from '../http/types.js';
+import type { HttpClient } from '@gym/server/internal/http/types.js';
 import type { FailureError, FailureRecord, JsonObject, MaterializedRow, RolloutOutcome } from './types.js';
 
 /** Keys the collector stamps on every output and failure row. */

@@ -10,7 +10,7 @@ import { ROLLOUT_WARNINGS, RolloutShardsNotFoundError } from './errors.js';
 import { describeMalformed } from './jsonl.js';
 import { openJsonlAppender, readJsonlFile, ROLLOUT_FLOAT_KEYS, rolloutPaths } from './rollout-files.js';
 import { writeRunMetrics } from './run-metrics.js';
-import type { AgentAggregateMetrics } from '../reward-stats/aggregate-metrics.js';
+import type { AgentAggregateMetrics } from '@gym/server/internal/reward-stats/aggregate-metrics.js';
 import type { JsonObject } from './types.js';
 
 const GLOB_CHARS = /[*?[]/;

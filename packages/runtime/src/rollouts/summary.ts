@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { isAbsolute, relative } from 'node:path';
-import type { AgentAggregateMetrics } from '../reward-stats/aggregate-metrics.js';
+import type { AgentAggregateMetrics } from '@gym/server/internal/reward-stats/aggregate-metrics.js';
 import type { CollectResult } from './collect.js';
 import { describeWriteLosses } from './write-losses.js';
 import { stringifyWithFloats } from './python-float.js';

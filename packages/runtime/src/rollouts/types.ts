@@ -3,9 +3,9 @@
  * @module
  */
 
-import { isJsonObject } from '../protocol/json.js';
-import type { JsonObject } from '../protocol/json.js';
-import type { AgentRef, TaskRow } from '../protocol/task-row.js';
+import { isJsonObject } from '@gym/server/internal/protocol/json.js';
+import type { JsonObject } from '@gym/server/internal/protocol/json.js';
+import type { AgentRef, TaskRow } from '@gym/server/internal/protocol/task-row.js';
 
 export type { AgentRef, JsonObject };
 export { isJsonObject };

@@ -5,9 +5,9 @@
  * inner server: …" texts — bounded, and scrubbed of the run's secrets and of anything shaped like a key.
  * @module
  */
-import { scrubCredentialShapes } from '../config/redact.js';
-import { scrubSecrets } from '../config/secret-scrub.js';
-import { decodeUpstreamCause, UPSTREAM_CAUSE_HEADER } from '../http/upstream-cause.js';
+import { scrubCredentialShapes } from '@gym/server/internal/config/redact.js';
+import { scrubSecrets } from '@gym/server/internal/config/secret-scrub.js';
+import { decodeUpstreamCause, UPSTREAM_CAUSE_HEADER } from '@gym/server/internal/http/upstream-cause.js';
 import type { JsonObject } from './types.js';
 
 /** The most of the upstream body a failure row keeps. */

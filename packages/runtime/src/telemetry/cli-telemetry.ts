@@ -9,8 +9,8 @@ import { createWriteStream, mkdirSync } from 'node:fs';
 import type { WriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { applyTelemetryEnv, validateTelemetrySettings } from './env.js';
-import { initTelemetry } from './init.js';
-import type { GymTelemetry } from './state.js';
+import { initTelemetry } from '@gym/server/internal/telemetry/init.js';
+import type { GymTelemetry } from '@gym/server/internal/telemetry/state.js';
 
 /** A CLI process's telemetry. */
 export interface CliTelemetry {

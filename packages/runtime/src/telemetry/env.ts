@@ -6,9 +6,9 @@
  * @module
  */
 import { randomUUID } from 'node:crypto';
-import { GymUserError } from '../errors.js';
-import { MEMORY_PROFILING_ENV_FIELDS, resolveTelemetrySettings, TELEMETRY_ENV_FIELDS } from './settings.js';
-import type { TelemetrySettings } from './settings.js';
+import { GymUserError } from '@gym/server/internal/errors.js';
+import { MEMORY_PROFILING_ENV_FIELDS, resolveTelemetrySettings, TELEMETRY_ENV_FIELDS } from '@gym/server/internal/telemetry/settings.js';
+import type { TelemetrySettings } from '@gym/server/internal/telemetry/settings.js';
 
 type Env = Record<string, string | undefined>;
 type Block = Readonly<Record<string, unknown>> | undefined;

@@ -5,12 +5,12 @@
  * rollouts' traces still carry the run id.
  * @module
  */
-import type { TraceScope } from '../http/instrumentation.js';
-import { SPAN } from './attributes.js';
-import { GATES } from './gates.js';
-import { inGymSpan } from './gym-span.js';
-import { rolloutRootScope } from './rollout-root.js';
-import type { GymTelemetry } from './state.js';
+import type { TraceScope } from '@gym/server/internal/http/instrumentation.js';
+import { SPAN } from '@gym/server/internal/telemetry/attributes.js';
+import { GATES } from '@gym/server/internal/telemetry/gates.js';
+import { inGymSpan } from '@gym/server/internal/telemetry/gym-span.js';
+import { rolloutRootScope } from '@gym/server/internal/telemetry/rollout-root.js';
+import type { GymTelemetry } from '@gym/server/internal/telemetry/state.js';
 
 /**
  * Runs `run` inside `gym.job` when telemetry is on and the `job` group enabled. `run` gets the

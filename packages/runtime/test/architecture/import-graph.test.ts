@@ -1,9 +1,9 @@
 // The arrows of docs/architecture/packages.md, checked over the sources: which package may import
-// which, how the runtime reaches its optional packages, which runtime folders may import which,
-// and that every package a source imports is declared in its package.json.
+// which, how the server package and the runtime reach their optional packages, which folders of
+// each may import which, and that every package a source imports is declared in its package.json.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { builtinModules } from 'node:module';
 import ts from 'typescript';
@@ -68,6 +68,8 @@ interface Workspace {
   name: string;
   declared: Set<string>;
   exports: Set<string>;
+  /** Subpath patterns of `exports` (`@gym/server/internal/*.js`) as prefix and suffix of a specifier. */
+  patterns: { prefix: string; suffix: string }[];
   imports: Import[];
 }
 
@@ -80,17 +82,33 @@ function workspace(dir: string, roots: string[]): Workspace {
     optionalDependencies?: object;
   };
   const declared = new Set([...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {}), ...Object.keys(pkg.optionalDependencies ?? {})]);
-  const exports = new Set(Object.keys(pkg.exports ?? {}).map((sub) => (sub === '.' ? pkg.name : `${pkg.name}/${sub.slice(2)}`)));
+  const specifiers = Object.keys(pkg.exports ?? {}).map((sub) => (sub === '.' ? pkg.name : `${pkg.name}/${sub.slice(2)}`));
+  const exports = new Set(specifiers.filter((s) => !s.includes('*')));
+  const patterns = specifiers.filter((s) => s.includes('*')).map((s) => ({ prefix: s.split('*')[0]!, suffix: s.split('*')[1]! }));
   const imports = roots.flatMap((root) => sourceFiles(join(REPO_ROOT, dir, root))).flatMap(importsOf);
-  return { dir, name: pkg.name, declared, exports, imports };
+  return { dir, name: pkg.name, declared, exports, patterns, imports };
+}
+
+/** True when `specifier` is one of the entry points of `w`, or matches one of its patterns with a file behind it. */
+function isExported(w: Workspace, specifier: string): boolean {
+  if (w.exports.has(specifier)) return true;
+  return w.patterns.some(
+    ({ prefix, suffix }) =>
+      specifier.startsWith(prefix) && specifier.endsWith(suffix) && existsSync(join(REPO_ROOT, w.dir, 'src', `${specifier.slice(prefix.length, specifier.length - suffix.length)}.ts`)),
+  );
 }
 
 const names = workspace('packages/names', ['src']);
 const lens = workspace('packages/lens', ['src']);
 const trace = workspace('packages/trace', ['src']);
+const server = workspace('packages/server', ['src']);
 const runtime = workspace('packages/runtime', ['src', 'bin']);
 const bench = workspace('bench', ['.']);
-const ALL = [names, lens, trace, runtime, bench];
+const ALL = [names, lens, trace, server, runtime, bench];
+/** Every TypeScript file outside the packages that imports them: gym's own servers, tests, benchmarks. */
+const consumers = ['resources_servers', 'responses_api_agents', 'responses_api_models', 'bench', 'test', ...['lens', 'trace', 'server', 'runtime'].map((p) => `packages/${p}/test`)].flatMap((dir) =>
+  sourceFiles(join(REPO_ROOT, dir)).flatMap(importsOf),
+);
 const byName = new Map(ALL.map((w) => [w.name, w]));
 
 const gymImports = (w: Workspace): Import[] => w.imports.filter((i) => i.specifier.startsWith('@gym/'));
@@ -109,10 +127,23 @@ describe('package arrows', () => {
     assert.deepEqual(show(gymImports(trace).filter((i) => packageOf(i.specifier) !== '@gym/names')), []);
   });
 
-  it('@gym/runtime reaches lens and OpenTelemetry only through types and import(), so it runs without them', () => {
-    const optional = runtime.imports.filter((i) => ['@gym/lens', '@opentelemetry/api'].includes(packageOf(i.specifier)));
-    assert.ok(optional.length > 0, 'the scan found no lens import: it is broken');
-    assert.deepEqual(show(optional.filter((i) => !i.typeOnly && !i.dynamic)), []);
+  it('@gym/server imports only @gym/names of the gym packages, and lens as an optional peer: never trace, never runtime', () => {
+    assert.deepEqual(show(gymImports(server).filter((i) => !['@gym/names', '@gym/lens'].includes(packageOf(i.specifier)))), []);
+  });
+
+  for (const w of [server, runtime]) {
+    it(`${w.name} reaches lens and OpenTelemetry only through types and import(), so it runs without them`, () => {
+      const optional = w.imports.filter((i) => ['@gym/lens', '@opentelemetry/api'].includes(packageOf(i.specifier)));
+      assert.ok(optional.length > 0, 'the scan found no lens import: it is broken');
+      assert.deepEqual(show(optional.filter((i) => !i.typeOnly && !i.dynamic)), []);
+    });
+  }
+
+  it("@gym/server/internal/… is gym's own: only @gym/runtime and tests import it, never a server or a benchmark", () => {
+    const internal = (i: Import): boolean => i.specifier.startsWith('@gym/server/internal/');
+    assert.ok(runtime.imports.some(internal), 'the scan found no internal import: it is broken');
+    const outside = [...ALL.filter((w) => w !== runtime).flatMap((w) => w.imports), ...consumers.filter((i) => !/^packages\/[a-z]+\/test\//.test(i.file))];
+    assert.deepEqual(show(outside.filter(internal)), []);
   });
 
   it('@gym/runtime imports @gym/trace only in cli/: the command table statically, the library through import()', () => {
@@ -122,7 +153,10 @@ describe('package arrows', () => {
   });
 
   it('imports other packages through their exported entry points only', () => {
-    const bad = ALL.flatMap((w) => gymImports(w).filter((i) => !(byName.get(packageOf(i.specifier))?.exports.has(i.specifier) ?? false)));
+    const bad = [...ALL.flatMap(gymImports), ...consumers.filter((i) => i.specifier.startsWith('@gym/'))].filter((i) => {
+      const target = byName.get(packageOf(i.specifier));
+      return target === undefined || !isExported(target, i.specifier);
+    });
     assert.deepEqual(show(bad), []);
   });
 
@@ -136,25 +170,43 @@ describe('package arrows', () => {
   });
 });
 
-/** The runtime folder of a repository-relative path under packages/runtime/src (`(root)` for errors.ts, index.ts). */
-function folderOf(path: string): string {
-  const inSrc = relative(join(REPO_ROOT, 'packages/runtime/src'), join(REPO_ROOT, path));
+/** The folder of a repository-relative path under `packages/<pkg>/src` (`(root)` for errors.ts, index.ts). */
+function folderOf(pkg: string, path: string): string {
+  const inSrc = relative(join(REPO_ROOT, 'packages', pkg, 'src'), join(REPO_ROOT, path));
   return inSrc.includes('/') ? inSrc.split('/')[0]! : '(root)';
 }
 
-/** Runtime-internal arrows: from folder → to folder, for every relative import between two folders. */
-const folderArrows = runtime.imports
-  .filter((i) => i.file.startsWith('packages/runtime/src/') && i.specifier.startsWith('.'))
-  .map((i) => ({ ...i, from: folderOf(i.file), to: folderOf(relative(REPO_ROOT, resolve(REPO_ROOT, dirname(i.file), i.specifier))) }))
-  .filter((a) => a.from !== a.to);
+const INTERNAL = '@gym/server/internal/';
 
+/**
+ * Arrows between folders: from folder → to folder, for every relative import between two folders
+ * of one package, and for the runtime's imports of the server package's folders (`@gym/server/internal/<folder>/…`).
+ */
+const folderArrows = [
+  ...server.imports
+    .filter((i) => i.file.startsWith('packages/server/src/') && i.specifier.startsWith('.'))
+    .map((i) => ({ ...i, pkg: 'server', from: folderOf('server', i.file), to: folderOf('server', relative(REPO_ROOT, resolve(REPO_ROOT, dirname(i.file), i.specifier))) })),
+  ...runtime.imports
+    .filter((i) => i.file.startsWith('packages/runtime/src/') && (i.specifier.startsWith('.') || i.specifier.startsWith(INTERNAL)))
+    .map((i) => ({
+      ...i,
+      pkg: 'runtime',
+      from: folderOf('runtime', i.file),
+      to: i.specifier.startsWith(INTERNAL)
+        ? `@gym/server ${folderOf('server', join('packages/server/src', i.specifier.slice(INTERNAL.length)))}`
+        : folderOf('runtime', relative(REPO_ROOT, resolve(REPO_ROOT, dirname(i.file), i.specifier))),
+    })),
+].filter((a) => a.from !== a.to);
+
+/** The arrows from a folder of `@gym/server` that `allowed` refuses. */
 function arrowsFrom(from: string, allowed: (to: string) => boolean): string[] {
-  return folderArrows.filter((a) => a.from === from && !allowed(a.to)).map((a) => `${a.file} → ${a.specifier}`);
+  return folderArrows.filter((a) => a.pkg === 'server' && a.from === from && !allowed(a.to)).map((a) => `${a.file} → ${a.specifier}`);
 }
 
-describe("runtime's folders", () => {
+describe('the folders of @gym/server and @gym/runtime', () => {
   it('the scan sees the folders', () => {
-    assert.ok(new Set(folderArrows.map((a) => a.from)).size >= 8);
+    assert.ok(new Set(folderArrows.filter((a) => a.pkg === 'server').map((a) => a.from)).size >= 7);
+    assert.ok(new Set(folderArrows.filter((a) => a.pkg === 'runtime').map((a) => a.from)).size >= 4);
   });
 
   it('config/ and http/ are leaves: they import only the error base (errors.ts)', () => {
@@ -196,20 +248,29 @@ describe("runtime's folders", () => {
     );
   });
 
-  it('python-re/ is self-contained: no import outside its folder, no package (a server-authoring module that can move as is)', () => {
+  it('python-re/ is self-contained: no import outside its folder, no package (a server-authoring module of its own, the `@gym/server/python-re` entry point)', () => {
     assert.deepEqual(
       arrowsFrom('python-re', () => false),
       [],
     );
     assert.deepEqual(
-      runtime.imports.filter((i) => i.file.startsWith('packages/runtime/src/python-re/') && !i.specifier.startsWith('./')).map((i) => `${i.file} → ${i.specifier}`),
+      server.imports.filter((i) => i.file.startsWith('packages/server/src/python-re/') && !i.specifier.startsWith('./')).map((i) => `${i.file} → ${i.specifier}`),
       [],
     );
   });
 
   it('nothing imports cli/ (only bin/gym.mjs runs it) and nothing but testing/ imports testing/', () => {
     assert.deepEqual(
-      folderArrows.filter((a) => a.to === 'cli' || a.to === 'testing').map((a) => `${a.file} → ${a.specifier}`),
+      folderArrows.filter((a) => ['cli', 'testing', '@gym/server testing'].includes(a.to)).map((a) => `${a.file} → ${a.specifier}`),
+      [],
+    );
+  });
+
+  it('the server side never reaches back: no folder of @gym/server imports one of the runtime (its package arrow, here per file)', () => {
+    assert.deepEqual(
+      server.imports
+        .filter((i) => i.specifier.startsWith('.') && !resolve(REPO_ROOT, dirname(i.file), i.specifier).startsWith(join(REPO_ROOT, 'packages/server/src')))
+        .map((i) => `${i.file} → ${i.specifier}`),
       [],
     );
   });

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findHeadUrl, headUrlOverrides, parseHeadUrl } from '../../src/cli/head-url.js';
 import { toLoadConfigOptions } from '../../src/cli/config-options.js';
-import { applyOverrides, loadConfig, parseOverrides } from '../../src/config/index.js';
+import { applyOverrides, loadConfig, parseOverrides } from '../../../server/src/config/index.js';
 
 describe('parseHeadUrl', () => {
   it('accepts a URL, host:port, or a bare port', () => {

@@ -6,9 +6,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { checkServerConfig, isServerConfigSchema } from '../../src/protocol/server-config.js';
+import { checkServerConfig, isServerConfigSchema } from '../../../server/src/protocol/server-config.js';
 import { runGym } from '../support/gym-process.js';
-import type { ServerInstanceConfig } from '../../src/config/types.js';
+import type { ServerInstanceConfig } from '../../../server/src/config/types.js';
 
 const MODEL = ['--resources-server', 'mcqa', '--model-type', 'simulated_model'];
 

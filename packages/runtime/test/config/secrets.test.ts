@@ -1,8 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { configForServer, ownSecrets, restoreSecrets } from '../../src/config/server-secrets.js';
-import { createSecretScrubber, secretValuesOf } from '../../src/config/secret-scrub.js';
-import { redactSecrets } from '../../src/config/redact.js';
+import { configForServer, ownSecrets, restoreSecrets } from '../../../server/src/config/server-secrets.js';
+import { createSecretScrubber, secretValuesOf } from '../../../server/src/config/secret-scrub.js';
+import { redactSecrets } from '../../../server/src/config/redact.js';
 import { argvSecretWarnings, toLoadConfigOptions } from '../../src/cli/config-options.js';
 
 const TREE = {

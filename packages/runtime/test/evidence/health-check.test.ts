@@ -9,7 +9,7 @@ import { captureAttachment } from '../../src/evidence/capture-records.js';
 import { joinTrajectory } from '../../src/evidence/trajectory.js';
 import { runHealthCheck } from '../../src/evidence/health-report.js';
 import { runGym } from '../support/gym-process.js';
-import type { AgentObservationBundle } from '../../src/evidence/observations.js';
+import type { AgentObservationBundle } from '../../../server/src/evidence/observations.js';
 
 const dirs: string[] = [];
 after(() => {

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { captureAttachment } from '../../src/evidence/capture-records.js';
 import { joinTrajectory } from '../../src/evidence/trajectory.js';
-import type { AgentInvocation, AgentObservationBundle, ModelCallRef } from '../../src/evidence/observations.js';
+import type { AgentInvocation, AgentObservationBundle, ModelCallRef } from '../../../server/src/evidence/observations.js';
 
 const POLICY = { type: 'responses_api_models', name: 'policy' };
 const JUDGE = { type: 'responses_api_models', name: 'judge' };

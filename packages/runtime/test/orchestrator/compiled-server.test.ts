@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { compiledEntrypoint } from '../../src/orchestrator/compiled-server.js';
-import { isBuildCurrent } from '../../src/server-process/build-freshness.js';
+import { isBuildCurrent } from '../../src/orchestrator/build-freshness.js';
 
 const BUILT = new Date('2026-01-02T00:00:00Z');
 const BEFORE = new Date('2026-01-01T00:00:00Z');

@@ -27,7 +27,7 @@ describe('gym env start with a current build', { skip: process.platform !== 'lin
       assert.equal(env.servers.length, 3);
       for (const server of env.servers) {
         const line = commandLine(server.pid);
-        assert.match(line, /packages\/runtime\/dist\/server-process\/server-main\.js /, server.process_name);
+        assert.match(line, /packages\/server\/dist\/server-process\/server-main\.js /, server.process_name);
         assert.match(line, new RegExp(`/dist/${server.server_type}/[^/ ]+/app\\.js$`), server.process_name);
         assert.doesNotMatch(line, /tsx/, server.process_name);
       }

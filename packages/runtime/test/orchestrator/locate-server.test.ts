@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { locateServer } from '../../src/orchestrator/spawn-server.js';
-import type { ServerInstanceConfig } from '../../src/config/types.js';
+import type { ServerInstanceConfig } from '../../../server/src/config/types.js';
 
 const root = mkdtempSync(join(tmpdir(), 'gym-locate-'));
 after(() => rmSync(root, { recursive: true, force: true }));

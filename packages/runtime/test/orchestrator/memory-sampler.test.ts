@@ -6,8 +6,8 @@ import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
 import type { MetricData } from '@opentelemetry/sdk-metrics';
 import { MEMORY_METRIC, startMemoryProfiling, startMemorySampler } from '../../src/orchestrator/memory-sampler.js';
 import { procAvailable } from '../../src/orchestrator/proc-memory.js';
-import { resolveTelemetrySettings } from '../../src/telemetry/settings.js';
-import type { GymTelemetry } from '../../src/telemetry/state.js';
+import { resolveTelemetrySettings } from '../../../server/src/telemetry/settings.js';
+import type { GymTelemetry } from '../../../server/src/telemetry/state.js';
 import { startProcessTree } from './process-tree.js';
 import type { ProcessTree } from './process-tree.js';
 

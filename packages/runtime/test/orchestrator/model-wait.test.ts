@@ -3,9 +3,9 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import { createHttpClient } from '../../src/http/client.js';
+import { createHttpClient } from '../../../server/src/http/client.js';
 import { SKIP_MODEL_WAIT, StartInterruptedError, waitForModelEndpoints } from '../../src/orchestrator/wait-ready.js';
-import { applyOverrides, parseOverrides } from '../../src/config/index.js';
+import { applyOverrides, parseOverrides } from '../../../server/src/config/index.js';
 import { freePort } from '../support/gym-process.js';
 
 describe('waitForModelEndpoints', () => {

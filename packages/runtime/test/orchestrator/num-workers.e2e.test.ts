@@ -8,7 +8,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig, startEnvironment } from '@gym/runtime';
+import { loadConfig } from '@gym/server';
+import { startEnvironment } from '@gym/runtime';
 import type { RunningEnvironment } from '@gym/runtime';
 import { readRecords } from '../support/console-records.js';
 import { REPO_ROOT, freePort, isAlive } from '../support/gym-process.js';
@@ -152,7 +153,7 @@ describe('console telemetry files with several writers', () => {
   it('keeps every line whole when several processes append large batches to one file at once', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gym-append-'));
     const path = join(dir, 'server.log');
-    const consoleFile = new URL('../../src/telemetry/console-file.ts', import.meta.url).href;
+    const consoleFile = new URL('../../../server/src/telemetry/console-file.ts', import.meta.url).href;
     // each writer: 200 batches of 60 lines (~20 KiB per write), as the console exporter writes a batch
     const script = `
       import { closeTelemetryFile, openTelemetryFile } from ${JSON.stringify(consoleFile)};

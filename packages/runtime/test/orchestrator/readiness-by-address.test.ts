@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { createHttpClient } from '../../src/http/client.js';
+import { createHttpClient } from '../../../server/src/http/client.js';
 import { procAvailable } from '../../src/orchestrator/proc-memory.js';
 import type { SpawnedServer } from '../../src/orchestrator/spawn-server.js';
 import { waitForServers } from '../../src/orchestrator/wait-ready.js';

@@ -9,13 +9,13 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { dumpConfigYaml } from '../../src/config/dump.js';
-import { loadConfig } from '../../src/config/load.js';
-import { typescriptNodeFlags } from '../../src/server-process/node-flags.js';
+import { dumpConfigYaml } from '../../../server/src/config/dump.js';
+import { loadConfig } from '../../../server/src/config/load.js';
+import { typescriptNodeFlags } from '../../src/orchestrator/node-flags.js';
 import { readRecords } from '../support/console-records.js';
 import { REPO_ROOT } from '../support/gym-process.js';
 
-const SERVER_MAIN = fileURLToPath(new URL('../../src/server-process/server-main.ts', import.meta.url));
+const SERVER_MAIN = fileURLToPath(new URL('../../../server/src/server-process/server-main.ts', import.meta.url));
 const AGENT = 'example_single_tool_call_simple_agent';
 const ROW = readFileSync(join(REPO_ROOT, 'resources_servers/example_single_tool_call/data/example.jsonl'), 'utf8').split('\n')[0]!;
 const tag = (process.pid % 10000).toString(36);

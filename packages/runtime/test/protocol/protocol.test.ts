@@ -2,7 +2,7 @@
 // line names; and collection reading its input through them.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { RAW_TASK_ROW, RESPONSES_RESULT, TASK_ROW, VERIFY_REQUEST, VERIFY_RESPONSE } from '../../src/protocol/index.js';
+import { RAW_TASK_ROW, RESPONSES_RESULT, TASK_ROW, VERIFY_REQUEST, VERIFY_RESPONSE } from '../../../server/src/protocol/index.js';
 import { parseInputRows } from '../../src/rollouts/input-rows.js';
 import type { z } from 'zod';
 

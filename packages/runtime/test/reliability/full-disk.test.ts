@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CaptureStore } from '../../src/evidence/capture-store.js';
+import { CaptureStore } from '../../../server/src/evidence/capture-store.js';
 import { captureAttachment } from '../../src/evidence/capture-records.js';
 import { checkRollout } from '../../src/evidence/health-checks.js';
 import { openJsonlAppender, readJsonlFile, writeTextFile } from '../../src/rollouts/rollout-files.js';

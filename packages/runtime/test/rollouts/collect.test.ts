@@ -1,7 +1,7 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
-import { GymHttpRequestError } from '../../src/http/errors.js';
+import { GymHttpRequestError } from '../../../server/src/http/errors.js';
 import { collectRollouts } from '../../src/rollouts/collect.js';
 import { keysOf, readRows, startTestAgent, tempRun } from './test-agent.js';
 import type { TestAgent } from './test-agent.js';

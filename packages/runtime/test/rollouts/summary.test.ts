@@ -9,7 +9,7 @@ import { createRunLogDir } from '../../src/orchestrator/log-dir.js';
 import { rolloutPaths } from '../../src/rollouts/rollout-files.js';
 import { execFileSync } from 'node:child_process';
 import { formatSummary, keyMetricsBlocks } from '../../src/rollouts/summary.js';
-import type { AgentAggregateMetrics } from '../../src/reward-stats/aggregate-metrics.js';
+import type { AgentAggregateMetrics } from '../../../server/src/reward-stats/aggregate-metrics.js';
 import type { CollectResult } from '../../src/rollouts/collect.js';
 
 describe('formatSummary', () => {

@@ -6,9 +6,9 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defineAgentServer } from '../../src/server/agent-server.js';
-import { listen } from '../../src/server/lifecycle.js';
-import type { RouteContext } from '../../src/server/json-route.js';
+import { defineAgentServer } from '../../../server/src/server/agent-server.js';
+import { listen } from '../../../server/src/server/lifecycle.js';
+import type { RouteContext } from '../../../server/src/server/json-route.js';
 import type { CollectionEnvironment } from '../../src/rollouts/environment.js';
 import type { ServerInstanceDisplay } from '../../src/orchestrator/server-instances.js';
 

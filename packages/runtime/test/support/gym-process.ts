@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '../../src/testing/free-port.js';
+import { freePort } from '../../../server/src/testing/free-port.js';
 
 export { freePort };
 

@@ -9,13 +9,13 @@ import { trace } from '@opentelemetry/api';
 import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { z } from 'zod';
-import { loadConfig } from '../../src/config/load.js';
-import { dumpConfigYaml } from '../../src/config/dump.js';
-import { createHttpClient } from '../../src/http/client.js';
-import { defineAgentServer, defineModelServer, defineResourcesServer, listen } from '../../src/server/index.js';
-import { initTelemetry } from '../../src/telemetry/init.js';
-import { serverTelemetrySettings } from '../../src/telemetry/settings.js';
-import { processTelemetry } from '../../src/telemetry/process-telemetry.js';
+import { loadConfig } from '../../../server/src/config/load.js';
+import { dumpConfigYaml } from '../../../server/src/config/dump.js';
+import { createHttpClient } from '../../../server/src/http/client.js';
+import { defineAgentServer, defineModelServer, defineResourcesServer, listen } from '../../../server/src/server/index.js';
+import { initTelemetry } from '../../../server/src/telemetry/init.js';
+import { serverTelemetrySettings } from '../../../server/src/telemetry/settings.js';
+import { processTelemetry } from '../../../server/src/telemetry/process-telemetry.js';
 import { REPO_ROOT, freePort, runGym } from '../support/gym-process.js';
 import { telemetryEnv } from '../support/rollout-tree.js';
 
@@ -129,7 +129,7 @@ describe('invalid telemetry settings', () => {
     const resources = config.servers.find((s) => s.serverType === 'resources_servers')!;
     const child = spawn(
       process.execPath,
-      ['--conditions=source', '--import', 'tsx', join(REPO_ROOT, 'packages/runtime/src/server-process/server-main.ts'), join(REPO_ROOT, 'resources_servers/example_single_tool_call/app.ts')],
+      ['--conditions=source', '--import', 'tsx', join(REPO_ROOT, 'packages/server/src/server-process/server-main.ts'), join(REPO_ROOT, 'resources_servers/example_single_tool_call/app.ts')],
       {
         cwd: REPO_ROOT,
         env: telemetryEnv({ NEMO_GYM_CONFIG_DICT: dumpConfigYaml(config.raw), NEMO_GYM_CONFIG_PATH: resources.instanceName, NEMO_GYM_OTEL_ENABLED: '1', NEMO_GYM_OTEL_TRACES_ENABLED: 'perhaps' }),

@@ -4,7 +4,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { applyTelemetryEnv, validateTelemetrySettings } from '../../src/telemetry/env.js';
-import { resolveTelemetrySettings, serverTelemetrySettings, TELEMETRY_OFF } from '../../src/telemetry/settings.js';
+import { resolveTelemetrySettings, serverTelemetrySettings, TELEMETRY_OFF } from '../../../server/src/telemetry/settings.js';
 
 const resolve = (block: Record<string, unknown> | undefined, env: Record<string, string>) => resolveTelemetrySettings(block, env).settings;
 const apply = (block: Record<string, unknown> | undefined, env: Record<string, string | undefined>) => applyTelemetryEnv(validateTelemetrySettings(block, env), block, env);

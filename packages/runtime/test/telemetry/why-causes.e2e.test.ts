@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { assembleTraces, attributeRollout, buildSaturation, diagnosisSentence, findBottleneck, findRollouts, hopTimeline, readSpans, why } from '@gym/trace';
 import type { Attribution, Bottleneck, NetworkHop, ServiceLoad, TraceSet } from '@gym/trace';
-import { createHttpClient } from '../../src/http/client.js';
+import { createHttpClient } from '../../../server/src/http/client.js';
 import { collectRollouts } from '../../src/rollouts/collect.js';
 import { fetchEnvironment } from '../../src/rollouts/environment.js';
 import { startDelayingProxy } from '../support/delaying-proxy.js';

@@ -8,7 +8,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { searchRoots } from '../../config/search-roots.js';
+import { searchRoots } from '@gym/server/internal/config/search-roots.js';
 import { INSTALL_ROOT } from '../config-options.js';
 import type { CliIo } from '../io.js';
 

@@ -5,11 +5,11 @@
  * @module
  */
 import { relative } from 'node:path';
-import { dumpConfigYaml } from '../../config/dump.js';
-import { ConfigInvalidError } from '../../config/errors.js';
-import { loadConfig } from '../../config/load.js';
-import { redactSecrets } from '../../config/redact.js';
-import { searchRoots } from '../../config/search-roots.js';
+import { dumpConfigYaml } from '@gym/server/internal/config/dump.js';
+import { ConfigInvalidError } from '@gym/server/internal/config/errors.js';
+import { loadConfig } from '@gym/server/internal/config/load.js';
+import { redactSecrets } from '@gym/server/internal/config/redact.js';
+import { searchRoots } from '@gym/server/internal/config/search-roots.js';
 import { assertHasServers } from '../../orchestrator/start-environment.js';
 import { pythonCommand } from '../../orchestrator/python-interpreter.js';
 import { locateServer } from '../../orchestrator/spawn-server.js';

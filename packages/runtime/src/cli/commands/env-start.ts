@@ -5,9 +5,9 @@
  * @module
  */
 import { outputWidth } from '@gym/trace/cli';
-import { loadConfig } from '../../config/load.js';
-import { searchRoots } from '../../config/search-roots.js';
-import { ExitError } from '../../errors.js';
+import { loadConfig } from '@gym/server/internal/config/load.js';
+import { searchRoots } from '@gym/server/internal/config/search-roots.js';
+import { ExitError } from '@gym/server/internal/errors.js';
 import { argvSecretWarnings, toLoadConfigOptions } from '../config-options.js';
 import { serverTableLines } from '../server-table.js';
 import { startCliEnvironment } from '../start-cli-environment.js';

@@ -2,8 +2,8 @@
  * `gym env status`: ask the head server for its server instances and health-check each one.
  * @module
  */
-import { ExitError, GymUserError } from '../../errors.js';
-import { createHttpClient } from '../../http/client.js';
+import { ExitError, GymUserError } from '@gym/server/internal/errors.js';
+import { createHttpClient } from '@gym/server/internal/http/client.js';
 import type { ServerInstanceDisplay } from '../../orchestrator/server-instances.js';
 import { outputWidth } from '@gym/trace/cli';
 import { findHeadUrl } from '../head-url.js';

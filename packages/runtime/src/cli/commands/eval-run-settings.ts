@@ -4,11 +4,11 @@
  * NeMo Gym); numbers are validated here and nowhere else; nothing is guessed from value shapes.
  * @module
  */
-import { parseOverrideValue } from '../../config/override-parse.js';
+import { parseOverrideValue } from '@gym/server/internal/config/override-parse.js';
 import { DATASET_TYPES } from '../../rollouts/datasets.js';
 import { RolloutFlagError } from '../../rollouts/errors.js';
 import { isJsonObject } from '../../rollouts/types.js';
-import type { ConfigMap } from '../../config/types.js';
+import type { ConfigMap } from '@gym/server/internal/config/types.js';
 import type { JsonObject } from '../../rollouts/types.js';
 import type { ConfigFlags } from '../config-options.js';
 

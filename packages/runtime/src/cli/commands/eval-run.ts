@@ -4,15 +4,15 @@
  * @module
  */
 import { resolve } from 'node:path';
-import { loadConfig } from '../../config/load.js';
-import { applyOverrides } from '../../config/override-apply.js';
-import { parseOverrides } from '../../config/override-parse.js';
-import { lookupPath, searchRoots } from '../../config/search-roots.js';
-import { ExitError } from '../../errors.js';
-import { createHttpClient } from '../../http/client.js';
-import { withDefaultScope } from '../../http/instrumentation.js';
+import { loadConfig } from '@gym/server/internal/config/load.js';
+import { applyOverrides } from '@gym/server/internal/config/override-apply.js';
+import { parseOverrides } from '@gym/server/internal/config/override-parse.js';
+import { lookupPath, searchRoots } from '@gym/server/internal/config/search-roots.js';
+import { ExitError } from '@gym/server/internal/errors.js';
+import { createHttpClient } from '@gym/server/internal/http/client.js';
+import { withDefaultScope } from '@gym/server/internal/http/instrumentation.js';
 import { createRunLogDir } from '../../orchestrator/log-dir.js';
-import { isBroken } from '../../server-process/stdio-guard.js';
+import { isBroken } from '@gym/server/internal/server-process/stdio-guard.js';
 import { collectRollouts } from '../../rollouts/collect.js';
 import { checkRunInput } from '../../rollouts/preflight.js';
 import { agentUrls, chooseAgent, fetchEnvironment } from '../../rollouts/environment.js';
@@ -20,8 +20,8 @@ import { loadPromptConfig } from '../../rollouts/prompt-config.js';
 import { formatSummary } from '../../rollouts/summary.js';
 import { setUpCliTelemetry } from '../../telemetry/cli-telemetry.js';
 import { withJobSpan } from '../../telemetry/job-span.js';
-import { processTelemetry } from '../../telemetry/process-telemetry.js';
-import type { GymTelemetry } from '../../telemetry/state.js';
+import { processTelemetry } from '@gym/server/internal/telemetry/process-telemetry.js';
+import type { GymTelemetry } from '@gym/server/internal/telemetry/state.js';
 import { INSTALL_ROOT, argvSecretWarnings, toLoadConfigOptions } from '../config-options.js';
 import { findHeadUrl } from '../head-url.js';
 import { startCliEnvironment } from '../start-cli-environment.js';

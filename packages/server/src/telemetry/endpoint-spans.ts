@@ -128,7 +128,6 @@ export function endpointWrappers(telemetry: GymTelemetry): Record<GymEndpoint, W
       return result;
     } finally {
       instruments.verifyDuration.record(performance.now() - started);
-      instruments.verifySuccessRate.record(instruments.verifyTally.completed / instruments.verifyTally.calls);
     }
   };
 

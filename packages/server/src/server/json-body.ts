@@ -27,37 +27,39 @@ export interface JsonShapeProblem {
  * problem, or undefined. Recursion never goes deeper than `maxDepth + 1` frames.
  */
 export function checkJsonShape(value: unknown, maxDepth: number = MAX_JSON_DEPTH): JsonShapeProblem | undefined {
-  const path: (string | number)[] = [];
-  const visit = (node: unknown, depth: number): JsonShapeProblem | undefined => {
-    if (node === null || typeof node !== 'object') return undefined;
-    if (depth > maxDepth) {
-      return { loc: path.slice(0, 8), msg: `JSON is nested deeper than ${maxDepth} levels`, type: 'json_too_deep' };
-    }
-    if (Array.isArray(node)) {
-      for (let i = 0; i < node.length; i++) {
-        const item: unknown = node[i];
-        if (item === null || typeof item !== 'object') continue;
-        path.push(i);
-        const problem = visit(item, depth + 1);
-        if (problem !== undefined) return problem;
-        path.pop();
-      }
-      return undefined;
-    }
-    for (const key in node) {
-      if (key === '__proto__') {
-        return { loc: [...path, key], msg: 'Key "__proto__" is not allowed: it could change the prototype of an object', type: 'forbidden_key' };
-      }
-      const item = (node as Record<string, unknown>)[key];
+  return visitJson(value, 1, maxDepth, []);
+}
+
+// a module function, not a closure per body: under tsx a named closure also costs a `defineProperty`
+// of its name on every request (a top frame of this file in the resources server's profile)
+function visitJson(node: unknown, depth: number, maxDepth: number, path: (string | number)[]): JsonShapeProblem | undefined {
+  if (node === null || typeof node !== 'object') return undefined;
+  if (depth > maxDepth) {
+    return { loc: path.slice(0, 8), msg: `JSON is nested deeper than ${maxDepth} levels`, type: 'json_too_deep' };
+  }
+  if (Array.isArray(node)) {
+    for (let i = 0; i < node.length; i++) {
+      const item: unknown = node[i];
       if (item === null || typeof item !== 'object') continue;
-      path.push(key);
-      const problem = visit(item, depth + 1);
+      path.push(i);
+      const problem = visitJson(item, depth + 1, maxDepth, path);
       if (problem !== undefined) return problem;
       path.pop();
     }
     return undefined;
-  };
-  return visit(value, 1);
+  }
+  for (const key in node) {
+    if (key === '__proto__') {
+      return { loc: [...path, key], msg: 'Key "__proto__" is not allowed: it could change the prototype of an object', type: 'forbidden_key' };
+    }
+    const item = (node as Record<string, unknown>)[key];
+    if (item === null || typeof item !== 'object') continue;
+    path.push(key);
+    const problem = visitJson(item, depth + 1, maxDepth, path);
+    if (problem !== undefined) return problem;
+    path.pop();
+  }
+  return undefined;
 }
 
 /**

@@ -62,6 +62,17 @@ export interface JsonRoute<S extends z.ZodType = z.ZodType> {
   endpoint?: GymEndpoint;
 }
 
+type HandlerWrapper = (request: FastifyRequest, run: (scope: TraceScope | undefined) => Promise<unknown>) => Promise<unknown>;
+
+/**
+ * Runs `run` through `wrap` when there is one. `run` is passed in place, unnamed: under tsx a
+ * closure assigned to a name is made through `__name` (a `defineProperty`), about half a
+ * microsecond on every request (docs/decisions.md).
+ */
+function runWrapped(wrap: HandlerWrapper | undefined, request: FastifyRequest, run: (scope: TraceScope | undefined) => Promise<unknown>): Promise<unknown> {
+  return wrap === undefined ? run(undefined) : wrap(request, run);
+}
+
 /** Adds `route` to an app built by `createServerApp`. An empty POST body counts as `{}`. */
 export function addJsonRoute<S extends z.ZodType>(app: FastifyInstance, route: JsonRoute<S>): void {
   const { session: sessionConfig, instrumentation } = app.gym;
@@ -83,7 +94,7 @@ export function addJsonRoute<S extends z.ZodType>(app: FastifyInstance, route: J
       const session = resolveSession(cookies, reply, sessionConfig);
       request.session = session;
       // validation runs inside the instrumentation too, so its warning carries the request's trace ids
-      const run = async (scope?: TraceScope): Promise<unknown> => {
+      const result = await runWrapped(wrap, request, async (scope?: TraceScope): Promise<unknown> => {
         // no body at all is `{}` (as FastAPI's empty model); a literal `null` is refused like a non-object
         let body: unknown = request.body === undefined && route.method === 'POST' ? {} : request.body;
         if (body === null) {
@@ -101,8 +112,7 @@ export function addJsonRoute<S extends z.ZodType>(app: FastifyInstance, route: J
         }
         const context: RouteContext = { request, reply, session, rolloutId: request.gymRolloutId, cookies, scope, http: bindHttpClient(state.http, scope) };
         return handler(body as z.output<S>, context);
-      };
-      const result = wrap === undefined ? await run() : await wrap(request, run);
+      });
       // a handler may have answered by itself (e.g. a stream)
       if (reply.sent) return reply;
       return sendJson(reply, result);

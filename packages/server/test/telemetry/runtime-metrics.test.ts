@@ -11,7 +11,7 @@ import { runInNewContext } from 'node:vm';
 import { DataPointType, MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
 import type { DataPoint, Histogram, MetricData } from '@opentelemetry/sdk-metrics';
 import { RUNTIME_ATTR, RUNTIME_METRIC, startRuntimeMetrics } from '../../src/telemetry/runtime-metrics.js';
-import { REPO_ROOT } from '../support/gym-process.js';
+import { REPO_ROOT } from '../../../runtime/test/support/gym-process.js';
 
 class OnDemandReader extends MetricReader {
   protected override async onForceFlush(): Promise<void> {}
@@ -164,7 +164,7 @@ describe('runtime metrics', () => {
   it('keep no process alive', () => {
     const script = [
       "import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';",
-      "import { startRuntimeMetrics } from './packages/runtime/src/telemetry/runtime-metrics.ts';",
+      "import { startRuntimeMetrics } from './packages/server/src/telemetry/runtime-metrics.ts';",
       'class R extends MetricReader { async onForceFlush() {} async onShutdown() {} }',
       "startRuntimeMetrics(new MeterProvider({ readers: [new R()] }).getMeter('t'));",
       "console.log('started');",

@@ -9,9 +9,6 @@
 /** True when this process runs our TypeScript sources (through tsx) rather than the compiled `dist/`. */
 export const FROM_SOURCE = import.meta.url.endsWith('.ts');
 
-/** The extension of our own modules in this process: `.ts` from the sources, `.js` compiled. */
-export const OWN_EXTENSION = FROM_SOURCE ? '.ts' : '.js';
-
 /**
  * Node flags that run `.ts` files through tsx and resolve our packages to their sources
  * (the `source` export condition). tsx is resolved here, so a child started in any directory

@@ -4,16 +4,17 @@
  * @module
  */
 import type { Counter, Gauge, Histogram, Meter } from '@opentelemetry/api';
-import type { LeanCounter, LeanHistogram, LeanHistogramOptions, LeanInstrumentOptions } from '@gym/lens';
+import type { BoundHistogram, LeanCounter, LeanHistogram, LeanHistogramOptions, LeanInstrumentOptions } from '@gym/lens';
 import { HTTP_DURATION_S_BUCKETS, METRIC, STARTUP_MS_BUCKETS, UNIT } from './attributes.js';
 
 /** Every instrument gym records. */
 export interface GymInstruments {
-  rolloutDuration: Histogram;
+  /** Recorded once per rollout, without attributes: bound once (no attribute hashing per record). */
+  rolloutDuration: BoundHistogram;
   /** Added to once per rollout: bound once per outcome. */
   rolloutCompleted: LeanCounter;
-  verifyDuration: Histogram;
-  verifySuccessRate: Gauge;
+  /** Recorded once per /verify, without attributes: bound once. */
+  verifyDuration: BoundHistogram;
   serversActive: Gauge;
   serverStartupDuration: Histogram;
   /** Recorded on every request: bound once per method/route/status (route-metrics.ts). */
@@ -21,7 +22,10 @@ export interface GymInstruments {
   /** Recorded on every model call: bound once per dialect and server. */
   modelCallDuration: LeanHistogram;
   httpRetryTotal: Counter;
-  /** Process-local tally behind `gym.verify.success_rate` (cumulative since start, as the original). */
+  /**
+   * Process-local tally behind `gym.verify.success_rate` (cumulative since start, as the original),
+   * observed at each collection rather than recorded on every /verify.
+   */
   verifyTally: { calls: number; completed: number };
 }
 
@@ -31,20 +35,32 @@ export interface LeanInstrumentFactory {
   counter(name: string, options: LeanInstrumentOptions): LeanCounter;
 }
 
-/** Creates the instruments on `meter`; those recorded per request with attributes through `lean`. */
+/**
+ * Creates the instruments on `meter`; those recorded per request or per rollout through `lean`
+ * (the SDK's `record` hashes the attributes and walks its storage on every call, about a tenth of
+ * what the agent's telemetry adds per rollout outside the spans, BENCHMARKS.md `floor`).
+ */
 export function createInstruments(meter: Meter, lean: LeanInstrumentFactory): GymInstruments {
-  const ms = (name: string, description: string, buckets?: number[]) =>
-    meter.createHistogram(name, { unit: UNIT.MILLISECONDS, description, ...(buckets === undefined ? {} : { advice: { explicitBucketBoundaries: buckets } }) });
+  const verifyTally = { calls: 0, completed: 0 };
+  meter
+    .createObservableGauge(METRIC.VERIFY_SUCCESS_RATE, { description: 'Fraction of /verify calls that completed, since process start' })
+    // no point before the first /verify, as when it was recorded on each one
+    .addCallback((result) => {
+      if (verifyTally.calls > 0) result.observe(verifyTally.completed / verifyTally.calls);
+    });
   return {
-    rolloutDuration: ms(METRIC.ROLLOUT_DURATION, 'Wall-clock duration of one rollout (/run), failures included'),
+    rolloutDuration: lean.histogram(METRIC.ROLLOUT_DURATION, { unit: UNIT.MILLISECONDS, description: 'Wall-clock duration of one rollout (/run), failures included' }).bind({}),
     rolloutCompleted: lean.counter(METRIC.ROLLOUT_COMPLETED, { unit: UNIT.COUNT, description: 'Rollouts finished, by outcome' }),
-    verifyDuration: ms(METRIC.VERIFY_DURATION, 'Wall-clock duration of one /verify'),
-    verifySuccessRate: meter.createGauge(METRIC.VERIFY_SUCCESS_RATE, { description: 'Fraction of /verify calls that completed, since process start' }),
+    verifyDuration: lean.histogram(METRIC.VERIFY_DURATION, { unit: UNIT.MILLISECONDS, description: 'Wall-clock duration of one /verify' }).bind({}),
     serversActive: meter.createGauge(METRIC.SERVERS_ACTIVE, { description: 'Server instances started by the orchestrator' }),
-    serverStartupDuration: ms(METRIC.SERVER_STARTUP_DURATION, 'Spawn to first answered health probe, per server', STARTUP_MS_BUCKETS),
+    serverStartupDuration: meter.createHistogram(METRIC.SERVER_STARTUP_DURATION, {
+      unit: UNIT.MILLISECONDS,
+      description: 'Spawn to first answered health probe, per server',
+      advice: { explicitBucketBoundaries: STARTUP_MS_BUCKETS },
+    }),
     httpServerDuration: lean.histogram(METRIC.HTTP_SERVER_DURATION, { unit: UNIT.SECONDS, description: 'Duration of HTTP server requests', boundaries: HTTP_DURATION_S_BUCKETS }),
     modelCallDuration: lean.histogram(METRIC.MODEL_CALL_DURATION, { unit: UNIT.MILLISECONDS, description: 'Duration of one model call on the model server' }),
     httpRetryTotal: meter.createCounter(METRIC.HTTP_RETRY_TOTAL, { unit: UNIT.COUNT, description: 'Retried HTTP attempts of the gym client, by reason' }),
-    verifyTally: { calls: 0, completed: 0 },
+    verifyTally,
   };
 }
