@@ -76,6 +76,24 @@ export class AttributionTotals {
     }
   }
 
+  /**
+   * {@link addSums} from the same slots already in ms (each `ns / 1e6`): what a rollout's row of
+   * the store's derived table holds. The same numbers, added in the same order.
+   */
+  addSplitMs(ms: ArrayLike<number>): void {
+    const wallMs = ms[SPLIT_WALL]!;
+    this.#items++;
+    this.#totalWallMs += wallMs;
+    this.#network.beforeMs += ms[SPLIT_BEFORE]!;
+    this.#network.afterMs += ms[SPLIT_AFTER]!;
+    if (wallMs > 0) this.#counted++;
+    for (let i = 0; i < TIME_CATEGORIES.length; i++) {
+      const sum = this.#categories[TIME_CATEGORIES[i]!];
+      sum.totalMs += ms[i]!;
+      if (wallMs > 0) sum.meanShare += ms[i]! / wallMs;
+    }
+  }
+
   /** Adds the time split of the rollout `r`, as `splitRolloutTime` gives it, from one walk of its critical path and no object. */
   addRollout(r: Rollout): void {
     const sums = walkTimeSplit(outermostOf(r), r.node.span.service);

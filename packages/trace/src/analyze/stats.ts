@@ -8,7 +8,7 @@ import { outermostOf } from '../assemble/rollouts.js';
 import type { Rollout } from '../assemble/rollouts.js';
 import type { SpanNode, TraceSet } from '../assemble/trace-model.js';
 import { TRACE_ERROR_CODES, TraceUserError } from '../errors.js';
-import { isTruncated, nsToMs } from '../span-record.js';
+import { isTruncated, MAX_EXACT_NS, nsToMs } from '../span-record.js';
 import type { SpanRecord } from '../span-record.js';
 import { summarizeDurations } from './percentiles.js';
 import { BigInt64List, Float64List, joinFloat64 } from './number-lists.js';
@@ -71,24 +71,30 @@ interface GroupAcc {
    */
   merged: Float64Array[];
   errors: number;
-  totalMs: number;
-  /** Self time in ns: `selfNs` plus `selfPart`, a number kept under 2^53 so that its sums are exact. */
-  selfNs: bigint;
-  selfPart: number;
+  /** Summed durations in ns, exact as {@link ExactNs} (ms then: the SQL path's sums are exact too). */
+  total: ExactNs;
+  /** Self time in ns. */
+  self: ExactNs;
 }
 
 const EXACT = Number.MAX_SAFE_INTEGER;
 
-// `ns` more self time (an integer of at most 2^53), summed in a number while that stays exact
-function addSelf(a: GroupAcc, ns: number): void {
-  if (a.selfPart + ns > EXACT) {
-    a.selfNs += BigInt(a.selfPart);
-    a.selfPart = ns;
-  } else a.selfPart += ns;
+/** A sum of ns: `big` plus `part`, a number kept under 2^53 so that its sums are exact. */
+interface ExactNs {
+  big: bigint;
+  part: number;
 }
 
-function selfOf(a: GroupAcc): bigint {
-  return a.selfNs + BigInt(a.selfPart);
+// `ns` more (an integer of at most 2^53), summed in a number while that stays exact
+function addNs(sum: ExactNs, ns: number): void {
+  if (sum.part + ns > EXACT) {
+    sum.big += BigInt(sum.part);
+    sum.part = ns;
+  } else sum.part += ns;
+}
+
+function valueOf(sum: ExactNs): bigint {
+  return sum.big + BigInt(sum.part);
 }
 
 // every duration of `a` in one array: a view of its own list when nothing was merged in
@@ -107,11 +113,11 @@ interface PendingSelf {
 
 /** What a {@link StatsAccumulator} holds, as plain data (durations in typed arrays). */
 export interface StatsState {
-  groups: Array<{ key: string; durations: Float64Array; errors: number; totalMs: number; selfNs: bigint }>;
+  groups: Array<{ key: string; durations: Float64Array; errors: number; totalNs: bigint; selfNs: bigint }>;
   truncatedExcluded: number;
   ungrouped: number;
   rolloutCount: number;
-  rolloutWallMs: number;
+  rolloutWallNs: bigint;
   pending: Array<{ spanId: string; key: string; startNs: bigint; endNs: bigint; children: bigint[] }>;
   boundary: Array<[string, BigInt64Array]>;
 }
@@ -127,7 +133,7 @@ export class StatsAccumulator {
   #truncatedExcluded = 0;
   #ungrouped = 0;
   #rolloutCount = 0;
-  #rolloutWallMs = 0;
+  #rolloutWall: ExactNs = { big: 0n, part: 0 };
   #pending = new Map<string, PendingSelf>();
   #boundary = new Map<string, BigInt64List>();
 
@@ -142,7 +148,7 @@ export class StatsAccumulator {
     this.#shared = null;
     this.#rolloutCount += rollouts.length;
     // a rollout's wall as `why` counts it: from the collector's call around it when that is in the input
-    for (const r of rollouts) this.#rolloutWallMs += outermostOf(r).span.durationMs;
+    for (const r of rollouts) addDuration(this.#rolloutWall, outermostOf(r).span);
   }
 
   // the `shared` of the set being added
@@ -170,12 +176,12 @@ export class StatsAccumulator {
     const a = this.#group(key);
     a.durations.push(s.durationMs);
     if (s.status.code === 'ERROR') a.errors++;
-    a.totalMs += s.durationMs;
+    addDuration(a.total, s);
     if (shared !== null && shared.has(s.spanId)) this.#pending.set(s.spanId, { group: a, startNs: s.startNs, endNs: s.endNs, children: node.children.flatMap((c) => [c.span.startNs, c.span.endNs]) });
     else {
       const self = selfTimeNumber(node);
-      if (self !== null) addSelf(a, self);
-      else a.selfNs += selfTimeNs(node);
+      if (self !== null) addNs(a.self, self);
+      else a.self.big += selfTimeNs(node);
     }
   };
 
@@ -190,11 +196,11 @@ export class StatsAccumulator {
     const groups: StatsState['groups'] = [];
     for (const [key, a] of this.#acc) {
       keyOf.set(a, key);
-      groups.push({ key, durations: durationsOf(a), errors: a.errors, totalMs: a.totalMs, selfNs: selfOf(a) });
+      groups.push({ key, durations: durationsOf(a), errors: a.errors, totalNs: valueOf(a.total), selfNs: valueOf(a.self) });
     }
     const pending = [...this.#pending].map(([spanId, p]) => ({ spanId, key: keyOf.get(p.group)!, startNs: p.startNs, endNs: p.endNs, children: p.children }));
     const boundary = [...this.#boundary].map(([id, b]): [string, BigInt64Array] => [id, b.view()]);
-    return { groups, truncatedExcluded: this.#truncatedExcluded, ungrouped: this.#ungrouped, rolloutCount: this.#rolloutCount, rolloutWallMs: this.#rolloutWallMs, pending, boundary };
+    return { groups, truncatedExcluded: this.#truncatedExcluded, ungrouped: this.#ungrouped, rolloutCount: this.#rolloutCount, rolloutWallNs: valueOf(this.#rolloutWall), pending, boundary };
   }
 
   /** Adds another accumulator's {@link state}, as if its sets had been added here after these. */
@@ -203,13 +209,13 @@ export class StatsAccumulator {
       const a = this.#group(g.key);
       if (g.durations.length > 0) a.merged.push(g.durations);
       a.errors += g.errors;
-      a.totalMs += g.totalMs;
-      a.selfNs += g.selfNs;
+      a.total.big += g.totalNs;
+      a.self.big += g.selfNs;
     }
     this.#truncatedExcluded += s.truncatedExcluded;
     this.#ungrouped += s.ungrouped;
     this.#rolloutCount += s.rolloutCount;
-    this.#rolloutWallMs += s.rolloutWallMs;
+    this.#rolloutWall.big += s.rolloutWallNs;
     for (const p of s.pending) this.#pending.set(p.spanId, { group: this.#group(p.key), startNs: p.startNs, endNs: p.endNs, children: p.children });
     for (const [id, values] of s.boundary) {
       let b = this.#boundary.get(id);
@@ -220,18 +226,18 @@ export class StatsAccumulator {
 
   #group(key: string): GroupAcc {
     let a = this.#acc.get(key);
-    if (a === undefined) this.#acc.set(key, (a = { durations: new Float64List(), merged: [], errors: 0, totalMs: 0, selfNs: 0n, selfPart: 0 }));
+    if (a === undefined) this.#acc.set(key, (a = { durations: new Float64List(), merged: [], errors: 0, total: { big: 0n, part: 0 }, self: { big: 0n, part: 0 } }));
     return a;
   }
 
   finish(): SpanStats {
-    for (const [spanId, p] of this.#pending) p.group.selfNs += selfOfIntervals(p.startNs, p.endNs, p.children, this.#boundary.get(spanId)?.view());
+    for (const [spanId, p] of this.#pending) p.group.self.big += selfOfIntervals(p.startNs, p.endNs, p.children, this.#boundary.get(spanId)?.view());
     this.#pending.clear();
-    const rolloutWallMs = this.#rolloutWallMs;
+    const rolloutWallMs = nsToMs(valueOf(this.#rolloutWall));
     const groups: StatsGroup[] = [];
     for (const [key, a] of this.#acc) {
       const d = summarizeDurations(a.durations.view(), a.merged);
-      const totalSelfMs = nsToMs(selfOf(a));
+      const totalSelfMs = nsToMs(valueOf(a.self));
       groups.push({
         key,
         count: d.count,
@@ -242,7 +248,7 @@ export class StatsAccumulator {
         p95: d.p95,
         p99: d.p99,
         max: d.max,
-        totalMs: a.totalMs,
+        totalMs: nsToMs(valueOf(a.total)),
         totalSelfMs,
         shareOfRolloutWall: rolloutWallMs > 0 ? totalSelfMs / rolloutWallMs : null,
       });
@@ -250,6 +256,13 @@ export class StatsAccumulator {
     groups.sort((x, y) => y.totalSelfMs - x.totalSelfMs || (x.key < y.key ? -1 : 1));
     return { type: 'span_stats', by: this.#by, groups, rolloutCount: this.#rolloutCount, rolloutWallMs, truncatedExcluded: this.#truncatedExcluded, ungrouped: this.#ungrouped };
   }
+}
+
+// A span's duration in ns (at most 2^53 ns a span, else summed in bigints)
+function addDuration(sum: ExactNs, s: SpanRecord): void {
+  const ns = s.endNs - s.startNs;
+  if (ns <= MAX_EXACT_NS) addNs(sum, Number(ns));
+  else sum.big += ns;
 }
 
 // Self time from flat [start, end, start, end, …] child intervals, as `selfTimeNs` computes it

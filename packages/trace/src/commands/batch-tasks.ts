@@ -1,35 +1,16 @@
 /**
- * What `stats`, `anomalies`, `why --all` and `report` keep of each batch of a large run: running
+ * What `anomalies`, `why --all` and `report` keep of each batch of a large run: running
  * sums, fed batch by batch in order (see `load-batches.ts`).
  * @module
  */
 import { AnomalyAccumulator } from '../analyze/anomalies.js';
-import { AttributionTotals } from '../analyze/attribution-summary.js';
 import { AttributionSums } from '../analyze/attribution-sums.js';
-import { StatsAccumulator } from '../analyze/stats.js';
-import type { StatsGrouping } from '../analyze/stats.js';
 import { ReportBuilder } from '../report/report-data.js';
 import type { Batch } from './load-batches.js';
 
 /** Sums over batches. */
 export interface BatchTask {
   add(batch: Batch): void;
-}
-
-/** `stats`: per-group numbers, and the critical-path split of every rollout. */
-export class StatsTask implements BatchTask {
-  readonly stats: StatsAccumulator;
-  // the per-span numbers count parallel work; the critical-path split says what held rollouts up
-  readonly totals = new AttributionTotals();
-
-  constructor(by: StatsGrouping) {
-    this.stats = new StatsAccumulator(by);
-  }
-
-  add({ set, rollouts, shared }: Batch): void {
-    this.stats.add(set, rollouts, shared);
-    for (const r of rollouts) this.totals.addRollout(r);
-  }
 }
 
 /** `anomalies`. */

@@ -10,6 +10,8 @@ import type { SaturationData } from '../analyze/saturation.js';
 import { assembleTraces } from '../assemble/assemble-traces.js';
 import { findRollouts } from '../assemble/rollouts.js';
 import type { ReadStats } from '../read/read-stats.js';
+import { MEMORY_LIMIT_ENV } from '../store/duck.js';
+import type { TraceStore } from '../store/open-store.js';
 import { LARGE_TRACE_SPANS, readAllSpans, readSaturationPoints, readSpanBatches, spanRows } from '../store/store-read.js';
 import type { Batch } from '../store/store-read.js';
 import { resolvePaths } from './default-paths.js';
@@ -57,6 +59,15 @@ export function sliceSpanCount(env: NodeJS.ProcessEnv = process.env): number {
 }
 
 /**
+ * What the batched read of this process depends on (batch size, DuckDB's memory limit): a derived
+ * result computed by another shape of read (sums in another order) is another result, so each
+ * shape is computed once and kept on its own (`store/derived-results.ts`).
+ */
+export function readShape(env: NodeJS.ProcessEnv = process.env): { batchBytes: number; memoryLimit: string | null } {
+  return { batchBytes: batchBytes(env), memoryLimit: env[MEMORY_LIMIT_ENV] ?? null };
+}
+
+/**
  * Traces with more spans than this are handed over in subtrees under their root: the store's
  * {@link LARGE_TRACE_SPANS}, or fewer with a small batch size (tests split every trace that way).
  */
@@ -70,16 +81,19 @@ export function largeTraceSpans(): number {
  * @throws TraceUserError `GYM_TRACE_PATH_NOT_FOUND`, `GYM_TRACE_NO_PATHS`, `GYM_TRACE_NO_SPANS`.
  */
 export async function readInBatches(options: InputOptions, out: CommandOutput, onBatch: ((batch: Batch) => void) | { add(batch: Batch): void }): Promise<BatchedRead> {
-  const add = typeof onBatch === 'function' ? onBatch : (batch: Batch) => onBatch.add(batch);
   const paths = await resolvePaths(options.paths, options.cwd, out);
-  return withStore(paths, out, async (store) => {
-    const rows = await spanRows(store);
-    const saturation = buildSaturation(await readSaturationPoints(store, rows));
-    let batches = 1;
-    if (store.stats.bytes <= batchBytes()) {
-      const set = assembleTraces(await readAllSpans(store, rows));
-      add({ set, rollouts: findRollouts(set), shared: null });
-    } else batches = await readSpanBatches(store, rows, sliceSpanCount(), add, largeTraceSpans());
-    return { paths, stats: store.stats, saturation, batches };
-  });
+  return withStore(paths, out, (store) => readStoreInBatches(store, paths, onBatch));
+}
+
+/** {@link readInBatches} of an open store (of the input `paths`). */
+export async function readStoreInBatches(store: TraceStore, paths: string[], onBatch: ((batch: Batch) => void) | { add(batch: Batch): void }): Promise<BatchedRead> {
+  const add = typeof onBatch === 'function' ? onBatch : (batch: Batch) => onBatch.add(batch);
+  const rows = await spanRows(store);
+  const saturation = buildSaturation(await readSaturationPoints(store, rows));
+  let batches = 1;
+  if (store.stats.bytes <= batchBytes()) {
+    const set = assembleTraces(await readAllSpans(store, rows));
+    add({ set, rollouts: findRollouts(set), shared: null });
+  } else batches = await readSpanBatches(store, rows, sliceSpanCount(), add, largeTraceSpans());
+  return { paths, stats: store.stats, saturation, batches };
 }

@@ -12,7 +12,10 @@ import { DEFAULT_MAX_ROWS } from '../report/report-data.js';
 import { renderReportHtml } from '../report/page.js';
 import { findEvidence, readEvidence } from '../evidence/rollout-evidence.js';
 import { ReportTask } from './batch-tasks.js';
-import { readInBatches } from './load-batches.js';
+import { derivedResult } from '../store/derived-results.js';
+import { resolvePaths } from './default-paths.js';
+import { readShape, readStoreInBatches } from './load-batches.js';
+import { withStore } from './load.js';
 import type { InputOptions } from './load.js';
 import { runCommand } from './output.js';
 import type { CommandOutput } from './output.js';
@@ -41,10 +44,17 @@ export async function report(options: ReportOptions, out: CommandOutput): Promis
     if (!Number.isInteger(maxSpans) || maxSpans < 1) throw new TraceUserError(TRACE_ERROR_CODES.badOption, `--max-spans takes a positive integer, got ${options.maxSpans}.`);
     if (!Number.isInteger(maxRows) || maxRows < 0) throw new TraceUserError(TRACE_ERROR_CODES.badOption, `--max-rows takes a non-negative integer, got ${options.maxRows}.`);
     // a large run is read by the worker threads, as `stats` reads it; the file is the same with one
-    const task = new ReportTask({ maxRollouts, maxSpans, maxRows });
-    const read = await readInBatches(options, out, task);
-    // the inputs and the saturation are known once the read is over
-    const data = task.builder.finish(read.stats, { inputs: read.paths, saturation: read.saturation });
+    const paths = await resolvePaths(options.paths, options.cwd, out);
+    // the page's data is computed once per store and options (derived-results.ts); its date is today's
+    const data = await withStore(paths, out, (store) =>
+      derivedResult(store, 'report', { maxRollouts, maxSpans, maxRows, ...readShape() }, async () => {
+        const task = new ReportTask({ maxRollouts, maxSpans, maxRows });
+        const read = await readStoreInBatches(store, paths, task);
+        // the inputs and the saturation are known once the read is over
+        return task.builder.finish(read.stats, { inputs: read.paths, saturation: read.saturation });
+      }),
+    );
+    data.generatedAt = new Date().toISOString();
     if (options.evidence !== undefined && options.evidence.length > 0) {
       const index = readEvidence(options.evidence);
       data.evidence = {};

@@ -4,14 +4,16 @@
  * @module
  */
 import { compareStats } from '../analyze/compare.js';
-import { computeStats, parseGrouping } from '../analyze/stats.js';
+import { computeStats, parseGrouping, StatsAccumulator } from '../analyze/stats.js';
 import { TRACE_ERROR_CODES, TraceUserError } from '../errors.js';
 import { toJson } from '../render/format.js';
 import { renderComparison, renderStats } from '../render/stats.js';
 import { renderCategoryShares } from '../render/why.js';
-import { StatsTask } from './batch-tasks.js';
-import { readInBatches } from './load-batches.js';
-import { loadTelemetry } from './load.js';
+import { rolloutTimeSplit } from '../store/rollout-time-split.js';
+import { spanStatsSql } from '../store/stats-sql.js';
+import { resolvePaths } from './default-paths.js';
+import { readShape, readStoreInBatches } from './load-batches.js';
+import { loadTelemetry, withStore } from './load.js';
 import type { InputOptions } from './load.js';
 import { runCommand } from './output.js';
 import type { CommandOutput, OutputFormat } from './output.js';
@@ -44,10 +46,27 @@ export async function stats(options: StatsOptions, out: CommandOutput): Promise<
       out.write(format === 'json' ? toJson(result) : renderComparison(result, md, options.width));
       return 0;
     }
-    const task = new StatsTask(by);
-    await readInBatches(options, out, task);
-    const result = task.stats.finish();
-    const split = task.totals.count > 0 ? task.totals.finish() : null;
+    const paths = await resolvePaths(options.paths, options.cwd, out);
+    const { result, split } = await withStore(paths, out, async (store) => {
+      // The split of each rollout needs its tree: walked once per store, then read from the
+      // store's derived table. The walk sees every span, so the per-group numbers come with it;
+      // without the walk, from SQL (the same numbers: test/stats-sql.test.ts).
+      let walked: StatsAccumulator | null = null;
+      const { totals } = await rolloutTimeSplit(store, readShape(), async (onRollouts) => {
+        const acc = (walked = new StatsAccumulator(by));
+        await readStoreInBatches(store, paths, (batch) => {
+          acc.add(batch.set, batch.rollouts, batch.shared);
+          onRollouts(batch.rollouts);
+        });
+      });
+      const split = totals.count > 0 ? totals.finish() : null;
+      if (walked !== null) return { result: (walked as StatsAccumulator).finish(), split };
+      const sql = await spanStatsSql(store, by);
+      if (sql !== null) return { result: sql, split };
+      const acc = new StatsAccumulator(by);
+      await readStoreInBatches(store, paths, (batch) => acc.add(batch.set, batch.rollouts, batch.shared));
+      return { result: acc.finish(), split };
+    });
     if (format === 'json') out.write(toJson({ ...result, timeSplit: split }));
     else out.write(renderStats(result, md, options.width) + (split === null ? '' : `\n${renderCategoryShares(split, md, options.width)}`));
     return 0;

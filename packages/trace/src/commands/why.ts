@@ -14,8 +14,10 @@ import { TRACE_ERROR_CODES, TraceUserError } from '../errors.js';
 import { toJson } from '../render/format.js';
 import { renderAttribution, renderAttributionSummary } from '../render/why.js';
 import { WhyAllTask } from './batch-tasks.js';
-import { readInBatches } from './load-batches.js';
-import { loadTelemetry } from './load.js';
+import { derivedResult } from '../store/derived-results.js';
+import { resolvePaths } from './default-paths.js';
+import { readShape, readStoreInBatches } from './load-batches.js';
+import { loadTelemetry, withStore } from './load.js';
 import type { InputOptions } from './load.js';
 import { runCommand } from './output.js';
 import type { CommandOutput, OutputFormat } from './output.js';
@@ -37,11 +39,16 @@ export async function why(options: WhyOptions, out: CommandOutput): Promise<numb
     }
     const format = options.format ?? 'text';
     if (options.all === true) {
-      const task = new WhyAllTask();
-      const { saturation } = await readInBatches(options, out, task);
-      const use = task.used;
-      const summary = use.totals.finish();
-      const bottleneck = use.bottleneck.finish(saturation);
+      const paths = await resolvePaths(options.paths, options.cwd, out);
+      // the walk of every rollout's critical path, done once per store (derived-results.ts)
+      const { summary, bottleneck } = await withStore(paths, out, (store) =>
+        derivedResult(store, 'why-all', readShape(), async () => {
+          const task = new WhyAllTask();
+          const { saturation } = await readStoreInBatches(store, paths, task);
+          const use = task.used;
+          return { summary: use.totals.finish(), bottleneck: use.bottleneck.finish(saturation) };
+        }),
+      );
       out.write(
         format === 'json'
           ? toJson({ ...summary, diagnosis: diagnosisSentence(bottleneck), bottleneck })

@@ -1,0 +1,139 @@
+/**
+ * `stats`' per-group numbers as one SQL pass over the store's span parts, without a span in
+ * JavaScript: what `StatsAccumulator` (`analyze/stats.ts`) computes from the assembled trees, to
+ * the same values. The trees are the store's rows as `assembleTraces` links them: one copy per
+ * (trace, span id) — the one that ended and was not truncated, else the first in input order — and
+ * a parent per span named by `parent_span_id` in the same trace. (A garbage input whose parent
+ * links form a cycle is the one difference: the assembly cuts the cycle, this keeps its links.)
+ * @module
+ */
+import type { DuckDBListValue } from '@duckdb/node-api';
+import type { SpanStats, StatsGroup, StatsGrouping } from '../analyze/stats.js';
+import { ATTR, nsToMs, SPAN } from '../span-record.js';
+import { sqlList, sqlString } from './duck.js';
+import type { TraceStore } from './open-store.js';
+import { emptyTableSql } from './store-schema.js';
+
+/** Percentiles as `percentiles.ts` picks them (nearest rank). */
+const PERCENTILES = [50, 90, 95, 99] as const;
+
+/**
+ * Per-group counts, errors, percentiles, max, total and self time, rollout count and wall, over
+ * every span of `store`, grouped `by`. Sums of durations are exact (integer ns, then ms). Null
+ * when an attribute's values do not map one to one onto the keys the JavaScript path gives them
+ * (two JSON texts of one number, `1.0` and `1`): the caller computes them there.
+ */
+export async function spanStatsSql(store: TraceStore, by: StatsGrouping): Promise<SpanStats | null> {
+  const c = store.duck.connection;
+  const parts = store.parts('spans');
+  const from = parts.length === 0 ? `(${emptyTableSql('spans')})` : `read_parquet(${sqlList(parts)})`;
+  const files = sqlList(store.files.map((f) => f.path));
+  const key = keySql(by);
+  try {
+    // the spans, keyed by the hashes of their ids (joins and partitions on numbers cost a fraction
+    // of those on strings; a wrong link needs two distinct spans to share both 64-bit hashes, of
+    // the trace id and of the span id); the truncation attribute is looked for in the text before
+    // the JSON is parsed
+    // (the input order, which picks among copies of a span, only where there are copies)
+    const nodes = (order: boolean) => `SELECT hash(trace_id) AS t, hash(span_id) AS s, CASE WHEN parent_span_id IS NULL OR parent_span_id = span_id THEN NULL ELSE hash(parent_span_id) END AS p,
+        name, kind, service, start_ns, coalesce(end_ns >= start_ns, false) AS ended, CASE WHEN end_ns >= start_ns THEN end_ns ELSE start_ns END AS end_ns,
+        contains(attributes, '${ATTR.TRUNCATED}') AND coalesce(json_extract_string(attributes, '$."${ATTR.TRUNCATED}"') = 'true', false) AS truncated,
+        status_code = 'ERROR' AS err, ${key.value} AS gym_key, ${key.json} AS gym_key_json${order ? `, list_position(${files}, file) AS f, chunk, seq` : ''}
+      FROM ${from}`;
+    await c.run(`CREATE OR REPLACE TEMP TABLE gym_nodes AS ${nodes(false)}`);
+    // one copy per span id of a trace, as `assembleTraces` keeps it (the ended, untruncated one, else the first)
+    const [duplicated] = (await c.runAndReadAll(`SELECT count(*) FROM (SELECT 1 FROM gym_nodes GROUP BY t, s HAVING count(*) > 1)`)).getRows()[0]!;
+    if (Number(duplicated) > 0)
+      await c.run(`CREATE OR REPLACE TEMP TABLE gym_nodes AS SELECT * EXCLUDE (copy, f, chunk, seq) FROM (
+          SELECT *, row_number() OVER (PARTITION BY t, s ORDER BY ended::INTEGER * 2 + (NOT truncated)::INTEGER DESC, f, chunk, seq) AS copy FROM (${nodes(true)}))
+        WHERE copy = 1`);
+    // self time: the span's interval less the union of its children's, clipped to it — a sweep
+    // over the children by start, each covering what lies past the furthest end before it
+    await c.run(`CREATE OR REPLACE TEMP TABLE gym_covered AS
+      SELECT t, s, sum(greatest(0, ce - greatest(cs, ps, coalesce(before, ps)))) AS covered FROM (
+        SELECT *, max(ce) OVER (PARTITION BY t, s ORDER BY cs ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS before FROM (
+          SELECT p.t, p.s, p.start_ns AS ps, c.start_ns AS cs, least(c.end_ns, p.end_ns) AS ce
+          FROM gym_nodes c JOIN gym_nodes p ON p.t = c.t AND p.s = c.p WHERE p.end_ns > p.start_ns))
+      GROUP BY t, s`);
+    const ms = '((end_ns - start_ns)::DOUBLE / 1000000::DOUBLE)';
+    // one list of fractions: one state per group, where four calls keep four (a third of the CPU)
+    const quantiles = `quantile_disc(${ms}, [${PERCENTILES.map((p) => `${p}::DOUBLE / 100::DOUBLE`).join(', ')}])`;
+    const rows = (
+      await c.runAndReadAll(`SELECT gym_key, any_value(gym_key_json), count(*), count(*) FILTER (err), sum(end_ns - start_ns)::VARCHAR,
+          sum(CASE WHEN end_ns > start_ns THEN end_ns - start_ns - coalesce(covered, 0) ELSE 0 END)::VARCHAR, ${quantiles}, max(${ms})
+        FROM gym_nodes LEFT JOIN gym_covered USING (t, s) WHERE NOT truncated AND gym_key IS NOT NULL GROUP BY gym_key`)
+    ).getRows();
+    const [truncated, ungrouped] = (await c.runAndReadAll(`SELECT count(*) FILTER (truncated), count(*) FILTER (NOT truncated AND gym_key IS NULL) FROM gym_nodes`)).getRows()[0]!;
+    // a rollout's wall as `why` counts it: from the collector's CLIENT span around its agent's SERVER span when that is in the input
+    const [rolloutCount, rolloutWallNs] = (
+      await c.runAndReadAll(`SELECT count(*), coalesce(sum(coalesce(cli.end_ns - cli.start_ns, r.end_ns - r.start_ns)), 0)::VARCHAR FROM gym_nodes r
+        LEFT JOIN gym_nodes srv ON srv.t = r.t AND srv.s = r.p AND srv.kind = 'SERVER'
+        LEFT JOIN gym_nodes cli ON cli.t = srv.t AND cli.s = srv.p AND cli.kind = 'CLIENT' AND cli.service <> r.service
+        WHERE r.name = ${sqlString(SPAN.ROLLOUT)}`)
+    ).getRows()[0]!;
+    const rolloutWallMs = nsToMs(BigInt(String(rolloutWallNs)));
+    const keyed = namedGroups(rows);
+    if (keyed === null) return null;
+    const groups = keyed.map(([key, count, errors, totalNs, selfNs, p50, p90, p95, p99, max]): StatsGroup => {
+      const totalSelfMs = nsToMs(selfNs);
+      return {
+        key,
+        count,
+        errorCount: errors,
+        errorRate: errors / count,
+        p50,
+        p90,
+        p95,
+        p99,
+        max,
+        totalMs: nsToMs(totalNs),
+        totalSelfMs,
+        shareOfRolloutWall: rolloutWallMs > 0 ? totalSelfMs / rolloutWallMs : null,
+      };
+    });
+    groups.sort((x, y) => y.totalSelfMs - x.totalSelfMs || (x.key < y.key ? -1 : 1));
+    return { type: 'span_stats', by, groups, rolloutCount: Number(rolloutCount), rolloutWallMs, truncatedExcluded: Number(truncated), ungrouped: Number(ungrouped) };
+  } finally {
+    await c.run('DROP TABLE IF EXISTS gym_nodes; DROP TABLE IF EXISTS gym_covered');
+  }
+}
+
+type GroupRow = [key: string, count: number, errors: number, totalNs: bigint, selfNs: bigint, p50: number, p90: number, p95: number, p99: number, max: number];
+
+/**
+ * The groups by their key as the JavaScript path spells it. An attribute's value that is not a
+ * string is grouped by its JSON text in SQL and named here by `JSON.stringify` of it, as
+ * `keyOf` in `analyze/stats.ts` names it. Null when two texts name one key (`1.0` and `1`): two
+ * groups in SQL, one there.
+ */
+function namedGroups(rows: ReadonlyArray<readonly unknown[]>): GroupRow[] | null {
+  const seen = new Set<string>();
+  const out: GroupRow[] = [];
+  for (const [value, json, count, errors, totalNs, selfNs, quantiles, max] of rows) {
+    const key = json === null ? String(value) : JSON.stringify(JSON.parse(String(json)));
+    if (seen.has(key)) return null;
+    seen.add(key);
+    const [p50, p90, p95, p99] = (quantiles as DuckDBListValue).items as number[];
+    out.push([key, Number(count), Number(errors), BigInt(String(totalNs)), BigInt(String(selfNs)), p50!, p90!, p95!, p99!, max as number]);
+  }
+  return out;
+}
+
+/** The group of a span (`value`), and for an attribute that is not a string its JSON text (`json`, else NULL). */
+function keySql(by: StatsGrouping): { value: string; json: string } {
+  switch (by.type) {
+    case 'name':
+      return { value: 'name', json: 'NULL::VARCHAR' };
+    case 'service':
+      return { value: 'service', json: 'NULL::VARCHAR' };
+    case 'attribute': {
+      // a JSON pointer names any key, dots and quotes included
+      const path = sqlString(`/${by.key.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+      const type = `json_type(attributes, ${path})`;
+      return {
+        value: `CASE WHEN ${type} IS NULL OR ${type} = 'NULL' THEN NULL WHEN ${type} = 'VARCHAR' THEN json_extract_string(attributes, ${path}) ELSE json_extract(attributes, ${path})::VARCHAR END`,
+        json: `CASE WHEN ${type} IN ('NULL', 'VARCHAR') THEN NULL ELSE json_extract(attributes, ${path})::VARCHAR END`,
+      };
+    }
+  }
+}
