@@ -215,18 +215,19 @@ async function convertAll(duck: Duck, dir: string, manifest: StoreManifest, work
 async function convertRange(duck: Duck, w: Work, target: RangeTarget): Promise<{ to: number; lines: number; counts: FileCounts }> {
   const c = duck.connection;
   const copy = join(target.dir, `range-${target.chunk}.tmp.jsonl`);
+  const side = join(target.dir, `side-${target.chunk}.tmp.jsonl`);
   try {
-    // a whole file that ends with its last line is read by DuckDB in place, while the byte scan
-    // runs beside it; any other range is copied out by the scan first
+    // a whole file that ends with its last line is read by DuckDB in place; any other range is
+    // copied out by the scan
     const inPlace = w.from === 0 && (await endsWithNewline(w.path, w.size));
-    const scanning = inPlace ? scanRange(w.path, 0, w.size) : scanRange(w.path, w.from, w.size, copy);
-    if (!inPlace && (await scanning).to === w.from) return { to: w.from, lines: 0, counts: emptyCounts() };
-    const fast = inPlace || (await scanning).compactObjects ? await convertFast(c, inPlace ? w.path : copy, target, scanning) : null;
-    const s = await scanning;
+    const s = await scanRange(w.path, w.from, w.size, { copyTo: inPlace ? undefined : copy, sideTo: side });
+    if (s.to === w.from) return { to: w.from, lines: 0, counts: emptyCounts() };
+    const fast = s.compactObjects ? await convertFast(c, inPlace ? w.path : copy, side, target, s) : null;
     if (fast?.ok === true) return { to: s.to, lines: s.lines, counts: fast.counts };
     return { to: s.to, lines: s.lines, counts: await convertWithReader(c, w.path, w.from, s.to, target) };
   } finally {
     await rm(copy, { force: true });
+    await rm(side, { force: true });
   }
 }
 
