@@ -24,8 +24,8 @@ function lineWith(s: FixtureSpan, fields: Record<string, unknown>): string {
 }
 
 // span lines in the notations the normalisation handles: kinds and status codes as numbers and in
-// other spellings, a status message, events, a parent of zeros, a resource without service.name
-// (links carry a "span_id" key below the top level: a line with links goes to the reader)
+// other spellings, a status message, events, links (their "span_id" keys below the top level are
+// counted in their text), a parent of zeros, a resource without service.name
 function oddLines(): string[] {
   return [
     lineWith(bare('numbered kind', 'a1a1a1a1a1a1a1a1', null, 0, 5, { service: AGENT }), { kind: 2, status: { code: 2, message: 'boom' } }),
@@ -36,6 +36,10 @@ function oddLines(): string[] {
       scope: { name: 'other' },
     }),
     lineWith(bare('zero parent', 'c3c3c3c3c3c3c3c3', '0000000000000000', 2, 3, { service: AGENT }), {
+      links: [
+        { trace_id: 'ab'.repeat(16), span_id: 'cd'.repeat(8), attributes: {} },
+        { trace_id: 'ef'.repeat(16), span_id: '12'.repeat(8), attributes: { k: 'v' } },
+      ],
       resource: { attributes: { 'host.name': 'h' } },
       status: 'OK',
     }),

@@ -144,7 +144,8 @@ export async function convertFast(c: DuckDBConnection, source: string, side: str
     if (typeof wrote === 'string') return { ok: false, reason: wrote };
     // every span line DuckDB wrote is one the scan saw, under the same number
     if (wrote.spans !== scan.spanLines + sideSpans! || wrote.seqSum !== scan.spanLineSum + sideSpanSum!) return { ok: false, reason: 'DuckDB numbered the span lines otherwise than the byte scan' };
-    if (wrote.spans + sideSpanIds! !== scan.spanIdKeys) return { ok: false, reason: `${scan.spanIdKeys - wrote.spans - sideSpanIds!} "span_id" keys not at the top level` };
+    const spanIds = wrote.spans + wrote.linkSpanIds + sideSpanIds!;
+    if (spanIds !== scan.spanIdKeys) return { ok: false, reason: `${scan.spanIdKeys - spanIds} "span_id" keys not at the top level of a line or in its links` };
     await writeSideParts(c, raw, { ...target, leanLines: lean! > 0, resources: [...target.earlierResources, resourcesPart] });
     return {
       ok: true,
@@ -169,7 +170,7 @@ export async function convertFast(c: DuckDBConnection, source: string, side: str
  * scan saw to that). A span in a notation the reader would read otherwise, or more rows than
  * lines, stops the query. Returns what it wrote, or why it stopped.
  */
-async function writeSpans(c: DuckDBConnection, source: string, t: RangeTarget, lines: number, resources: string[]): Promise<{ spans: number; seqSum: number } | string> {
+async function writeSpans(c: DuckDBConnection, source: string, t: RangeTarget, lines: number, resources: string[]): Promise<{ spans: number; seqSum: number; linkSpanIds: number } | string> {
   const part = partPath(t.dir, 'spans', t.chunk);
   // a line's resource: its own block (its attributes, as text), or for a lean line the latest
   // resource record of its process before it in the file (`[pos, next_pos)`), else its service name alone
@@ -204,8 +205,13 @@ async function writeSpans(c: DuckDBConnection, source: string, t: RangeTarget, l
   } catch (err) {
     return (err as Error).message;
   }
-  const [spans, seqSum] = (await c.runAndReadAll(`SELECT count(*), coalesce(sum(seq), 0) FROM read_parquet(${sqlString(part)})`)).getRows()[0]!.map(Number);
-  return { spans: spans!, seqSum: seqSum! };
+  // the "span_id" keys of span links (below the top level) are counted in their text, as the scan counts them
+  const [spans, seqSum, linkSpanIds] = (
+    await c.runAndReadAll(`SELECT count(*), coalesce(sum(seq), 0), coalesce(sum((length(links) - length(replace(links, '"span_id"', ''))) // 9), 0) FROM read_parquet(${sqlString(part)})`)
+  )
+    .getRows()[0]!
+    .map(Number);
+  return { spans: spans!, seqSum: seqSum!, linkSpanIds: linkSpanIds! };
 }
 
 async function writeResources(c: DuckDBConnection, raw: string, t: RangeTarget, part: string): Promise<void> {
