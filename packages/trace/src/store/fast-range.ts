@@ -1,10 +1,12 @@
 /**
  * The fast path of a conversion: DuckDB's `read_json` reads a range of our console records (the
  * record with its resource on every line, and the lean record with a resource record per stream)
- * with explicit columns into a temporary Parquet file, and SQL normalises it into the store's
- * tables. Used only when the byte scan and a check on what DuckDB read say the JavaScript reader
- * would find exactly the same (see {@link convertFast}); otherwise the caller converts the range
- * with that reader (`record-range.ts`).
+ * with explicit columns and writes its spans, normalised, straight into the chunk's spans part:
+ * one pass over the range. The other lines (metric, log and resource records; a few per cent of a
+ * run), which the byte scan copied into a side file, are read into a small temporary Parquet file
+ * and from it into the other parts. Used only when the byte scan and what DuckDB read agree that
+ * the JavaScript reader would find exactly the same (see {@link convertFast}); otherwise the
+ * caller converts the range with that reader (`record-range.ts`).
  * @module
  */
 import { rm, stat } from 'node:fs/promises';
@@ -19,27 +21,36 @@ import type { RangeScan } from './scan-range.js';
 
 // The console record's columns (span, metric, log and resource records share one line format).
 // Times stay strings: nanoseconds since 1970 exceed a double's precision.
-const RAW_COLUMNS = `{type: 'VARCHAR', trace_id: 'VARCHAR', span_id: 'VARCHAR', parent_span_id: 'VARCHAR', name: 'VARCHAR', kind: 'VARCHAR',
-  start_time_unix_nano: 'VARCHAR', end_time_unix_nano: 'VARCHAR', end_time: 'VARCHAR', status: 'JSON', attributes: 'JSON', events: 'JSON', links: 'JSON',
-  resource: 'JSON', scope: 'JSON', "service.name": 'VARCHAR', "service.instance.id": 'VARCHAR', "process.pid": 'VARCHAR',
-  unit: 'VARCHAR', temporality: 'VARCHAR', data_points: 'JSON', time_unix_nano: 'VARCHAR', time: 'VARCHAR', severity_text: 'VARCHAR',
-  severity_number: 'VARCHAR', body: 'JSON', event_name: 'VARCHAR'}`;
+const RECORD_FIELDS = `type VARCHAR, trace_id VARCHAR, span_id VARCHAR, parent_span_id VARCHAR, name VARCHAR, kind VARCHAR,
+  start_time_unix_nano VARCHAR, end_time_unix_nano VARCHAR, end_time VARCHAR, status JSON, attributes JSON, events JSON, links JSON,
+  resource JSON, scope JSON, "service.name" VARCHAR, "service.instance.id" VARCHAR, "process.pid" VARCHAR,
+  unit VARCHAR, temporality VARCHAR, data_points JSON, time_unix_nano VARCHAR, time VARCHAR, severity_text VARCHAR,
+  severity_number VARCHAR, body JSON, event_name VARCHAR`;
 
-const HEX16 = `'[0-9a-fA-F]{16}'`;
-const HEX32 = `'[0-9a-fA-F]{32}'`;
-const DIGITS = `'[0-9]+'`;
+// A side line as the scan wrapped it: its number, and the record.
+const SIDE_COLUMNS = `{seq: 'BIGINT', r: 'STRUCT(${RECORD_FIELDS.replace(/\s+/g, ' ')})'}`;
+
+// What the spans are read with: only a span's fields, and of its status, scope and resource only
+// the members used, so that the resource block (most of a line) is not written out as text again.
+// A member that is not of the type given reads as null, as the reader takes it.
+const SPAN_COLUMNS = `{type: 'VARCHAR', trace_id: 'VARCHAR', span_id: 'VARCHAR', parent_span_id: 'VARCHAR', name: 'VARCHAR', kind: 'VARCHAR',
+  start_time_unix_nano: 'VARCHAR', end_time_unix_nano: 'VARCHAR', end_time: 'VARCHAR', status: 'STRUCT(code JSON, message JSON)',
+  attributes: 'JSON', events: 'JSON', links: 'JSON', resource: 'STRUCT(attributes JSON)', scope: 'STRUCT(name JSON, version JSON)',
+  "service.name": 'VARCHAR', "service.instance.id": 'VARCHAR', "process.pid": 'VARCHAR'}`;
 
 /** An id column as the reader normalises it: lower-case hex, null when all zeros or absent. */
 const idSql = (col: string): string => `CASE WHEN NOT regexp_full_match(${col}, '0+') THEN lower(${col}) END`;
 
 // A span line the JavaScript reader would not read exactly this way: ids in another notation
 // (0x…, base64), times only as ISO strings, a missing name. Any such line sends the range to it.
-const UNUSUAL_SPAN = `(trace_id IS NULL OR NOT regexp_full_match(trace_id, ${HEX32}) OR regexp_full_match(trace_id, '0+')
-  OR span_id IS NULL OR NOT regexp_full_match(span_id, ${HEX16}) OR regexp_full_match(span_id, '0+')
-  OR (parent_span_id IS NOT NULL AND NOT regexp_full_match(parent_span_id, ${HEX16}))
-  OR name IS NULL OR start_time_unix_nano IS NULL OR NOT regexp_full_match(start_time_unix_nano, ${DIGITS}) OR regexp_full_match(start_time_unix_nano, '0+')
-  OR (end_time_unix_nano IS NOT NULL AND NOT regexp_full_match(end_time_unix_nano, ${DIGITS}))
-  OR ((end_time_unix_nano IS NULL OR regexp_full_match(end_time_unix_nano, '0+')) AND end_time IS NOT NULL))`;
+// One regular expression over the ids and times together (a match each was a fifth of the query),
+// then all-zero ids and times by comparison.
+const ZEROS = (n: number): string => `'${'0'.repeat(n)}'`;
+const UNUSUAL_SPAN = `(name IS NULL
+  OR NOT regexp_full_match(coalesce(trace_id, '-') || ' ' || coalesce(span_id, '-') || ' ' || coalesce(parent_span_id, '') || ' ' || coalesce(start_time_unix_nano, '-') || ' ' || coalesce(end_time_unix_nano, '0'),
+    '[0-9a-fA-F]{32} [0-9a-fA-F]{16} (?:[0-9a-fA-F]{16})? [0-9]+ [0-9]+')
+  OR trace_id = ${ZEROS(32)} OR span_id = ${ZEROS(16)} OR ltrim(start_time_unix_nano, '0') = ''
+  OR ((end_time_unix_nano IS NULL OR ltrim(end_time_unix_nano, '0') = '') AND end_time IS NOT NULL))`;
 
 /** The process identity of a lean line or resource record (`resource-cache.ts`'s `processIdentity`). */
 const IDENTITY = `coalesce("service.name", 'undefined') || chr(0) || coalesce('i:' || "service.instance.id", 'p:' || coalesce("process.pid", 'undefined'))`;
@@ -57,13 +68,16 @@ const KIND = `CASE WHEN kind IN ('INTERNAL', 'SERVER', 'CLIENT', 'PRODUCER', 'CO
       THEN regexp_replace(regexp_replace(upper(kind), '^SPANKIND\\.', ''), '^SPAN_KIND_', '')
     ELSE 'INTERNAL' END`;
 
-/** The reader's status codes (`normalizeStatusCode`): numbers 1 OK, 2 ERROR; names ending in OK or ERROR. */
-const STATUS_CODE = `CASE WHEN json_extract_string(status, '$.code') IN ('UNSET', 'OK', 'ERROR') THEN json_extract_string(status, '$.code')
-    WHEN json_type(status, '$.code') IN ('BIGINT', 'UBIGINT', 'DOUBLE') THEN
-      CASE WHEN CAST(json_extract(status, '$.code') AS DOUBLE) = 2 THEN 'ERROR' WHEN CAST(json_extract(status, '$.code') AS DOUBLE) = 1 THEN 'OK' ELSE 'UNSET' END
-    WHEN json_type(status, '$.code') = 'VARCHAR' THEN
-      CASE WHEN upper(json_extract_string(status, '$.code')) LIKE '%ERROR' THEN 'ERROR' WHEN upper(json_extract_string(status, '$.code')) LIKE '%OK' THEN 'OK' ELSE 'UNSET' END
+/** The reader's status codes (`normalizeStatusCode`): numbers 1 OK, 2 ERROR; names ending in OK or ERROR. `code` is JSON. */
+const statusCodeSql = (code: string): string => `CASE WHEN CAST(${code} AS VARCHAR) IN ('"UNSET"', '"OK"', '"ERROR"') THEN trim(CAST(${code} AS VARCHAR), '"')
+    WHEN json_type(${code}) IN ('BIGINT', 'UBIGINT', 'DOUBLE') THEN
+      CASE WHEN TRY_CAST(${code} AS DOUBLE) = 2 THEN 'ERROR' WHEN TRY_CAST(${code} AS DOUBLE) = 1 THEN 'OK' ELSE 'UNSET' END
+    WHEN json_type(${code}) = 'VARCHAR' THEN
+      CASE WHEN upper((${code} ->> '$')) LIKE '%ERROR' THEN 'ERROR' WHEN upper((${code} ->> '$')) LIKE '%OK' THEN 'OK' ELSE 'UNSET' END
     ELSE 'UNSET' END`;
+
+/** A JSON string's text, else null. */
+const stringSql = (json: string): string => `CASE WHEN json_type(${json}) = 'VARCHAR' THEN (${json} ->> '$') END`;
 
 const OBJECT_OR_EMPTY = (col: string): string => `CASE WHEN json_type(${col}) = 'OBJECT' THEN CAST(${col} AS VARCHAR) ELSE '{}' END`;
 
@@ -94,48 +108,55 @@ export interface RangeTarget {
   earlierResources: string[];
 }
 
+/** The message of the errors the spans query raises when DuckDB's read differs from the reader's. */
+const NOT_OURS = 'gym: not a range of our records';
+
 /**
- * Converts `source` (the range's bytes: the input file itself, or a copy of the range) into the
- * chunk's parts. `scanning` is the byte scan of the range, awaited beside DuckDB's read: the range
- * must be compact objects, and its lines and `"span_id"` keys must match what DuckDB read, else
- * nothing is kept and `ok` is false.
+ * Converts `source` (the range's bytes: the input file itself, or a copy of the range) and `side`
+ * (its other lines, as {@link scanRange} wrapped them) into the chunk's parts. `scan` is the byte
+ * scan of the range: the range must be compact objects, and its lines, span lines and `"span_id"`
+ * keys must match what DuckDB read, else `ok` is false (parts written are overwritten by the
+ * reader's).
  */
-export async function convertFast(c: DuckDBConnection, source: string, target: RangeTarget, scanning: Promise<RangeScan>): Promise<FastResult> {
+export async function convertFast(c: DuckDBConnection, source: string, side: string, target: RangeTarget, scan: RangeScan): Promise<FastResult> {
   const raw = join(target.dir, `raw-${target.chunk}.tmp.parquet`);
   try {
-    // the row number is taken straight over the scan, where DuckDB keeps the file's order: with no
-    // blank lines (the byte scan saw to that) it is the line's number in the range
-    const reading =
-      c.run(`COPY (SELECT * FROM (SELECT row_number() OVER () AS seq, * FROM read_json(${sqlString(source)}, format = 'newline_delimited', ignore_errors = true, columns = ${RAW_COLUMNS}))
-        WHERE type IN ('span', 'metric', 'log', 'resource') OR span_id IS NOT NULL) TO ${sqlString(raw)} (FORMAT parquet, COMPRESSION snappy)`);
     // DuckDB gives up on some shapes (a pretty-printed object) despite ignore_errors: the reader takes those
-    const [scan, failed] = await Promise.all([
-      scanning,
-      reading.then(
+    const failed = await c
+      .run(
+        `COPY (SELECT seq, r.* FROM read_json(${sqlString(side)}, format = 'newline_delimited', ignore_errors = true, columns = ${SIDE_COLUMNS})
+          WHERE r.type IN ('span', 'metric', 'log', 'resource') OR r.span_id IS NOT NULL) TO ${sqlString(raw)} (FORMAT parquet, COMPRESSION snappy)`,
+      )
+      .then(
         () => null,
         (err: unknown) => err as Error,
-      ),
-    ]);
-    if (!scan.compactObjects) return { ok: false, reason: 'lines that are not compact JSON objects' };
+      );
     if (failed !== null) return { ok: false, reason: failed.message };
-    const check = await c.runAndReadAll(`SELECT max(seq), count(span_id), count(*) FILTER (WHERE type = 'span' AND ${UNUSUAL_SPAN}),
-        count(*) FILTER (WHERE type = 'span'), count(*) FILTER (WHERE type = 'metric' AND name IS NOT NULL), count(*) FILTER (WHERE ${LEAN_IDENTITY} IS NOT NULL)
+    const check = await c.runAndReadAll(`SELECT count(span_id) FILTER (WHERE type IS DISTINCT FROM 'span'), count(*) FILTER (WHERE type = 'span'),
+        coalesce(sum(seq) FILTER (WHERE type = 'span'), 0), count(*) FILTER (WHERE type = 'metric' AND name IS NOT NULL),
+        count(*) FILTER (WHERE ${LEAN_IDENTITY} IS NOT NULL), count(*) FILTER (WHERE type = 'resource')
       FROM read_parquet(${sqlString(raw)})`);
-    const [maxSeq, spanIds, unusual, spans, metrics, lean] = (check.getRows()[0] ?? []).map((v) => Number(v ?? 0));
-    if (spanIds !== scan.spanIdKeys) return { ok: false, reason: `${scan.spanIdKeys - spanIds!} "span_id" keys not at the top level` };
-    if (unusual! > 0) return { ok: false, reason: `${unusual} span lines in an unusual notation` };
-    if (maxSeq! > scan.lines) return { ok: false, reason: 'DuckDB saw more lines than the byte scan' };
-    await writeParts(c, raw, { ...target, leanLines: lean! > 0 });
+    const [sideSpanIds, sideSpans, sideSpanSum, metrics, lean, resources] = (check.getRows()[0] ?? []).map((v) => Number(v ?? 0));
+    const resourcesPart = partPath(target.dir, 'resources', target.chunk);
+    await writeResources(c, raw, target, resourcesPart);
+    const withResources = resources! > 0 || target.earlierResources.length > 0 ? [...target.earlierResources, resourcesPart] : [];
+    const wrote = await writeSpans(c, source, target, scan.lines, withResources);
+    if (typeof wrote === 'string') return { ok: false, reason: wrote };
+    // every span line DuckDB wrote is one the scan saw, under the same number
+    if (wrote.spans !== scan.spanLines + sideSpans! || wrote.seqSum !== scan.spanLineSum + sideSpanSum!) return { ok: false, reason: 'DuckDB numbered the span lines otherwise than the byte scan' };
+    const spanIds = wrote.spans + wrote.linkSpanIds + sideSpanIds!;
+    if (spanIds !== scan.spanIdKeys) return { ok: false, reason: `${scan.spanIdKeys - spanIds} "span_id" keys not at the top level of a line or in its links` };
+    await writeSideParts(c, raw, { ...target, leanLines: lean! > 0, resources: [...target.earlierResources, resourcesPart] });
     return {
       ok: true,
       counts: {
         linesRead: scan.lines,
-        spans: spans!,
-        skippedLines: scan.lines - spans! - metrics!,
+        spans: wrote.spans,
+        skippedLines: scan.lines - wrote.spans - metrics!,
         metricRecords: metrics!,
         malformedLines: 0,
         malformedExamples: [],
-        formats: { console: spans!, python: 0, otlp: 0 },
+        formats: { console: wrote.spans, python: 0, otlp: 0 },
       },
     };
   } finally {
@@ -143,17 +164,70 @@ export async function convertFast(c: DuckDBConnection, source: string, target: R
   }
 }
 
-async function writeParts(c: DuckDBConnection, raw: string, t: RangeTarget & { leanLines: boolean }): Promise<void> {
+/**
+ * Writes the chunk's spans part in one pass over `source`: the row number over the scan, where
+ * DuckDB keeps the file's order, is the line's number in the range (with no blank lines: the byte
+ * scan saw to that). A span in a notation the reader would read otherwise, or more rows than
+ * lines, stops the query. Returns what it wrote, or why it stopped.
+ */
+async function writeSpans(c: DuckDBConnection, source: string, t: RangeTarget, lines: number, resources: string[]): Promise<{ spans: number; seqSum: number; linkSpanIds: number } | string> {
+  const part = partPath(t.dir, 'spans', t.chunk);
+  // a line's resource: its own block (its attributes, as text), or for a lean line the latest
+  // resource record of its process before it in the file (`[pos, next_pos)`), else its service name alone
+  const latest =
+    resources.length === 0
+      ? ''
+      : `LEFT JOIN (SELECT identity, pos, lead(pos, 1, 9223372036854775807) OVER (PARTITION BY identity ORDER BY pos) AS next_pos, attributes, service
+          FROM read_parquet(${sqlList(resources)})) l ON s.identity = l.identity AND s.pos >= l.pos AND s.pos < l.next_pos`;
+  const leanAttrs = resources.length === 0 ? 'NULL' : 'l.attributes';
+  const leanService = resources.length === 0 ? 'NULL' : 'l.service';
+  try {
+    await c.run(`COPY (SELECT ${castColumns('spans')} FROM (
+        SELECT lower(trace_id) AS trace_id, lower(span_id) AS span_id, CASE WHEN parent_span_id <> ${ZEROS(16)} THEN lower(parent_span_id) END AS parent_span_id, name, ${KIND} AS kind,
+          CAST(start_time_unix_nano AS BIGINT) AS start_ns, CASE WHEN TRY_CAST(end_time_unix_nano AS BIGINT) > 0 THEN CAST(end_time_unix_nano AS BIGINT) END AS end_ns,
+          ${statusCodeSql('status.code')} AS status_code,
+          CASE WHEN json_type(status.message) = 'VARCHAR' AND (status.message ->> '$') <> '' THEN (status.message ->> '$') END AS status_message,
+          ${OBJECT_TEXT_OR_EMPTY('attributes')} AS attributes, ${NON_EMPTY_ARRAY_TEXT('events')} AS events, ${NON_EMPTY_ARRAY_TEXT('links')} AS links,
+          res_attrs AS resource,
+          CASE WHEN resource IS NULL THEN res_service WHEN json_type(block_service) = 'VARCHAR' AND (block_service ->> '$') <> '' THEN (block_service ->> '$') ELSE 'unknown_service' END AS service,
+          ${stringSql('scope.name')} AS scope_name, ${stringSql('scope.version')} AS scope_version,
+          'console' AS format, ${sqlString(t.file)} AS file, ${t.chunk} AS chunk, seq, ${t.linesBefore}::BIGINT + seq AS line
+        FROM (SELECT s.*, CASE WHEN s.resource IS NOT NULL THEN json_extract(res_attrs, '$."service.name"') END AS block_service FROM (
+          SELECT s.*,
+            CASE WHEN s.resource IS NOT NULL THEN ${OBJECT_TEXT_OR_EMPTY('s.resource.attributes')} WHEN s.identity IS NULL THEN '{}' WHEN ${leanAttrs} IS NOT NULL THEN ${leanAttrs}
+              WHEN s."service.name" IS NOT NULL THEN json_object('service.name', s."service.name")::VARCHAR ELSE '{}' END AS res_attrs,
+            CASE WHEN s.identity IS NULL THEN 'unknown_service' WHEN ${leanAttrs} IS NOT NULL THEN ${leanService} WHEN s."service.name" <> '' THEN s."service.name" ELSE 'unknown_service' END AS res_service
+          FROM (SELECT *, ${LEAN_IDENTITY} AS identity, ${t.chunk}::BIGINT * 1000000000000 + seq AS pos
+            FROM (SELECT row_number() OVER () AS seq, * FROM read_json(${sqlString(source)}, format = 'newline_delimited', ignore_errors = true, columns = ${SPAN_COLUMNS}))
+            WHERE CASE WHEN seq > ${lines} THEN error('${NOT_OURS}: more rows than lines') WHEN type IS DISTINCT FROM 'span' THEN false
+              WHEN ${UNUSUAL_SPAN} THEN error('${NOT_OURS}: a span line in an unusual notation') ELSE true END) s
+          ${latest}) s))) TO ${sqlString(part)} (FORMAT parquet, COMPRESSION zstd)`);
+  } catch (err) {
+    return (err as Error).message;
+  }
+  // the "span_id" keys of span links (below the top level) are counted in their text, as the scan counts them
+  const [spans, seqSum, linkSpanIds] = (
+    await c.runAndReadAll(`SELECT count(*), coalesce(sum(seq), 0), coalesce(sum((length(links) - length(replace(links, '"span_id"', ''))) // 9), 0) FROM read_parquet(${sqlString(part)})`)
+  )
+    .getRows()[0]!
+    .map(Number);
+  return { spans: spans!, seqSum: seqSum!, linkSpanIds: linkSpanIds! };
+}
+
+async function writeResources(c: DuckDBConnection, raw: string, t: RangeTarget, part: string): Promise<void> {
   const pos = `(${t.chunk}::BIGINT * 1000000000000 + seq)`;
-  const line = `(${t.linesBefore}::BIGINT + seq)`;
-  const file = sqlString(t.file);
-  const resourcesPart = partPath(t.dir, 'resources', t.chunk);
-  await c.run(`COPY (SELECT ${castColumns('resources')} FROM (SELECT *, ${serviceSql('attributes')} AS service FROM (SELECT ${file} AS file, ${t.chunk} AS chunk, seq, ${IDENTITY} AS identity, ${pos} AS pos,
+  await c.run(`COPY (SELECT ${castColumns('resources')} FROM (SELECT *, ${serviceSql('attributes')} AS service FROM (SELECT ${sqlString(t.file)} AS file, ${t.chunk} AS chunk, seq, ${IDENTITY} AS identity, ${pos} AS pos,
         CASE WHEN "service.name" IS NOT NULL AND (json_type(attributes) <> 'OBJECT' OR json_extract(attributes, '$."service.name"') IS NULL)
           THEN json_merge_patch(json_object('service.name', "service.name"), ${OBJECT_OR_EMPTY('attributes')})::VARCHAR
           ELSE ${OBJECT_OR_EMPTY('attributes')} END AS attributes
-      FROM read_parquet(${sqlString(raw)}) WHERE type = 'resource')) ORDER BY seq) TO ${sqlString(resourcesPart)} (FORMAT parquet, COMPRESSION zstd)`);
-  const resources = sqlList([...t.earlierResources, resourcesPart]);
+      FROM read_parquet(${sqlString(raw)}) WHERE type = 'resource')) ORDER BY seq) TO ${sqlString(part)} (FORMAT parquet, COMPRESSION zstd)`);
+}
+
+/** The metric and log records of the side lines (in `raw`) into their parts. */
+async function writeSideParts(c: DuckDBConnection, raw: string, t: RangeTarget & { leanLines: boolean; resources: string[] }): Promise<void> {
+  const pos = `(${t.chunk}::BIGINT * 1000000000000 + seq)`;
+  const line = `(${t.linesBefore}::BIGINT + seq)`;
+  const file = sqlString(t.file);
   // The resource of each record, as res_attrs (JSON text) and res_service: a resource block is
   // read once per distinct block (a process repeats its own on every line); a lean line takes the
   // latest resource record of its process before it in the file, else its service name alone.
@@ -167,23 +241,13 @@ async function writeParts(c: DuckDBConnection, raw: string, t: RangeTarget & { l
       LEFT JOIN ${
         t.leanLines
           ? `(SELECT s.seq, r.attributes, r.service FROM (SELECT seq, ${LEAN_IDENTITY} AS identity, ${pos} AS pos FROM read_parquet(${raws}) WHERE ${type} AND ${LEAN_IDENTITY} IS NOT NULL) s
-              ASOF JOIN (SELECT identity, pos, attributes, service FROM read_parquet(${resources})) r ON s.identity = r.identity AND s.pos >= r.pos)`
+              ASOF JOIN (SELECT identity, pos, attributes, service FROM read_parquet(${sqlList(t.resources)})) r ON s.identity = r.identity AND s.pos >= r.pos)`
           : '(SELECT NULL::BIGINT AS seq, NULL::VARCHAR AS attributes, NULL::VARCHAR AS service WHERE false)'
       } l ON s.seq = l.seq
       LEFT JOIN (SELECT block, attrs, ${serviceSql('attrs')} AS service FROM (
           SELECT block, CASE WHEN json_type(block, '$.attributes') = 'OBJECT' THEN CAST(json_extract(block, '$.attributes') AS VARCHAR) ELSE '{}' END AS attrs
           FROM (SELECT DISTINCT CAST(resource AS VARCHAR) AS block FROM read_parquet(${raws}) WHERE ${type} AND resource IS NOT NULL))) m
         ON CAST(s.resource AS VARCHAR) = m.block) s`;
-  await c.run(`COPY (SELECT ${castColumns('spans')} FROM (
-      SELECT lower(trace_id) AS trace_id, lower(span_id) AS span_id, ${idSql('parent_span_id')} AS parent_span_id, name, ${KIND} AS kind,
-        CAST(start_time_unix_nano AS BIGINT) AS start_ns, CASE WHEN TRY_CAST(end_time_unix_nano AS BIGINT) > 0 THEN CAST(end_time_unix_nano AS BIGINT) END AS end_ns,
-        ${STATUS_CODE} AS status_code,
-        CASE WHEN json_type(status, '$.message') = 'VARCHAR' AND json_extract_string(status, '$.message') <> '' THEN json_extract_string(status, '$.message') END AS status_message,
-        ${OBJECT_TEXT_OR_EMPTY('attributes')} AS attributes, ${NON_EMPTY_ARRAY_TEXT('events')} AS events, ${NON_EMPTY_ARRAY_TEXT('links')} AS links, res_attrs AS resource, res_service AS service,
-        CASE WHEN json_type(scope, '$.name') = 'VARCHAR' THEN json_extract_string(scope, '$.name') END AS scope_name,
-        CASE WHEN json_type(scope, '$.version') = 'VARCHAR' THEN json_extract_string(scope, '$.version') END AS scope_version,
-        'console' AS format, ${file} AS file, ${t.chunk} AS chunk, seq, ${line} AS line
-      FROM ${joined(`type = 'span'`)})) TO ${sqlString(partPath(t.dir, 'spans', t.chunk))} (FORMAT parquet, COMPRESSION zstd)`);
   await c.run(`COPY (SELECT ${castColumns('metrics')} FROM (SELECT name, unit, kind, temporality, resource, service,
         coalesce(${nsSql("json_extract_string(p, '$.start_time_unix_nano')", "json_extract_string(p, '$.start_time')")}, end_ns) AS start_ns, end_ns,
         CASE WHEN json_type(p, '$.value') IN ('BIGINT', 'UBIGINT', 'DOUBLE') THEN CAST(json_extract(p, '$.value') AS DOUBLE) END AS value,

@@ -2,9 +2,13 @@
  * A byte scan of the range of a file about to be converted: where its last whole line ends (a last
  * line still being written waits for the next command), how many lines it holds, and whether
  * DuckDB's `read_json` can read it exactly as the JavaScript reader would — every line one compact
- * JSON object, no OTLP requests — with a count of `"span_id"` keys that the conversion checks
- * against what DuckDB found (a span under another key, as in the Python SDK's shape, is caught
- * there). Optionally copies the range to a file of its own for DuckDB to read.
+ * JSON object, no OTLP requests — with counts that the conversion checks against what DuckDB found:
+ * the `"span_id"` keys (a span under another key, as in the Python SDK's shape, is caught there),
+ * and the lines that open as our span record (`{"type":"span",`) with the sum of their numbers (a
+ * line DuckDB numbered otherwise is caught there). Optionally copies the range to a file of its
+ * own for DuckDB to read, and the other lines — metric, log and resource records, log text: a few
+ * per cent of a run — each wrapped with its line number (`{"seq":n,"r":<line>}`) into a side file,
+ * so that DuckDB reads the spans in one pass over the range and only the side file again.
  * @module
  */
 import { open } from 'node:fs/promises';
@@ -19,38 +23,56 @@ export interface RangeScan {
   compactObjects: boolean;
   /** Occurrences of `"span_id"` in the range. */
   spanIdKeys: number;
+  /** Lines opening with `{"type":"span",`, and the sum of their numbers (1-based in the range). */
+  spanLines: number;
+  spanLineSum: number;
 }
+
+/** Where {@link scanRange} writes, and when it stops. */
+export interface ScanOutputs {
+  /** A copy of the range's whole lines. */
+  copyTo?: string;
+  /** Every line that does not open as a span record, wrapped with its number. */
+  sideTo?: string;
+  /** Checked between buffers: true stops the scan (an interrupted command). */
+  stopped?: () => boolean;
+}
+
+/** Thrown by {@link scanRange} when `stopped` says so. */
+export class ScanStopped extends Error {}
 
 const BUFFER_BYTES = 4 * 1024 * 1024;
 const SPAN_ID = Buffer.from('"span_id"');
 const RESOURCE_SPANS = Buffer.from('"resourceSpans"');
+const SPAN_PREFIX = Buffer.from('{"type":"span",');
+const WRAP_END = Buffer.from('}\n');
 const NL = 10;
 const CR = 13;
 
 /**
  * Scans `[from, size)` of `path` (`size` as stat saw it: bytes appended since are left for later).
- * With `copyTo`, writes the whole lines of the range to that file.
  */
-export async function scanRange(path: string, from: number, size: number, copyTo?: string): Promise<RangeScan> {
+export async function scanRange(path: string, from: number, size: number, outputs: ScanOutputs = {}): Promise<RangeScan> {
   const file = await open(path, 'r');
-  const copy = copyTo === undefined ? null : await open(copyTo, 'w');
+  const copy = outputs.copyTo === undefined ? null : await open(outputs.copyTo, 'w');
+  const side = outputs.sideTo === undefined ? null : await open(outputs.sideTo, 'w');
   try {
-    return await scan(file, from, size, copy);
+    return await scan(file, from, size, copy, side, outputs.stopped);
   } finally {
     await file.close();
     await copy?.close();
+    await side?.close();
   }
 }
 
-async function scan(file: FileHandle, from: number, size: number, copy: FileHandle | null): Promise<RangeScan> {
+async function scan(file: FileHandle, from: number, size: number, copy: FileHandle | null, side: FileHandle | null, stopped?: () => boolean): Promise<RangeScan> {
   let buf = Buffer.allocUnsafe(BUFFER_BYTES);
   // every read starts at a line's start and only its whole lines are looked at, so no line and no
   // key is ever cut by a buffer boundary; a line longer than the buffer doubles it
   let pos = from;
-  let lines = 0;
-  let compact = true;
-  let spanIdKeys = 0;
+  const found: RangeScan = { to: from, lines: 0, compactObjects: true, spanIdKeys: 0, spanLines: 0, spanLineSum: 0 };
   while (pos < size) {
+    if (stopped?.() === true) throw new ScanStopped('the scan was stopped');
     const { bytesRead } = await file.read(buf, 0, Math.min(buf.length, size - pos), pos);
     if (bytesRead === 0) break;
     const chunk = buf.subarray(0, bytesRead);
@@ -61,24 +83,37 @@ async function scan(file: FileHandle, from: number, size: number, copy: FileHand
       continue;
     }
     const region = chunk.subarray(0, whole);
-    spanIdKeys += count(region, SPAN_ID);
-    if (compact && region.indexOf(RESOURCE_SPANS) >= 0) compact = false;
+    found.spanIdKeys += count(region, SPAN_ID);
+    if (found.compactObjects && region.indexOf(RESOURCE_SPANS) >= 0) found.compactObjects = false;
+    const sideLines: Buffer[] = [];
     for (let at = 0; at < whole;) {
       const nl = region.indexOf(NL, at);
-      lines++;
-      if (compact && !isCompactObject(region, at, nl)) compact = false;
+      const line = ++found.lines;
+      if (found.compactObjects && !isCompactObject(region, at, nl)) found.compactObjects = false;
+      if (startsWith(region, at, nl, SPAN_PREFIX)) {
+        found.spanLines++;
+        found.spanLineSum += line;
+      } else if (side !== null && found.compactObjects) {
+        sideLines.push(Buffer.from(`{"seq":${line},"r":`), region.subarray(at, nl), WRAP_END);
+      }
       at = nl + 1;
     }
     if (copy !== null) await copy.write(region, 0, whole);
+    if (sideLines.length > 0) await side!.write(Buffer.concat(sideLines));
     pos += whole;
   }
-  return { to: pos, lines, compactObjects: compact, spanIdKeys };
+  found.to = pos;
+  return found;
 }
 
 // `{"` … `}` (before an optional `\r`)
 function isCompactObject(b: Buffer, start: number, nl: number): boolean {
   const end = nl > start && b[nl - 1] === CR ? nl - 1 : nl;
   return end - start >= 2 && b[start] === 0x7b && b[start + 1] === 0x22 && b[end - 1] === 0x7d;
+}
+
+function startsWith(b: Buffer, start: number, end: number, prefix: Buffer): boolean {
+  return end - start >= prefix.length && b.compare(prefix, 0, prefix.length, start, start + prefix.length) === 0;
 }
 
 function count(haystack: Buffer, needle: Buffer): number {

@@ -1,0 +1,53 @@
+/**
+ * Ctrl-C (SIGINT, or SIGTERM, SIGHUP) during a conversion: DuckDB's running query is interrupted
+ * and the byte scan stops at its next buffer, so the conversion unwinds through its own cleanup
+ * (temporary files, the unfinished chunk's parts, the lock) instead of the process dying with them
+ * on disk. The command then ends as the signal would have ended it (exit 128 + its number).
+ * @module
+ */
+import { constants } from 'node:os';
+import type { Duck } from './duck.js';
+
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/** Thrown out of {@link stoppable} when a signal stopped the work. */
+export class ConversionStopped extends Error {
+  constructor(readonly signal: NodeJS.Signals) {
+    super(`the conversion was stopped by ${signal}`);
+  }
+
+  /** What a shell reports for a process ended by the signal. */
+  get exitCode(): number {
+    return 128 + constants.signals[this.signal];
+  }
+}
+
+/**
+ * Runs `work` with the stop signals caught: the first interrupts `duck`'s query and makes
+ * `stopped()` true (checked by the work between its steps); a second exits at once.
+ * @throws ConversionStopped when a signal came, whatever the work then did.
+ */
+export async function stoppable<T>(duck: Duck, work: (stopped: () => boolean) => Promise<T>): Promise<T> {
+  let signal: NodeJS.Signals | null = null;
+  const onSignal = (s: NodeJS.Signals) => {
+    if (signal !== null) process.exit(128 + constants.signals[s]);
+    signal = s;
+    duck.connection.interrupt();
+  };
+  for (const s of STOP_SIGNALS) process.on(s, onSignal);
+  try {
+    const done = await work(() => signal !== null);
+    if (signal !== null) throw new ConversionStopped(signal);
+    return done;
+  } catch (err) {
+    throw signal === null ? err : new ConversionStopped(signal);
+  } finally {
+    for (const s of STOP_SIGNALS) process.off(s, onSignal);
+  }
+}
+
+/** Ends the process, once the cleanup is done, with the exit code of `stop`'s signal. */
+export function endAsSignalled(stop: ConversionStopped, out: { error(text: string): void }): never {
+  out.error(`gym trace: ${stop.signal === 'SIGINT' ? 'interrupted' : `stopped by ${stop.signal}`}; the trace store keeps what was finished\n`);
+  process.exit(stop.exitCode);
+}
