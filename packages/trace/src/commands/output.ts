@@ -3,6 +3,7 @@
  * @module
  */
 import { TraceUserError } from '../errors.js';
+import { ConversionStopped } from '../store/stop-conversion.js';
 
 /** Where a command writes: results to `write` (stdout), diagnostics and progress to `error` (stderr). */
 export interface CommandOutput {
@@ -65,6 +66,10 @@ export async function runCommand(out: CommandOutput, body: () => Promise<number>
   } catch (err) {
     if (err instanceof TraceUserError) {
       out.error(`error [${err.code}]: ${err.message}\n`);
+      return err.exitCode;
+    }
+    if (err instanceof ConversionStopped) {
+      out.error(`${err.notice}\n`);
       return err.exitCode;
     }
     throw err;

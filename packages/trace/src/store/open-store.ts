@@ -22,7 +22,7 @@ import { convertWithReader } from './record-range.js';
 import { writeRolloutIndex } from './rollout-index.js';
 import { scanRange } from './scan-range.js';
 import { LOCK_FILE, takeLock } from './store-lock.js';
-import { ConversionStopped, endAsSignalled, stoppable } from './stop-conversion.js';
+import { stoppable } from './stop-conversion.js';
 import { emptyCounts, emptyManifest, MANIFEST_FILE, partPath, PART_TABLES, readManifest, writeManifest } from './store-manifest.js';
 import type { FileCounts, StoredFile, StoreManifest } from './store-manifest.js';
 
@@ -107,7 +107,6 @@ export async function openStore(paths: readonly string[], out: StoreOutput, opti
   } catch (err) {
     duck.close();
     if (temporary) await rm(dir, { recursive: true, force: true });
-    if (err instanceof ConversionStopped) endAsSignalled(err, out);
     throw err;
   }
 }

@@ -2,7 +2,8 @@
  * Ctrl-C (SIGINT, or SIGTERM, SIGHUP) during a conversion: DuckDB's running query is interrupted
  * and the byte scan stops at its next buffer, so the conversion unwinds through its own cleanup
  * (temporary files, the unfinished chunk's parts, the lock) instead of the process dying with them
- * on disk. The command then ends as the signal would have ended it (exit 128 + its number).
+ * on disk. The command then ends as the signal would have ended it (exit 128 + its number, by
+ * `runCommand`); a library caller gets {@link ConversionStopped}.
  * @module
  */
 import { constants } from 'node:os';
@@ -14,6 +15,11 @@ const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 export class ConversionStopped extends Error {
   constructor(readonly signal: NodeJS.Signals) {
     super(`the conversion was stopped by ${signal}`);
+  }
+
+  /** What the user is told once the cleanup is done. */
+  get notice(): string {
+    return `gym trace: ${this.signal === 'SIGINT' ? 'interrupted' : `stopped by ${this.signal}`}; the trace store keeps what was finished`;
   }
 
   /** What a shell reports for a process ended by the signal. */
@@ -44,10 +50,4 @@ export async function stoppable<T>(duck: Duck, work: (stopped: () => boolean) =>
   } finally {
     for (const s of STOP_SIGNALS) process.off(s, onSignal);
   }
-}
-
-/** Ends the process, once the cleanup is done, with the exit code of `stop`'s signal. */
-export function endAsSignalled(stop: ConversionStopped, out: { error(text: string): void }): never {
-  out.error(`gym trace: ${stop.signal === 'SIGINT' ? 'interrupted' : `stopped by ${stop.signal}`}; the trace store keeps what was finished\n`);
-  process.exit(stop.exitCode);
 }
