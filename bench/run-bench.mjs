@@ -12,6 +12,14 @@ if (files.length === 0) {
   console.error(`no benchmark matches '${filter}'`);
   process.exit(1);
 }
+// Benchmarks measure what users run: gym's servers run compiled while the build is current and
+// through tsx otherwise (slower per call), so bring the build up to date first.
+const repoRoot = new URL('../', import.meta.url).pathname;
+const build = spawnSync(process.execPath, [new URL('../node_modules/typescript/bin/tsc', import.meta.url).pathname, '-b'], { cwd: repoRoot, stdio: 'inherit' });
+if (build.status !== 0) {
+  console.error('the build failed (tsc -b): fix it before benchmarking');
+  process.exit(build.status ?? 1);
+}
 for (const file of files) {
   console.log(`\n### ${file}\n`);
   const res = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', '--expose-gc', new URL(file, dir).pathname], { stdio: 'inherit' });
