@@ -5,6 +5,7 @@
  * {@link TRACE_ERRORS} (exit code, docs section), listed in docs/trace.md.
  * @module
  */
+import { constants } from 'node:os';
 
 const ERRORS_SECTION = 'trace.md#progress-exit-codes-errors';
 
@@ -57,5 +58,22 @@ export class TraceUserError extends TraceError {
   /** Exit code a CLI should use (its row's; 2, as the runtime's `GymUserError`). */
   get exitCode(): number {
     return TRACE_ERRORS[this.code as TraceErrorCode].exitCode;
+  }
+}
+
+/** A conversion of the store stopped by a signal (Ctrl-C): `runCommand` ends the command with its exit code. */
+export class ConversionStopped extends Error {
+  constructor(readonly signal: NodeJS.Signals) {
+    super(`the conversion was stopped by ${signal}`);
+  }
+
+  /** What the user is told once the cleanup is done. */
+  get notice(): string {
+    return `gym trace: ${this.signal === 'SIGINT' ? 'interrupted' : `stopped by ${this.signal}`}; the trace store keeps what was finished`;
+  }
+
+  /** What a shell reports for a process ended by the signal. */
+  get exitCode(): number {
+    return 128 + constants.signals[this.signal];
   }
 }

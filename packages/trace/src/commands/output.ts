@@ -2,8 +2,7 @@
  * What a command writes to, and the wrapper that turns user errors into exit code 2.
  * @module
  */
-import { TraceUserError } from '../errors.js';
-import { ConversionStopped } from '../store/stop-conversion.js';
+import { ConversionStopped, TraceUserError } from '../errors.js';
 
 /** Where a command writes: results to `write` (stdout), diagnostics and progress to `error` (stderr). */
 export interface CommandOutput {

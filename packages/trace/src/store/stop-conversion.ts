@@ -7,26 +7,10 @@
  * @module
  */
 import { constants } from 'node:os';
+import { ConversionStopped } from '../errors.js';
 import type { Duck } from './duck.js';
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-
-/** Thrown out of {@link stoppable} when a signal stopped the work. */
-export class ConversionStopped extends Error {
-  constructor(readonly signal: NodeJS.Signals) {
-    super(`the conversion was stopped by ${signal}`);
-  }
-
-  /** What the user is told once the cleanup is done. */
-  get notice(): string {
-    return `gym trace: ${this.signal === 'SIGINT' ? 'interrupted' : `stopped by ${this.signal}`}; the trace store keeps what was finished`;
-  }
-
-  /** What a shell reports for a process ended by the signal. */
-  get exitCode(): number {
-    return 128 + constants.signals[this.signal];
-  }
-}
 
 /**
  * Runs `work` with the stop signals caught: the first interrupts `duck`'s query and makes
