@@ -1,6 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { hostname } from 'node:os';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { LENS_VERSION, detectKubernetes, detectResource, detectSlurm, formatOtelResourceAttributes, parseOtelResourceAttributes, resolveResourceAttributes } from '@gym/lens/setup';
 import { uuidV5 } from '../../src/setup/resources/slurm.js';
 
@@ -30,6 +32,20 @@ describe('detectResource', () => {
     ] as const) {
       const attrs = await detectResource({ ...BASE, CUDA_VISIBLE_DEVICES: value }, NO_K8S);
       assert.equal(attrs['host.gpu.count'], count, `CUDA_VISIBLE_DEVICES='${value}'`);
+    }
+  });
+
+  it('counts GPUs from an nvidia-smi found on PATH, and none when it fails', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gym-lens-smi-'));
+    try {
+      const smi = join(dir, 'nvidia-smi');
+      writeFileSync(smi, '#!/bin/sh\necho 1\necho 1\n');
+      chmodSync(smi, 0o755);
+      assert.equal((await detectResource({ PATH: dir }, NO_K8S))['host.gpu.count'], 2);
+      writeFileSync(smi, '#!/bin/sh\nexit 9\n');
+      assert.equal((await detectResource({ PATH: dir }, NO_K8S))['host.gpu.count'], undefined);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

@@ -3,9 +3,7 @@
  * @module
  */
 import { execFile } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
 import { hostname } from 'node:os';
-import { delimiter, join } from 'node:path';
 import type { Attributes } from '@opentelemetry/api';
 import type { Env } from '../env.js';
 
@@ -33,10 +31,12 @@ export async function detectGpuCount(env: Env): Promise<Attributes> {
     const entries = visible.split(',').filter((entry) => entry.trim() !== '');
     return { 'host.gpu.count': entries.length };
   }
-  const smi = findOnPath('nvidia-smi', env['PATH']);
-  if (smi === undefined) return {};
+  const path = env['PATH'];
+  if (!path) return {};
   return new Promise((resolve) => {
-    execFile(smi, ['--query-gpu=count', '--format=csv,noheader'], { timeout: NVIDIA_SMI_TIMEOUT_MS, windowsHide: true }, (err, stdout) => {
+    // looked up on `path` by the spawn itself: not found is an error like any other (count unknown)
+    const options = { env: { ...process.env, PATH: path }, timeout: NVIDIA_SMI_TIMEOUT_MS, windowsHide: true };
+    execFile('nvidia-smi', ['--query-gpu=count', '--format=csv,noheader'], options, (err, stdout) => {
       if (err) return resolve({});
       const lines = String(stdout)
         .split('\n')
@@ -44,19 +44,4 @@ export async function detectGpuCount(env: Env): Promise<Attributes> {
       resolve(lines.length > 0 ? { 'host.gpu.count': lines.length } : {});
     });
   });
-}
-
-function findOnPath(name: string, path: string | undefined): string | undefined {
-  if (!path) return undefined;
-  for (const dir of path.split(delimiter)) {
-    if (dir === '') continue;
-    const candidate = join(dir, name);
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
 }
