@@ -10,11 +10,10 @@ import { createHttpClient, createServerContext, listen } from '../../../server/s
 import { collectRollouts } from '../../src/rollouts/collect.js';
 import { CaptureStore } from '../../../server/src/evidence/capture-store.js';
 import { EXAMPLE_EVAL_RUN, freePort, runGym } from '../support/gym-process.js';
-import { readRows } from '../rollouts/test-agent.js';
+import { agentInstance, readRows } from '../rollouts/test-agent.js';
 import { startCaptureModel } from '../../../server/test/evidence/fixtures/model-process.js';
 import createExampleSingleToolCall from '../../../../resources_servers/example_single_tool_call/app.js';
 import createSimpleAgent from '../../../../responses_api_agents/simple_agent/app.js';
-import type { ServerInstanceDisplay } from '../../src/orchestrator/server-instances.js';
 
 const cleanups: (() => unknown)[] = [];
 after(async () => {
@@ -146,19 +145,7 @@ describe('rollout evidence in collection', () => {
 
   it('a model server killed mid-call leaves a gap in the failure row, not a crash or a half line', async () => {
     const { dir, captures, model, tree, resourcesPort, address } = await evidenceEnvironment();
-    const instance: ServerInstanceDisplay = {
-      process_name: 'agent',
-      server_type: 'responses_api_agents',
-      name: 'simple_agent',
-      dir_path: '',
-      entrypoint: '',
-      host: address.host,
-      port: address.port,
-      url: address.url,
-      pid: process.pid,
-      config_path: 'agent',
-      start_time: 0,
-    };
+    const instance = agentInstance('agent', 'simple_agent', address);
     const input = join(dir, 'in.jsonl');
     writeFileSync(input, `${JSON.stringify({ responses_create_params: { input: 'hang: weather in sf?' } })}\n`);
     const output = join(dir, 'out.jsonl');

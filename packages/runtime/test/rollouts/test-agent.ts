@@ -68,19 +68,7 @@ export async function startTestAgent(options: TestAgentOptions = {}): Promise<Te
   });
   const app = def.build();
   const address = await listen(app);
-  const instance: ServerInstanceDisplay = {
-    process_name: name,
-    server_type: 'responses_api_agents',
-    name: 'test_agent_impl',
-    dir_path: '',
-    entrypoint: '',
-    host: address.host,
-    port: address.port,
-    url: address.url,
-    pid: process.pid,
-    config_path: name,
-    start_time: 0,
-  };
+  const instance = agentInstance(name, 'test_agent_impl', address);
   return { url: address.url, environment: { config: {}, instances: [instance] }, stats, close: () => app.close() };
 }
 
@@ -103,4 +91,21 @@ export function readRows(path: string): Record<string, unknown>[] {
 /** `"task:rollout"` keys of rows, sorted. */
 export function keysOf(rows: readonly Record<string, unknown>[]): string[] {
   return rows.map((r) => `${String(r['_ng_task_index'])}:${String(r['_ng_rollout_index'])}`).sort();
+}
+
+/** The environment's record of an agent served by this process at `address` (as `gym env start` would list it). */
+export function agentInstance(processName: string, name: string, address: { host: string; port: number; url: string }): ServerInstanceDisplay {
+  return {
+    process_name: processName,
+    server_type: 'responses_api_agents',
+    name,
+    dir_path: '',
+    entrypoint: '',
+    host: address.host,
+    port: address.port,
+    url: address.url,
+    pid: process.pid,
+    config_path: processName,
+    start_time: 0,
+  };
 }

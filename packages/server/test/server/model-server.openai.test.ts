@@ -2,40 +2,18 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import OpenAI from 'openai';
 import { defineModelServer, listen } from '../../src/server/index.js';
+import { openAIResponse } from './openai-response.js';
 import type { FastifyInstance } from 'fastify';
 
-const RESPONSE = {
-  id: 'resp_1',
-  object: 'response',
-  created_at: 1_700_000_000,
-  model: 'policy',
-  status: 'completed',
-  error: null,
-  incomplete_details: null,
-  instructions: null,
-  metadata: {},
-  parallel_tool_calls: true,
-  temperature: 1,
-  top_p: 1,
-  tool_choice: 'auto',
-  tools: [],
-  output: [
-    {
-      id: 'msg_1',
-      type: 'message',
-      role: 'assistant',
-      status: 'completed',
-      content: [{ type: 'output_text', text: 'It is sunny.', annotations: [] }],
-    },
-  ],
-  usage: {
-    input_tokens: 5,
-    input_tokens_details: { cached_tokens: 0 },
-    output_tokens: 4,
-    output_tokens_details: { reasoning_tokens: 0 },
-    total_tokens: 9,
+const RESPONSE = openAIResponse([
+  {
+    id: 'msg_1',
+    type: 'message',
+    role: 'assistant',
+    status: 'completed',
+    content: [{ type: 'output_text', text: 'It is sunny.', annotations: [] }],
   },
-};
+]);
 
 const CHAT = {
   id: 'chatcmpl_1',

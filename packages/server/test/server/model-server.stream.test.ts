@@ -5,31 +5,15 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import OpenAI from 'openai';
 import { defineModelServer, listen } from '../../src/server/index.js';
+import { openAIResponse } from './openai-response.js';
 import type { FastifyInstance } from 'fastify';
 import type { ResponseStreamEvent } from 'openai/resources/responses/responses';
 
-const RESPONSE = {
-  id: 'resp_1',
-  object: 'response',
-  created_at: 1_700_000_000,
-  model: 'policy',
-  status: 'completed',
-  error: null,
-  incomplete_details: null,
-  instructions: null,
-  metadata: {},
-  parallel_tool_calls: true,
-  temperature: 1,
-  top_p: 1,
-  tool_choice: 'auto',
-  tools: [],
-  output: [
-    { id: 'rs_1', type: 'reasoning', summary: [{ type: 'summary_text', text: 'The user asks about weather.' }] },
-    { id: 'msg_1', type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Let me look.', annotations: [] }] },
-    { id: 'fc_1', type: 'function_call', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}', status: 'completed' },
-  ],
-  usage: { input_tokens: 5, input_tokens_details: { cached_tokens: 0 }, output_tokens: 4, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 9 },
-};
+const RESPONSE = openAIResponse([
+  { id: 'rs_1', type: 'reasoning', summary: [{ type: 'summary_text', text: 'The user asks about weather.' }] },
+  { id: 'msg_1', type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Let me look.', annotations: [] }] },
+  { id: 'fc_1', type: 'function_call', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}', status: 'completed' },
+]);
 
 const CHAT = {
   id: 'chatcmpl_1',
