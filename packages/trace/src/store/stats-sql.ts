@@ -32,44 +32,59 @@ export async function spanStatsSql(store: TraceStore, by: StatsGrouping): Promis
   try {
     // the spans, keyed by the hashes of their ids (joins and partitions on numbers cost a fraction
     // of those on strings; a wrong link needs two distinct spans to share both 64-bit hashes, of
-    // the trace id and of the span id); the truncation attribute is looked for in the text before
-    // the JSON is parsed
+    // the trace id and of the span id), with only the columns the numbers need; the truncation
+    // attribute is looked for in the text before the JSON is parsed (in a CASE: under an AND, DuckDB
+    // parses every span's)
     // (the input order, which picks among copies of a span, only where there are copies)
     const nodes = (order: boolean) => `SELECT hash(trace_id) AS t, hash(span_id) AS s, CASE WHEN parent_span_id IS NULL OR parent_span_id = span_id THEN NULL ELSE hash(parent_span_id) END AS p,
-        name, kind, service, start_ns, coalesce(end_ns >= start_ns, false) AS ended, CASE WHEN end_ns >= start_ns THEN end_ns ELSE start_ns END AS end_ns,
-        contains(attributes, '${ATTR.TRUNCATED}') AND coalesce(json_extract_string(attributes, '$."${ATTR.TRUNCATED}"') = 'true', false) AS truncated,
-        status_code = 'ERROR' AS err, ${key.value} AS gym_key, ${key.json} AS gym_key_json${order ? `, list_position(${files}, file) AS f, chunk, seq` : ''}
+        start_ns, CASE WHEN end_ns >= start_ns THEN end_ns ELSE start_ns END AS end_ns,
+        CASE WHEN contains(attributes, '${ATTR.TRUNCATED}') THEN coalesce(json_extract_string(attributes, '$."${ATTR.TRUNCATED}"') = 'true', false) ELSE false END AS truncated,
+        status_code = 'ERROR' AS err, name = ${sqlString(SPAN.ROLLOUT)} AS rollout, CASE kind WHEN 'SERVER' THEN 1 WHEN 'CLIENT' THEN 2 ELSE 0 END::TINYINT AS kind,
+        hash(service) AS service, ${key.value} AS gym_key${key.json === null ? '' : `, ${key.json} AS gym_key_json`}
+        ${order ? `, coalesce(end_ns >= start_ns, false) AS ended, list_position(${files}, file) AS f, chunk, seq` : ''}
       FROM ${from}`;
     await c.run(`CREATE OR REPLACE TEMP TABLE gym_nodes AS ${nodes(false)}`);
     // one copy per span id of a trace, as `assembleTraces` keeps it (the ended, untruncated one, else the first)
     const [duplicated] = (await c.runAndReadAll(`SELECT count(*) FROM (SELECT 1 FROM gym_nodes GROUP BY t, s HAVING count(*) > 1)`)).getRows()[0]!;
     if (Number(duplicated) > 0)
-      await c.run(`CREATE OR REPLACE TEMP TABLE gym_nodes AS SELECT * EXCLUDE (copy, f, chunk, seq) FROM (
+      await c.run(`CREATE OR REPLACE TEMP TABLE gym_nodes AS SELECT * EXCLUDE (copy, ended, f, chunk, seq) FROM (
           SELECT *, row_number() OVER (PARTITION BY t, s ORDER BY ended::INTEGER * 2 + (NOT truncated)::INTEGER DESC, f, chunk, seq) AS copy FROM (${nodes(true)}))
         WHERE copy = 1`);
-    // self time: the span's interval less the union of its children's, clipped to it — a sweep
-    // over the children by start, each covering what lies past the furthest end before it
-    await c.run(`CREATE OR REPLACE TEMP TABLE gym_covered AS
-      SELECT t, s, sum(greatest(0, ce - greatest(cs, ps, coalesce(before, ps)))) AS covered FROM (
+    // self time: the span's interval less the union of its children's, clipped to it. The
+    // children of a span in one row: their count, least and greatest start and end — which give
+    // the union of one or two intervals exactly (two that overlap cover [least start, greatest
+    // end]; two that do not are [least start, least end] and [greatest start, greatest end])
+    await c.run(`CREATE OR REPLACE TEMP TABLE gym_kids AS SELECT t, p, count(*) AS k, min(start_ns) AS a1, max(start_ns) AS a2, min(end_ns) AS b1, max(end_ns) AS b2
+      FROM gym_nodes WHERE p IS NOT NULL GROUP BY t, p`);
+    // of three children or more, a sweep by start, each covering what lies past the furthest end
+    // before it; summed by the parent's group
+    const sweep = `SELECT gym_key, sum(greatest(0, ce - greatest(cs, ps, coalesce(before, ps)))) AS covered FROM (
         SELECT *, max(ce) OVER (PARTITION BY t, s ORDER BY cs ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS before FROM (
-          SELECT p.t, p.s, p.start_ns AS ps, c.start_ns AS cs, least(c.end_ns, p.end_ns) AS ce
-          FROM gym_nodes c JOIN gym_nodes p ON p.t = c.t AND p.s = c.p WHERE p.end_ns > p.start_ns))
-      GROUP BY t, s`);
-    const ms = '((end_ns - start_ns)::DOUBLE / 1000000::DOUBLE)';
-    // one list of fractions: one state per group, where four calls keep four (a third of the CPU)
-    const quantiles = `quantile_disc(${ms}, [${PERCENTILES.map((p) => `${p}::DOUBLE / 100::DOUBLE`).join(', ')}])`;
+          SELECT p.t, p.s, p.gym_key, p.start_ns AS ps, c.start_ns AS cs, least(c.end_ns, p.end_ns) AS ce
+          FROM gym_nodes c JOIN (SELECT n.t, n.s, n.gym_key, n.start_ns, n.end_ns FROM gym_nodes n JOIN gym_kids k ON k.t = n.t AND k.p = n.s
+            WHERE k.k >= 3 AND n.end_ns > n.start_ns AND NOT n.truncated AND n.gym_key IS NOT NULL) p
+          ON p.t = c.t AND p.s = c.p))
+      GROUP BY gym_key`;
+    const clip = (from: string, to: string) => `greatest(0, least(${to}, n.end_ns) - greatest(${from}, n.start_ns))`;
+    const covered = `CASE WHEN k IS NULL OR k >= 3 OR n.end_ns <= n.start_ns THEN 0 WHEN k = 1 OR a2 <= b1 THEN ${clip('a1', 'b2')} ELSE ${clip('a1', 'b1')} + ${clip('a2', 'b2')} END`;
+    const ms = (ns: string) => `${ns}::DOUBLE / 1000000::DOUBLE`;
+    // percentiles of the integer durations, as ms after: the order is the same, the sort cheaper;
+    // one list of fractions: one state per group, where four calls keep four
+    const quantiles = `list_transform(quantile_disc(n.end_ns - n.start_ns, [${PERCENTILES.map((p) => `${p}::DOUBLE / 100::DOUBLE`).join(', ')}]), d -> ${ms('d')})`;
     const rows = (
-      await c.runAndReadAll(`SELECT gym_key, any_value(gym_key_json), count(*), count(*) FILTER (err), sum(end_ns - start_ns)::VARCHAR,
-          sum(CASE WHEN end_ns > start_ns THEN end_ns - start_ns - coalesce(covered, 0) ELSE 0 END)::VARCHAR, ${quantiles}, max(${ms})
-        FROM gym_nodes LEFT JOIN gym_covered USING (t, s) WHERE NOT truncated AND gym_key IS NOT NULL GROUP BY gym_key`)
+      await c.runAndReadAll(`SELECT gym_key, json, count, errors, total::VARCHAR, (self - coalesce(swept.covered, 0))::VARCHAR, quantiles, max FROM (
+          SELECT gym_key, ${key.json === null ? 'NULL' : 'any_value(gym_key_json)'} AS json, count(*) AS count, count(*) FILTER (err) AS errors, sum(n.end_ns - n.start_ns) AS total,
+            sum(n.end_ns - n.start_ns - ${covered}) AS self, ${quantiles} AS quantiles, ${ms('max(n.end_ns - n.start_ns)')} AS max
+          FROM gym_nodes n LEFT JOIN gym_kids k ON k.t = n.t AND k.p = n.s
+          WHERE NOT truncated AND gym_key IS NOT NULL GROUP BY gym_key) LEFT JOIN (${sweep}) swept USING (gym_key)`)
     ).getRows();
     const [truncated, ungrouped] = (await c.runAndReadAll(`SELECT count(*) FILTER (truncated), count(*) FILTER (NOT truncated AND gym_key IS NULL) FROM gym_nodes`)).getRows()[0]!;
     // a rollout's wall as `why` counts it: from the collector's CLIENT span around its agent's SERVER span when that is in the input
     const [rolloutCount, rolloutWallNs] = (
       await c.runAndReadAll(`SELECT count(*), coalesce(sum(coalesce(cli.end_ns - cli.start_ns, r.end_ns - r.start_ns)), 0)::VARCHAR FROM gym_nodes r
-        LEFT JOIN gym_nodes srv ON srv.t = r.t AND srv.s = r.p AND srv.kind = 'SERVER'
-        LEFT JOIN gym_nodes cli ON cli.t = srv.t AND cli.s = srv.p AND cli.kind = 'CLIENT' AND cli.service <> r.service
-        WHERE r.name = ${sqlString(SPAN.ROLLOUT)}`)
+        LEFT JOIN gym_nodes srv ON srv.t = r.t AND srv.s = r.p AND srv.kind = 1
+        LEFT JOIN gym_nodes cli ON cli.t = srv.t AND cli.s = srv.p AND cli.kind = 2 AND cli.service <> r.service
+        WHERE r.rollout`)
     ).getRows()[0]!;
     const rolloutWallMs = nsToMs(BigInt(String(rolloutWallNs)));
     const keyed = namedGroups(rows);
@@ -94,7 +109,7 @@ export async function spanStatsSql(store: TraceStore, by: StatsGrouping): Promis
     groups.sort((x, y) => y.totalSelfMs - x.totalSelfMs || (x.key < y.key ? -1 : 1));
     return { type: 'span_stats', by, groups, rolloutCount: Number(rolloutCount), rolloutWallMs, truncatedExcluded: Number(truncated), ungrouped: Number(ungrouped) };
   } finally {
-    await c.run('DROP TABLE IF EXISTS gym_nodes; DROP TABLE IF EXISTS gym_covered');
+    await c.run('DROP TABLE IF EXISTS gym_nodes; DROP TABLE IF EXISTS gym_kids');
   }
 }
 
@@ -119,13 +134,13 @@ function namedGroups(rows: ReadonlyArray<readonly unknown[]>): GroupRow[] | null
   return out;
 }
 
-/** The group of a span (`value`), and for an attribute that is not a string its JSON text (`json`, else NULL). */
-function keySql(by: StatsGrouping): { value: string; json: string } {
+/** The group of a span (`value`), and for an attribute that is not a string its JSON text (`json`, else NULL; null for a name or service). */
+function keySql(by: StatsGrouping): { value: string; json: string | null } {
   switch (by.type) {
     case 'name':
-      return { value: 'name', json: 'NULL::VARCHAR' };
+      return { value: 'name', json: null };
     case 'service':
-      return { value: 'service', json: 'NULL::VARCHAR' };
+      return { value: 'service', json: null };
     case 'attribute': {
       // a JSON pointer names any key, dots and quotes included
       const path = sqlString(`/${by.key.replace(/~/g, '~0').replace(/\//g, '~1')}`);
