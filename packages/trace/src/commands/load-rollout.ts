@@ -5,7 +5,7 @@
  * index, then the spans of that time), without reading the rest of the run.
  * @module
  */
-import type { DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBListValue } from '@duckdb/node-api';
 import { assembleTraces } from '../assemble/assemble-traces.js';
 import { findRollouts } from '../assemble/rollouts.js';
 import type { Rollout } from '../assemble/rollouts.js';
@@ -42,12 +42,14 @@ export async function loadRolloutPartition(options: InputOptions, id: string, ou
   return withStore(paths, out, async (store) => {
     if (store.stats.bytes <= batchBytes()) return null;
     const c = store.duck.connection;
-    const found = (await c.runAndReadAll(`SELECT trace_id, span_id FROM read_parquet(${sqlList(store.parts('rollouts'))}) WHERE rollout_id = ${sqlString(id)} LIMIT 1`)).getRows()[0];
+    const found = (await c.runAndReadAll(`SELECT trace_id, span_id, start_ns FROM read_parquet(${sqlList(store.parts('rollouts'))}) WHERE rollout_id = ${sqlString(id)} LIMIT 1`)).getRows()[0];
     if (found === undefined) return null;
     const traceId = sqlString(String(found[0]));
     const spans = `read_parquet(${sqlList(store.parts('spans'))})`;
-    const size = Number((await c.runAndReadAll(`SELECT count(*) FROM ${spans} WHERE trace_id = ${traceId}`)).getRows()[0]![0]);
-    const part = size > largeTraceSpans() ? await subtreeOfRollout(store, traceId, String(found[1])) : null;
+    // counted no further than the size that decides: a run's one large trace is not read to its end
+    const large = largeTraceSpans();
+    const size = Number((await c.runAndReadAll(`SELECT count(*) FROM (SELECT 1 FROM ${spans} WHERE trace_id = ${traceId} LIMIT ${large + 1})`)).getRows()[0]![0]);
+    const part = size > large ? await subtreeOfRollout(store, traceId, String(found[1]), found[2] as bigint) : null;
     const where = part?.where ?? `trace_id = ${traceId}`;
     const set = assembleTraces(await readAllSpans(store, await spanRows(store, where), where), { externalParents: part?.external ?? null });
     const rollouts = findRollouts(set);
@@ -62,46 +64,91 @@ interface Found {
   end: bigint;
 }
 
+/** Subtrees of at most this many spans are read by a list of their ids, which DuckDB filters in the scan. */
+const LISTED_SPANS = 4096;
+
 /**
- * The rows to read for span `rolloutSpan` of trace `traceId` (a predicate): the subtree under its
- * outermost ancestor within its time, and that ancestor's parent when it is the trace's root;
- * `external` names the parent left out (a `gym.job` that began long before).
+ * The rows to read for span `rolloutSpan` (which starts at `rolloutStart`) of trace `traceId` (a
+ * predicate): the subtree under its outermost ancestor within its time, and that ancestor's parent
+ * when it is the trace's root; `external` names the parent left out (a `gym.job` that began long
+ * before). The spans of the rollout's time are read once, into a temporary table, with a margin
+ * that holds the walks up and down in the usual case; an ancestor that lasts longer has its time
+ * read again.
  */
-async function subtreeOfRollout(store: TraceStore, traceId: string, rolloutSpan: string): Promise<{ where: string; external: Set<string> } | null> {
+async function subtreeOfRollout(store: TraceStore, traceId: string, rolloutSpan: string, rolloutStart: bigint): Promise<{ where: string; external: Set<string> } | null> {
   const c = store.duck.connection;
   const spans = `read_parquet(${sqlList(store.parts('spans'))})`;
   const within = (from: bigint, to: bigint) => `trace_id = ${traceId} AND start_ns BETWEEN ${from - MARGIN_NS} AND ${to + MARGIN_NS}`;
-  const one = async (where: string): Promise<Found | null> => {
-    const row = (await c.runAndReadAll(`SELECT span_id, parent_span_id, start_ns, greatest(coalesce(end_ns, start_ns), start_ns) FROM ${spans} WHERE ${where} LIMIT 1`)).getRows()[0];
+  const one = async (from: string, where: string): Promise<Found | null> => {
+    const row = (await c.runAndReadAll(`SELECT span_id, parent_span_id, start_ns, greatest(coalesce(end_ns, start_ns), start_ns) FROM ${from} WHERE ${where} LIMIT 1`)).getRows()[0];
     return row === undefined ? null : { spanId: String(row[0]), parent: row[1] === null ? null : String(row[1]), start: row[2] as bigint, end: row[3] as bigint };
   };
-  const rollout = await one(`trace_id = ${traceId} AND span_id = ${sqlString(rolloutSpan)}`);
+  // the index's start finds the row groups of the rollout's span
+  const rollout = await one(spans, `trace_id = ${traceId} AND start_ns = ${rolloutStart} AND span_id = ${sqlString(rolloutSpan)}`);
   if (rollout === null) return null;
-  // up from the rollout while the parent is of its time; a root of that time is read as well
-  const near = within(rollout.start, rollout.end);
-  let top = rollout;
-  let root: Found | null = null;
-  for (let depth = 0; top.parent !== null && depth < 256; depth++) {
-    const parent = await one(`${near} AND span_id = ${sqlString(top.parent)}`);
-    if (parent === null) break;
-    if (parent.parent === null) {
-      root = parent;
-      break;
+  // the spans of the rollout's time, with two margins before and after: the walk up looks within
+  // one, and the subtree of an ancestor found there starts within two unless it ends later
+  const loaded = { from: rollout.start - 2n * MARGIN_NS, to: rollout.end + 2n * MARGIN_NS };
+  await c.run(`CREATE OR REPLACE TEMP TABLE gym_near AS SELECT span_id, parent_span_id, start_ns, end_ns FROM ${spans}
+    WHERE trace_id = ${traceId} AND start_ns BETWEEN ${loaded.from} AND ${loaded.to}`);
+  try {
+    // up from the rollout while the parent is of its time; a root of that time is read as well
+    const near = within(rollout.start, rollout.end);
+    const nearRows = `start_ns BETWEEN ${rollout.start - MARGIN_NS} AND ${rollout.end + MARGIN_NS}`;
+    let top = rollout;
+    let root: Found | null = null;
+    for (let depth = 0; top.parent !== null && depth < 256; depth++) {
+      const parent = await one('gym_near', `${nearRows} AND span_id = ${sqlString(top.parent)}`);
+      if (parent === null) break;
+      if (parent.parent === null) {
+        root = parent;
+        break;
+      }
+      top = parent;
     }
-    top = parent;
+    const inLoaded = top.start - MARGIN_NS >= loaded.from && top.end + MARGIN_NS <= loaded.to;
+    const window = inLoaded ? `(SELECT * FROM gym_near WHERE start_ns BETWEEN ${top.start - MARGIN_NS} AND ${top.end + MARGIN_NS})` : `(SELECT * FROM ${spans} WHERE ${within(top.start, top.end)})`;
+    const ids = await subtreeIds(c, window, top.spanId);
+    const listed = (list: string[]) => `span_id IN (${list.map(sqlString).join(', ')})`;
+    const subtree =
+      ids === null
+        ? `(${within(top.start, top.end)} AND span_id IN (SELECT span_id FROM gym_subtree))`
+        : `(trace_id = ${traceId} AND start_ns BETWEEN ${ids.from} AND ${ids.to} AND ${listed(ids.list)})`;
+    const withRoot = root === null ? subtree : `(${subtree} OR (${near} AND span_id = ${sqlString(root.spanId)}))`;
+    // what both sides of the OR share, beside it: DuckDB filters the scan by plain conditions only
+    const shared =
+      ids === null || root === null
+        ? null
+        : `trace_id = ${traceId} AND start_ns BETWEEN ${min(ids.from, rollout.start - MARGIN_NS)} AND ${max(ids.to, rollout.end + MARGIN_NS)} AND ${listed([...ids.list, root.spanId])}`;
+    return {
+      where: shared === null ? withRoot : `${shared} AND ${withRoot}`,
+      external: new Set(top.parent === null || root !== null ? [] : [top.parent]),
+    };
+  } finally {
+    await c.run('DROP TABLE IF EXISTS gym_near');
   }
-  await withWindow(c, spans, within(top.start, top.end), top.spanId);
-  const subtree = `(${within(top.start, top.end)} AND span_id IN (SELECT span_id FROM gym_subtree))`;
-  return {
-    where: root === null ? subtree : `${subtree} OR (${near} AND span_id = ${sqlString(root.spanId)})`,
-    external: new Set(top.parent === null || root !== null ? [] : [top.parent]),
-  };
 }
 
-/** Fills the temporary table `gym_subtree` with the ids of the subtree under `top` among the spans `where` selects. */
-async function withWindow(c: DuckDBConnection, spans: string, where: string, top: string): Promise<void> {
-  await c.run(`CREATE OR REPLACE TEMP TABLE gym_window AS SELECT span_id, parent_span_id FROM ${spans} WHERE ${where}`);
+const min = (a: bigint, b: bigint) => (a < b ? a : b);
+const max = (a: bigint, b: bigint) => (a > b ? a : b);
+
+/**
+ * The subtree under `top` among the spans of `window`, in the temporary table `gym_subtree`; and
+ * when it is small, its ids and the least and greatest start of its rows in the window (then the
+ * read filters by them in the scan, and the table is dropped).
+ */
+async function subtreeIds(c: DuckDBConnection, window: string, top: string): Promise<{ list: string[]; from: bigint; to: bigint } | null> {
+  await c.run(`CREATE OR REPLACE TEMP TABLE gym_window AS SELECT span_id, parent_span_id, start_ns FROM ${window}`);
   await c.run(`CREATE OR REPLACE TEMP TABLE gym_subtree AS WITH RECURSIVE down(span_id, depth) AS (
       SELECT ${sqlString(top)}, 0 UNION ALL SELECT w.span_id, down.depth + 1 FROM down JOIN gym_window w ON w.parent_span_id = down.span_id WHERE down.depth < 256)
     SELECT DISTINCT span_id FROM down`);
+  const [count] = (await c.runAndReadAll(`SELECT count(*) FROM gym_subtree`)).getRows()[0]!;
+  if (Number(count) > LISTED_SPANS) return null;
+  const [list, from, to] = (
+    await c.runAndReadAll(`SELECT (SELECT list(span_id) FROM gym_subtree), min(start_ns), max(start_ns) FROM gym_window WHERE span_id IN (SELECT span_id FROM gym_subtree)`)
+  ).getRows()[0]!;
+  // (none in the window: read as the table says)
+  if (from === null) return null;
+  await c.run('DROP TABLE gym_window; DROP TABLE gym_subtree');
+  return { list: ((list as DuckDBListValue).items as string[]).map(String), from: from as bigint, to: to as bigint };
 }
