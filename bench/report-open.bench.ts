@@ -13,7 +13,7 @@ import { writeBigRun } from './support/big-run.js';
 const ROLLOUTS = Number(process.env['REPORT_BENCH_ROLLOUTS'] ?? 100_000);
 const OPENS = 5;
 const CHROMIUM = '/usr/bin/chromium';
-const RUNNER = new URL('./support/trace-command.ts', import.meta.url).pathname;
+const RUNNER = new URL('./support/trace-command.mjs', import.meta.url).pathname;
 
 const dir = mkdtempSync(join(tmpdir(), 'gym-report-bench-'));
 try {

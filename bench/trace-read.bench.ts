@@ -1,6 +1,8 @@
 // `gym trace` over a large run: the first command's conversion into the Parquet store side by
 // side with DuckDB's own read_json → Parquet of the same files (alternating rounds), the store's
-// size against the logs', then each command's time, spans/s and peak RSS, each in a fresh process.
+// size against the logs', then each command's time, spans/s and peak RSS, each in a fresh process
+// running the compiled build (`dist/`, as a user's `gym` does; `npm run bench` builds it first):
+// the command's own time, and the process's from its start (Node and the modules loaded).
 // Generates a real-shaped default-preset run (bench/support/generate-run.ts: one file per process,
 // about 1.4 KB of file per span with metric and log records; TRACE_BENCH_RECORD=lean for the lean
 // record), or reads TRACE_BENCH_DIR (e.g. an amplified real run: bench/support/amplify-run.ts).
@@ -17,7 +19,7 @@ const SPANS = Number(process.env['TRACE_BENCH_SPANS'] ?? 1_000_000);
 const ROUNDS = Number(process.env['TRACE_BENCH_ROUNDS'] ?? 3);
 // e.g. TRACE_BENCH_COMMANDS=stats,show,sql to time only those after the conversion
 const ONLY = process.env['TRACE_BENCH_COMMANDS']?.split(',');
-const RUNNER = new URL('./support/trace-command.ts', import.meta.url).pathname;
+const RUNNER = new URL('./support/trace-command.mjs', import.meta.url).pathname;
 // the store's directory beside the logs (docs/trace.md, "The store")
 const STORE_DIR_NAME = '.gym-trace-store';
 
@@ -25,6 +27,8 @@ interface Measured {
   code: number;
   wallMs: number;
   cpuMs: number;
+  processWallMs: number;
+  processCpuMs: number;
   maxRssMiB: number;
 }
 
@@ -60,8 +64,8 @@ try {
   let counted = '';
   await sql({ paths: [dir], query: 'SELECT count(*) AS n FROM spans', format: 'json' }, { write: (t) => void (counted += t), error: (t) => void process.stderr.write(t) });
   const spans = (JSON.parse(counted) as Array<{ n: number }>)[0]!.n;
-  console.log(`\n| command (store built) | spans | wall s | CPU s | spans/s (wall) | spans/s (CPU) | peak RSS MiB | load |`);
-  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  console.log(`\n| command (store built) | spans | wall s | CPU s | spans/s (wall) | spans/s (CPU) | process wall s | process CPU s | peak RSS MiB | load |`);
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const [command, arg, label] of [
     ['stats', undefined, 'stats'],
     ['anomalies', undefined, 'anomalies'],
@@ -76,7 +80,9 @@ try {
     const r = run(command, arg);
     const perSpans = command === 'show' ? '' : String(spans);
     const rate = (ms: number) => (command === 'show' ? '-' : String(Math.round(spans / (ms / 1000))));
-    console.log(`| ${label} | ${perSpans} | ${s(r.wallMs)} | ${s(r.cpuMs)} | ${rate(r.wallMs)} | ${rate(r.cpuMs)} | ${r.maxRssMiB.toFixed(0)} | ${load} |`);
+    console.log(
+      `| ${label} | ${perSpans} | ${s(r.wallMs)} | ${s(r.cpuMs)} | ${rate(r.wallMs)} | ${rate(r.cpuMs)} | ${s(r.processWallMs)} | ${s(r.processCpuMs)} | ${r.maxRssMiB.toFixed(0)} | ${load} |`,
+    );
   }
 } finally {
   rmSync(scratch, { recursive: true, force: true });
@@ -88,7 +94,7 @@ function s(ms: number): string {
 }
 
 function run(command: string, arg: string | undefined): Measured {
-  const args = ['--conditions=source', '--import', 'tsx', RUNNER, command, dir!, ...(arg === undefined ? [] : [arg])];
+  const args = [RUNNER, command, dir!, ...(arg === undefined ? [] : [arg])];
   const r = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   if (r.status !== 0) throw new Error(`${command} failed: ${r.stderr}`);
   const m = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as Measured;

@@ -1,17 +1,21 @@
 // Runs one `gym trace` command in this process and prints its wall time, CPU time and peak RSS as
-// JSON (a fresh process per command, so the peak is the command's own).
-// Run: node --conditions=source --import tsx bench/support/trace-command.ts <command> <dir> [arg]
+// JSON (a fresh process per command, so the peak is the command's own): the command's own, and
+// the process's from its start (Node, the modules loaded). JavaScript, so that plain `node` runs
+// it over the compiled build (`dist/`, as a user's `gym` runs); with `--conditions=source
+// --import tsx`, over the sources.
+// Run: node bench/support/trace-command.mjs <command> <dir> [arg]
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { anomalies, convert, expandPaths, report, show, sql, stats, why } from '@gym/trace';
-import type { CommandOutput } from '@gym/trace';
 
 // what every command but `sql` runs DuckDB with (packages/trace/src/store/duck.ts)
 const DEFAULT_MEMORY_LIMIT = '512MB';
 
 const [command, dir, arg] = process.argv.slice(2);
 if (command === undefined || dir === undefined)
-  throw new Error('usage: trace-command.ts <store|duckdb-plain|stats|anomalies|why-all|show|sql|report|convert> <dir> [rollout id | query | output file]');
-const out: CommandOutput = { write: () => undefined, error: (t) => void process.stderr.write(t) };
+  throw new Error('usage: trace-command.mjs <store|duckdb-plain|stats|anomalies|why-all|show|sql|report|convert> <dir> [rollout id | query | output file]');
+/** @type {import('@gym/trace').CommandOutput} */
+const out = { write: () => undefined, error: (t) => void process.stderr.write(t) };
 const paths = [dir];
 const t0 = performance.now();
 const c0 = process.cpuUsage();
@@ -21,7 +25,7 @@ const code = await (() => {
       // the first command's conversion, with a query that reads nothing
       return sql({ paths, query: 'SELECT 1', memoryLimit: DEFAULT_MEMORY_LIMIT }, out);
     case 'duckdb-plain':
-      return plainConversion(arg!);
+      return plainConversion(arg);
     case 'stats':
       return stats({ paths }, out);
     case 'anomalies':
@@ -29,23 +33,35 @@ const code = await (() => {
     case 'why-all':
       return why({ paths, all: true }, out);
     case 'show':
-      return show({ paths, rollout: arg! }, out);
+      return show({ paths, rollout: arg }, out);
     case 'sql':
-      return sql({ paths, query: arg! }, out);
+      return sql({ paths, query: arg }, out);
     case 'report':
-      return report({ paths, out: arg! }, out);
+      return report({ paths, out: arg }, out);
     case 'convert':
-      return convert({ paths, to: 'otlp-json', out: arg! }, out);
+      return convert({ paths, to: 'otlp-json', out: arg }, out);
     default:
       throw new Error(`unknown command ${command}`);
   }
 })();
 const cpu = process.cpuUsage(c0);
-console.log(JSON.stringify({ command, code, wallMs: performance.now() - t0, cpuMs: (cpu.user + cpu.system) / 1000, maxRssMiB: process.resourceUsage().maxRSS / 1024 }));
+const processCpu = process.cpuUsage();
+console.log(
+  JSON.stringify({
+    command,
+    code,
+    wallMs: performance.now() - t0,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    processWallMs: performance.now(),
+    processCpuMs: (processCpu.user + processCpu.system) / 1000,
+    maxRssMiB: process.resourceUsage().maxRSS / 1024,
+  }),
+);
 
 // What DuckDB does alone: read_json of the same files with the span record's columns, written
 // as Parquet, with the memory limit and threads the store uses.
-async function plainConversion(into: string): Promise<number> {
+/** @param {string} into */
+async function plainConversion(into) {
   const { DuckDBInstance } = await import('@duckdb/node-api');
   const files = (await expandPaths(paths)).map((f) => `'${f.path}'`).join(', ');
   // without insertion order: with it, DuckDB alone runs out of its 512MB over 5M spans' files at once
