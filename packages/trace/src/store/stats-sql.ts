@@ -70,7 +70,7 @@ export async function spanStatsSql(store: TraceStore, by: StatsGrouping): Promis
     const ms = (ns: string) => `${ns}::DOUBLE / 1000000::DOUBLE`;
     // percentiles of the integer durations, as ms after: the order is the same, the sort cheaper;
     // one list of fractions: one state per group, where four calls keep four
-    const quantiles = `list_transform(quantile_disc(n.end_ns - n.start_ns, [${PERCENTILES.map((p) => `${p}::DOUBLE / 100::DOUBLE`).join(', ')}]), d -> ${ms('d')})`;
+    const quantiles = `list_transform(quantile_disc(n.end_ns - n.start_ns, [${PERCENTILES.map((p) => `${p}::DOUBLE / 100::DOUBLE`).join(', ')}]), lambda d: ${ms('d')})`;
     const rows = (
       await c.runAndReadAll(`SELECT gym_key, json, count, errors, total::VARCHAR, (self - coalesce(swept.covered, 0))::VARCHAR, quantiles, max FROM (
           SELECT gym_key, ${key.json === null ? 'NULL' : 'any_value(gym_key_json)'} AS json, count(*) AS count, count(*) FILTER (err) AS errors, sum(n.end_ns - n.start_ns) AS total,
