@@ -3,7 +3,8 @@
  * server's secret. A missing, malformed or forged cookie gets a new session.
  * @module
  */
-import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createSessionMac } from './session-mac.js';
 import type { FastifyReply } from 'fastify';
 import type { CookieMap } from '../http/cookies.js';
 
@@ -19,6 +20,8 @@ export interface GymSession {
 export interface SessionConfig {
   cookieName: string;
   secret: Buffer;
+  /** The base64url HMAC-SHA256 of a session id under {@link secret} (session-mac.ts). */
+  mac: (id: string) => string;
   /**
    * The HMACs (base64url, as in the cookie) of the session ids this server verified already: a
    * session's cookie comes back on each of its calls (a rollout's tool calls and `/verify`), and
@@ -40,17 +43,13 @@ const COOKIE_ATTRIBUTES = `; Path=/; Max-Age=${MAX_AGE_SECONDS}; HttpOnly; SameS
 
 /** Builds the config; a missing secret becomes 32 random bytes (sessions then end with the process). */
 export function createSessionConfig(cookieName: string, secret: string | undefined): SessionConfig {
-  return { cookieName, secret: secret === undefined ? randomBytes(32) : Buffer.from(secret, 'utf8'), verified: new Map() };
-}
-
-/** The HMAC-SHA256 of session `id` under the server's secret, base64url without padding. */
-function macOf(id: string, config: SessionConfig): string {
-  return createHmac('sha256', config.secret).update(id).digest('base64url');
+  const key = secret === undefined ? randomBytes(32) : Buffer.from(secret, 'utf8');
+  return { cookieName, secret: key, mac: createSessionMac(key), verified: new Map() };
 }
 
 /** Signs a session id into a cookie value `<id>.<base64url hmac>`. */
 export function signSessionId(id: string, config: SessionConfig): string {
-  return `${id}.${macOf(id, config)}`;
+  return `${id}.${config.mac(id)}`;
 }
 
 /**
@@ -63,7 +62,7 @@ export function verifySessionCookie(value: string, config: SessionConfig): strin
   const id = value.slice(0, dot);
   const cache = config.verified;
   const known = cache?.get(id);
-  const expected = known ?? macOf(id, config);
+  const expected = known ?? config.mac(id);
   if (!sameText(value, dot + 1, expected)) return undefined;
   if (known === undefined) remember(config, id, expected);
   return id;
@@ -94,7 +93,7 @@ export function resolveSession(cookies: CookieMap, reply: FastifyReply, config: 
   const existing = value === undefined ? undefined : verifySessionCookie(value, config);
   if (existing !== undefined) return { id: existing, isNew: false };
   const id = randomUUID();
-  const mac = macOf(id, config);
+  const mac = config.mac(id);
   // the caller sends this cookie back on its next call: that call finds the HMAC computed here
   remember(config, id, mac);
   reply.header('set-cookie', `${config.cookieName}=${id}.${mac}${COOKIE_ATTRIBUTES}`);
