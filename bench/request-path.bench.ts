@@ -10,7 +10,8 @@
 //                    the client sending back the session cookie it was given (a returning session)
 //   BENCH_GYM_BEFORE path of another build's packages/server/dist/index.js: adds `gym-before` (and
 //                    `gym-before-cookie` when `gym-cookie` runs), served from that build, for a
-//                    before/after comparison in the same run
+//                    before/after comparison in the same run; the copy must sit inside the repository
+//                    (e.g. packages/server/dist-before, removed afterwards) for its imports to resolve
 //   BENCH_GYM_BUILDS `label=path,…`: each adds `gym-<label>` served from that build of @gym/server
 //                    (experiments: a copy of packages/server/dist with one piece changed)
 //   BENCH_TOGETHER=1 drive every variant at once in each round (they share the machine's state of
@@ -132,6 +133,9 @@ const median = (xs: number[]) => {
   return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 };
 
+/** A ratio to three places, or a dash when its base variant did not run. */
+const ratioText = (x: number) => (Number.isNaN(x) ? '—' : x.toFixed(3));
+
 const running: Running[] = [];
 try {
   for (const v of variants) running.push(await start(v));
@@ -165,7 +169,7 @@ try {
   for (const r of running) {
     const m = median(r.perRequest);
     console.log(
-      `| ${r.variant.name} | ${m.toFixed(1)} | ${median(r.mainPerRequest).toFixed(1)} | ${Math.min(...r.perRequest).toFixed(1)}–${Math.max(...r.perRequest).toFixed(1)} | ${(m / base('fastify')).toFixed(3)} | ${(m / base('http')).toFixed(3)} | ${pairedRatio(r.variant.name, 'fastify').toFixed(3)} |`,
+      `| ${r.variant.name} | ${m.toFixed(1)} | ${median(r.mainPerRequest).toFixed(1)} | ${Math.min(...r.perRequest).toFixed(1)}–${Math.max(...r.perRequest).toFixed(1)} | ${ratioText(m / base('fastify'))} | ${ratioText(m / base('http'))} | ${ratioText(pairedRatio(r.variant.name, 'fastify'))} |`,
     );
   }
   if (BEFORE !== undefined) {
