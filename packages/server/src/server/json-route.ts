@@ -62,15 +62,19 @@ export interface JsonRoute<S extends z.ZodType = z.ZodType> {
   endpoint?: GymEndpoint;
 }
 
-type HandlerWrapper = (request: FastifyRequest, run: (scope: TraceScope | undefined) => Promise<unknown>) => Promise<unknown>;
+/** Sends a handler's `value` as JSON unless the handler answered by itself (e.g. a stream). */
+function finish(reply: FastifyReply, value: unknown): FastifyReply {
+  return reply.sent ? reply : sendJson(reply, value);
+}
 
-/**
- * Runs `run` through `wrap` when there is one. `run` is passed in place, unnamed: under tsx a
- * closure assigned to a name is made through `__name` (a `defineProperty`), about half a
- * microsecond on every request (docs/decisions.md).
- */
-function runWrapped(wrap: HandlerWrapper | undefined, request: FastifyRequest, run: (scope: TraceScope | undefined) => Promise<unknown>): Promise<unknown> {
-  return wrap === undefined ? run(undefined) : wrap(request, run);
+/** {@link finish} once an asynchronous handler's result has settled. */
+async function finishWhenSettled(reply: FastifyReply, result: PromiseLike<unknown>): Promise<FastifyReply> {
+  return finish(reply, await result);
+}
+
+/** Whether `value` is a promise or any other thenable. */
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as { then?: unknown } | null | undefined)?.then === 'function';
 }
 
 /** Adds `route` to an app built by `createServerApp`. An empty POST body counts as `{}`. */
@@ -85,37 +89,41 @@ export function addJsonRoute<S extends z.ZodType>(app: FastifyInstance, route: J
   const handler = (
     route.endpoint === undefined || instrumentation?.wrapEndpoint === undefined ? route.handler : instrumentation.wrapEndpoint(route.endpoint, route.handler as RouteHandler<Record<string, unknown>>)
   ) as RouteHandler<z.output<S>>;
+  /** Validation and the handler, once the session is known; a value, or a promise of one. */
+  const serve = (request: FastifyRequest, reply: FastifyReply, session: GymSession, cookies: CookieMap, scope: TraceScope | undefined): unknown => {
+    // no body at all is `{}` (as FastAPI's empty model); a literal `null` is refused like a non-object
+    let body: unknown = request.body === undefined && route.method === 'POST' ? {} : request.body;
+    if (body === null) {
+      request.log.warn({ route: route.path }, 'request body is null');
+      return sendJson(reply.code(422), { detail: [{ loc: ['body'], msg: 'Input should be a valid dictionary', type: 'dict_type' }] });
+    }
+    if (input !== undefined) {
+      const parsed = input.safeParse(body, { reportInput: true });
+      if (!parsed.success) {
+        const detail = toValidationDetail(parsed.error.issues);
+        request.log.warn({ route: route.path, loc: detail.map((d) => d.loc) }, 'request body failed validation');
+        return sendJson(reply.code(422), { detail });
+      }
+      body = parsed.data;
+    }
+    const context: RouteContext = { request, reply, session, rolloutId: request.gymRolloutId, cookies, scope, http: bindHttpClient(state.http, scope) };
+    return handler(body as z.output<S>, context);
+  };
   app.route({
     method: route.method,
     url: route.path,
     ...routeHookOptions(hooks),
-    handler: async (request, reply) => {
+    handler: (request, reply) => {
       const cookies = parseCookieHeader(request.headers.cookie);
       const session = resolveSession(cookies, reply, sessionConfig);
       request.session = session;
-      // validation runs inside the instrumentation too, so its warning carries the request's trace ids
-      const result = await runWrapped(wrap, request, async (scope?: TraceScope): Promise<unknown> => {
-        // no body at all is `{}` (as FastAPI's empty model); a literal `null` is refused like a non-object
-        let body: unknown = request.body === undefined && route.method === 'POST' ? {} : request.body;
-        if (body === null) {
-          request.log.warn({ route: route.path }, 'request body is null');
-          return sendJson(reply.code(422), { detail: [{ loc: ['body'], msg: 'Input should be a valid dictionary', type: 'dict_type' }] });
-        }
-        if (input !== undefined) {
-          const parsed = input.safeParse(body, { reportInput: true });
-          if (!parsed.success) {
-            const detail = toValidationDetail(parsed.error.issues);
-            request.log.warn({ route: route.path, loc: detail.map((d) => d.loc) }, 'request body failed validation');
-            return sendJson(reply.code(422), { detail });
-          }
-          body = parsed.data;
-        }
-        const context: RouteContext = { request, reply, session, rolloutId: request.gymRolloutId, cookies, scope, http: bindHttpClient(state.http, scope) };
-        return handler(body as z.output<S>, context);
-      });
-      // a handler may have answered by itself (e.g. a stream)
-      if (reply.sent) return reply;
-      return sendJson(reply, result);
+      // validation runs inside the instrumentation too, so its warning carries the request's trace ids;
+      // with none, a synchronous handler is answered without a promise (a throw reaches fastify's error handler all the same)
+      const result = wrap === undefined ? serve(request, reply, session, cookies, undefined) : wrap(request, async (scope) => await serve(request, reply, session, cookies, scope));
+      if (isThenable(result)) return finishWhenSettled(reply, result);
+      // sent (or being sent): returning nothing spares fastify a wait on the reply as a thenable
+      finish(reply, result);
+      return undefined;
     },
   });
 }

@@ -24,6 +24,21 @@ describe('server ingress', () => {
     assert.deepEqual(res.json(), { detail: 'Not Found' });
   });
 
+  it('refuses a foreign Host name with 403 before reading the body, on a route, an unknown URL and a rollout URL', async () => {
+    for (const [method, url] of [
+      ['POST', '/get_weather'],
+      ['GET', '/'],
+      ['POST', '/nope'],
+      ['POST', '/ng-rollout/r1/get_weather'],
+    ] as const) {
+      const res = await app.inject({ method, url, headers: { host: 'attacker.example:8000', 'content-type': 'application/json' }, ...(method === 'POST' ? { payload: '{not json' } : {}) });
+      assert.equal(res.statusCode, 403, url);
+      assert.match(res.json().detail, /^Host 'attacker\.example:8000' is not a name this server answers to \(DNS-rebinding protection\)/, url);
+    }
+    const local = await app.inject({ method: 'POST', url: '/get_weather', headers: { host: 'localhost:8000' }, payload: { city: 'Oslo' } });
+    assert.equal(local.statusCode, 200);
+  });
+
   it('answers a wrong tool argument type with a 422 naming the field, and keeps serving', async () => {
     const res = await app.inject({ method: 'POST', url: '/get_weather', payload: { city: 42 } });
     assert.equal(res.statusCode, 422);
