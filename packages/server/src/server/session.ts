@@ -3,8 +3,7 @@
  * server's secret. A missing, malformed or forged cookie gets a new session.
  * @module
  */
-import { randomBytes, randomUUID } from 'node:crypto';
-import { createSessionMac } from './session-mac.js';
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import type { CookieMap } from '../http/cookies.js';
 
@@ -20,8 +19,6 @@ export interface GymSession {
 export interface SessionConfig {
   cookieName: string;
   secret: Buffer;
-  /** The base64url HMAC-SHA256 of a session id under {@link secret} (session-mac.ts). */
-  mac: (id: string) => string;
   /**
    * The HMACs (base64url, as in the cookie) of the session ids this server verified already: a
    * session's cookie comes back on each of its calls (a rollout's tool calls and `/verify`), and
@@ -43,13 +40,17 @@ const COOKIE_ATTRIBUTES = `; Path=/; Max-Age=${MAX_AGE_SECONDS}; HttpOnly; SameS
 
 /** Builds the config; a missing secret becomes 32 random bytes (sessions then end with the process). */
 export function createSessionConfig(cookieName: string, secret: string | undefined): SessionConfig {
-  const key = secret === undefined ? randomBytes(32) : Buffer.from(secret, 'utf8');
-  return { cookieName, secret: key, mac: createSessionMac(key), verified: new Map() };
+  return { cookieName, secret: secret === undefined ? randomBytes(32) : Buffer.from(secret, 'utf8'), verified: new Map() };
+}
+
+/** The HMAC-SHA256 of session `id` under the server's secret, base64url without padding. */
+function macOf(id: string, config: SessionConfig): string {
+  return createHmac('sha256', config.secret).update(id).digest('base64url');
 }
 
 /** Signs a session id into a cookie value `<id>.<base64url hmac>`. */
 export function signSessionId(id: string, config: SessionConfig): string {
-  return `${id}.${config.mac(id)}`;
+  return `${id}.${macOf(id, config)}`;
 }
 
 /**
@@ -62,7 +63,7 @@ export function verifySessionCookie(value: string, config: SessionConfig): strin
   const id = value.slice(0, dot);
   const cache = config.verified;
   const known = cache?.get(id);
-  const expected = known ?? config.mac(id);
+  const expected = known ?? macOf(id, config);
   if (!sameText(value, dot + 1, expected)) return undefined;
   if (known === undefined) remember(config, id, expected);
   return id;
@@ -93,7 +94,7 @@ export function resolveSession(cookies: CookieMap, reply: FastifyReply, config: 
   const existing = value === undefined ? undefined : verifySessionCookie(value, config);
   if (existing !== undefined) return { id: existing, isNew: false };
   const id = randomUUID();
-  const mac = config.mac(id);
+  const mac = macOf(id, config);
   // the caller sends this cookie back on its next call: that call finds the HMAC computed here
   remember(config, id, mac);
   reply.header('set-cookie', `${config.cookieName}=${id}.${mac}${COOKIE_ATTRIBUTES}`);
