@@ -55,7 +55,24 @@ const ROWS_PER_TEXT = 256;
 const BATCH_ROW = `json_array(trace_id, span_id, parent_span_id, name, kind, start_ns::VARCHAR, end_ns::VARCHAR, status_code, status_message, events::JSON, links::JSON,
   resource_hash::VARCHAR, scope_name, scope_version, line, file_index)::VARCHAR || chr(1) || attributes`;
 
-type BatchFields = [string, string, string | null, string, SpanKindName, string, string | null, StatusCodeName, string | null, unknown[] | null, unknown[] | null, string, string | null, string | null, number, number];
+type BatchFields = [
+  string,
+  string,
+  string | null,
+  string,
+  SpanKindName,
+  string,
+  string | null,
+  StatusCodeName,
+  string | null,
+  unknown[] | null,
+  unknown[] | null,
+  string,
+  string | null,
+  string | null,
+  number,
+  number,
+];
 
 /** A status without a message, shared by the spans of the batched read. */
 const STATUS: Readonly<Record<StatusCodeName, { code: StatusCodeName }>> = { UNSET: { code: 'UNSET' }, OK: { code: 'OK' }, ERROR: { code: 'ERROR' } };
@@ -166,7 +183,7 @@ class SpanRows {
   #scope(name: string | null, version: string | null): { name: string; version?: string } | null {
     if (name === null) return null;
     let versions = this.#scopes.get(name);
-    if (versions === undefined) this.#scopes.set(name, (versions = new Map()));
+    if (versions === undefined) this.#scopes.set(name, (versions = new Map<string | null, { name: string; version?: string }>()));
     let scope = versions.get(version);
     if (scope === undefined) versions.set(version, (scope = version === null ? { name } : { name, version }));
     return scope;
@@ -341,7 +358,7 @@ export async function readSpanBatches(store: TraceStore, rows: SpanRows, maxSpan
         if (u !== unit && batch.length >= maxSpans) flush();
         unit = u;
         const text = texts[i]!;
-        for (let at = 0; at < text.length; ) {
+        for (let at = 0; at < text.length;) {
           let end = text.indexOf('\x02', at);
           if (end < 0) end = text.length;
           batch.push(rows.batchSpan(text, at, end));
