@@ -55,24 +55,10 @@ const ROWS_PER_TEXT = 256;
 const BATCH_ROW = `json_array(trace_id, span_id, parent_span_id, name, kind, start_ns::VARCHAR, end_ns::VARCHAR, status_code, status_message, events::JSON, links::JSON,
   resource_hash::VARCHAR, scope_name, scope_version, line, file_index)::VARCHAR || chr(1) || attributes`;
 
-type BatchFields = [
-  string,
-  string,
-  string | null,
-  string,
-  SpanKindName,
-  string,
-  string | null,
-  StatusCodeName,
-  string | null,
-  unknown[] | null,
-  unknown[] | null,
-  string,
-  string | null,
-  string | null,
-  number,
-  number,
-];
+// A row's fields before and after the attributes (which a BATCH_ROW array leaves out)
+type HeadFields = [string, string, string | null, string, SpanKindName, string, string | null, StatusCodeName, string | null];
+type TailFields = [unknown[] | null, unknown[] | null, string, string | null, string | null, number, number];
+type BatchFields = [...HeadFields, ...TailFields];
 
 /** A status without a message, shared by the spans of the batched read. */
 const STATUS: Readonly<Record<StatusCodeName, { code: StatusCodeName }>> = { UNSET: { code: 'UNSET' }, OK: { code: 'OK' }, ERROR: { code: 'ERROR' } };
@@ -192,23 +178,9 @@ class SpanRows {
   /** The span of a row's {@link SPAN_ROW} text. */
   span(text: string): SpanRecord {
     const [traceId, spanId, parentSpanId, name, kind, start, end, code, message, attributes, events, links, resourceHash, scopeName, scopeVersion, line, fileIndex] = JSON.parse(text) as [
-      string,
-      string,
-      string | null,
-      string,
-      SpanKindName,
-      string,
-      string | null,
-      StatusCodeName,
-      string | null,
+      ...HeadFields,
       Attributes,
-      unknown[] | null,
-      unknown[] | null,
-      string,
-      string | null,
-      string | null,
-      number,
-      number,
+      ...TailFields,
     ];
     const resource = this.resource(BigInt(resourceHash));
     const startNs = BigInt(start);
