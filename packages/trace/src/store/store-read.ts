@@ -45,13 +45,9 @@ export interface Batch {
 const SPAN_ROW = `json_array(trace_id, span_id, parent_span_id, name, kind, start_ns::VARCHAR, end_ns::VARCHAR, status_code, status_message, attributes::JSON, events::JSON, links::JSON,
   resource_hash::VARCHAR, scope_name, scope_version, line, file_index)::VARCHAR`;
 
-/** Rows of one unit joined into one text, at most (see `inUnitOrder`). */
-const ROWS_PER_TEXT = 256;
-
 // The row of the batched read (`readSpanBatches`): the same fields but the attributes, which
-// follow the array after a \x01 and are parsed only when an analysis first reads them (most
-// spans' never are). JSON text holds no raw control character, so neither that \x01 nor the \x02
-// between the rows joined into one text (`inUnitOrder`) can be part of a row.
+// follow the array after a \x01 (JSON text holds no raw control character) and are parsed only
+// when an analysis first reads them: most spans' never are.
 const BATCH_ROW = `json_array(trace_id, span_id, parent_span_id, name, kind, start_ns::VARCHAR, end_ns::VARCHAR, status_code, status_message, events::JSON, links::JSON,
   resource_hash::VARCHAR, scope_name, scope_version, line, file_index)::VARCHAR || chr(1) || attributes`;
 
@@ -146,12 +142,12 @@ class SpanRows {
     return s;
   }
 
-  /** The span of the {@link BATCH_ROW} text in `[from, to)` of `text`. */
-  batchSpan(text: string, from: number, to: number): SpanRecord {
-    const cut = text.indexOf('\x01', from);
-    const f = JSON.parse(text.slice(from, cut)) as BatchFields;
+  /** The span of a row's {@link BATCH_ROW} text. */
+  batchSpan(text: string): SpanRecord {
+    const cut = text.indexOf('\x01');
+    const f = JSON.parse(text.slice(0, cut)) as BatchFields;
     const resource = this.#resourceOfText(f[11]);
-    return new StoredSpan(f, text.slice(cut + 1, to), resource, this.service(resource), this.#scope(f[12], f[13]), this.#files[f[15] - 1]!);
+    return new StoredSpan(f, text.slice(cut + 1), resource, this.service(resource), this.#scope(f[12], f[13]), this.#files[f[15] - 1]!);
   }
 
   // by the hash's decimal text: no bigint made per span
@@ -329,13 +325,7 @@ export async function readSpanBatches(store: TraceStore, rows: SpanRows, maxSpan
         const u = units[i]!;
         if (u !== unit && batch.length >= maxSpans) flush();
         unit = u;
-        const text = texts[i]!;
-        for (let at = 0; at < text.length;) {
-          let end = text.indexOf('\x02', at);
-          if (end < 0) end = text.length;
-          batch.push(rows.batchSpan(text, at, end));
-          at = end + 1;
-        }
+        batch.push(rows.batchSpan(texts[i]!));
       }
     }
   });
@@ -380,11 +370,7 @@ async function inUnitOrder(store: TraceStore, withUnits: (from: string) => strin
         SELECT trace_id, gym_unit, n, row_number() OVER (ORDER BY trace_start, trace_id, CASE WHEN gym_unit = 0 THEN NULL ELSE unit_start END NULLS FIRST, gym_unit) AS k
         FROM (SELECT *, min(unit_start) OVER (PARTITION BY trace_id) AS trace_start
               FROM (SELECT trace_id, gym_unit, min(start_ns) AS unit_start, count(*) AS n FROM ${withUnits(spans)} GROUP BY trace_id, gym_unit)))`);
-  // a unit's rows come joined, up to ROWS_PER_TEXT in one text: JavaScript takes a string out of
-  // a result chunk through a native call each, which cost more than the rows' parsing
-  const sorted = (from: string, hashed: boolean) => `SELECT string_agg(row, chr(2) ORDER BY r) AS rows, gym_k FROM (
-      SELECT row, gym_k, row_number() OVER (PARTITION BY gym_k ORDER BY ${inputOrder(store)}) AS r FROM (${selectSpans(store, from, hashed, BATCH_ROW)}))
-    GROUP BY gym_k, r // ${ROWS_PER_TEXT} ORDER BY gym_k, min(r)`;
+  const sorted = (from: string, hashed: boolean) => `SELECT row, gym_k FROM (${selectSpans(store, from, hashed, BATCH_ROW)}) ORDER BY gym_k, ${inputOrder(store)}`;
   try {
     if (Number(spanCount) <= perSlice) return await read(await c.stream(sorted(`(SELECT s.*, o.k AS gym_k FROM ${withUnits(spans)} s JOIN gym_unit_order o USING (trace_id, gym_unit))`, false)));
     const dir = await mkdtemp(join(tmpdir(), 'gym-trace-order-'));
