@@ -81,9 +81,25 @@ export interface SpanRecord {
   source: SpanSource;
 }
 
+/**
+ * A span whose attributes are read when first asked for (the store's batched read) can tell,
+ * without reading them, that it has not got one.
+ */
+interface LazyAttributes {
+  lacksAttribute?(key: string): boolean;
+}
+
+/**
+ * The attribute `key` of `span`: `span.attributes[key]`, without reading attributes that are still
+ * text when they cannot hold it (for the attributes an analysis asks every span for).
+ */
+export function attributeOf(span: SpanRecord, key: string): AttributeValue | undefined {
+  return (span as LazyAttributes).lacksAttribute?.(key) === true ? undefined : span.attributes[key];
+}
+
 /** True when the span was force-closed at shutdown (`nemo.span.truncated=true`). */
 export function isTruncated(span: SpanRecord): boolean {
-  const v = span.attributes[ATTR.TRUNCATED];
+  const v = attributeOf(span, ATTR.TRUNCATED);
   return v === true || v === 'true';
 }
 

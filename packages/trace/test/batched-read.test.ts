@@ -3,7 +3,7 @@
 // split under its root), so each command's output can be compared with the one-read answer.
 import { after, afterEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { anomalies } from '../src/commands/anomalies.js';
 import { BATCH_ENV } from '../src/commands/load-batches.js';
@@ -100,6 +100,30 @@ describe('reading a large run in batches', () => {
       // 0.4 MiB: read in batches (the run is larger), of 26 spans (two rollouts or more)
       assert.deepEqual(rounded(await batched(() => cmd(d.dir, 'json'), '0.4')), rounded(whole), name);
     }
+  });
+
+  it('finds the truncation flag and retry counts in batches whatever the attributes text spells', async () => {
+    // the batched read looks for these keys in the attributes' text before parsing it: a key the
+    // input spelled with an escape, the flag as a string and the key's name as another attribute's
+    // value must read as parsed
+    const d = writeRunLogs([
+      ...defaultPresetSpans(['0-0', '1-0']),
+      bare('escaped', '1111111111111111', null, 5, 900, { service: RESOURCES, attributes: { 'nemo.span.truncated': true } }),
+      bare('plain', '2222222222222222', null, 5, 900, { service: RESOURCES, attributes: { 'nemo.span.truncated': 'true' } }),
+      bare('named', '3333333333333333', null, 5, 900, { service: RESOURCES, attributes: { note: 'nemo.span.truncated' } }),
+      bare('HTTP POST', '4444444444444444', null, 5, 900, { service: AGENT, kind: 'CLIENT', attributes: { 'http.request.resend_count': 2 } }),
+    ]);
+    cleanups.push(d.cleanup);
+    for (const file of readdirSync(d.dir)) {
+      const text = readFileSync(d.path(file), 'utf8');
+      writeFileSync(d.path(file), text.replace('"nemo.span.truncated":true', '"nemo.span.trunc\\u0061ted":true').replace('"http.request.resend_count"', '"http.request.resend\\u005fcount"'));
+    }
+    for (const [name, cmd] of Object.entries(COMMANDS)) {
+      const whole = await cmd(d.dir, 'json');
+      assert.deepEqual(rounded(await batched(() => cmd(d.dir, 'json'))), rounded(whole), name);
+    }
+    assert.equal((JSON.parse(await batched(() => COMMANDS['stats']!(d.dir, 'json'))) as { truncatedExcluded: number }).truncatedExcluded, 2);
+    assert.match(await batched(() => COMMANDS['anomalies']!(d.dir, 'json')), /"retries": ?2/);
   });
 
   it('why --all on a saturated run: the same bottleneck, window and loads in batches', async () => {

@@ -6,6 +6,7 @@
  * @module
  */
 import { ATTR } from '@gym/names';
+import { attributeOf } from '../span-record.js';
 import type { SpanRecord } from '../span-record.js';
 import { retryCount } from './retries.js';
 
@@ -53,8 +54,9 @@ export function emptyClientPhases(): ClientPhases {
  */
 export function fillClientPhases(into: ClientPhases | null, span: SpanRecord): ClientPhases | null {
   if (span.kind !== 'CLIENT') return null;
-  const queued = num(span.attributes[PHASE_ATTR.queuedMs]);
-  const sentAt = num(span.attributes[PHASE_ATTR.sentAtMs]);
+  // asked of every CLIENT span: attributes not yet read are not read for spans without phases
+  const queued = num(attributeOf(span, PHASE_ATTR.queuedMs));
+  const sentAt = num(attributeOf(span, PHASE_ATTR.sentAtMs));
   if (queued === null || sentAt === null) return null;
   const reused = span.attributes[PHASE_ATTR.reused];
   const p = into ?? emptyClientPhases();

@@ -4,7 +4,7 @@
  * (`gym.http.retry`, or any event whose name mentions "retry").
  * @module
  */
-import { ATTR } from '../span-record.js';
+import { ATTR, attributeOf } from '../span-record.js';
 import type { SpanRecord } from '../span-record.js';
 
 const COUNT_KEYS = [ATTR.RESEND_COUNT, 'nemo.gym.http.retry_count', 'gym.http.retry_count', 'http.retry_count', 'retry_count'];
@@ -13,7 +13,7 @@ const COUNT_KEYS = [ATTR.RESEND_COUNT, 'nemo.gym.http.retry_count', 'gym.http.re
 export function retryCount(span: SpanRecord): number {
   let n = 0;
   for (const k of COUNT_KEYS) {
-    const v = span.attributes[k];
+    const v = attributeOf(span, k);
     const x = typeof v === 'number' ? v : typeof v === 'string' ? Number(v) : 0;
     if (Number.isFinite(x) && x > n) n = x;
   }

@@ -18,7 +18,7 @@ import { isSaturationMetric, SATURATION_METRICS } from '../read/metric-points.js
 import type { MetricPoint } from '../read/metric-points.js';
 import { makeStatus, readEvents, readLinks, serviceOf, spanTiming } from '../read/normalize.js';
 import { ResourceCache } from '../read/resource-cache.js';
-import type { Attributes, SpanKindName, SpanRecord, SpanResource, StatusCodeName } from '../span-record.js';
+import type { Attributes, SpanEvent, SpanKindName, SpanLink, SpanRecord, SpanResource, SpanSource, StatusCodeName } from '../span-record.js';
 import { memoryLimitBytes, sqlList, sqlString } from './duck.js';
 import type { TraceStore } from './open-store.js';
 import { emptyTableSql } from './store-schema.js';
@@ -45,6 +45,84 @@ export interface Batch {
 const SPAN_ROW = `json_array(trace_id, span_id, parent_span_id, name, kind, start_ns::VARCHAR, end_ns::VARCHAR, status_code, status_message, attributes::JSON, events::JSON, links::JSON,
   resource_hash::VARCHAR, scope_name, scope_version, line, file_index)::VARCHAR`;
 
+// The row of the batched read (`readSpanBatches`): the same fields but the attributes, which
+// follow the array after a \x01 (JSON text holds no raw control character) and are parsed only
+// when an analysis first reads them: most spans' never are.
+const BATCH_ROW = `json_array(trace_id, span_id, parent_span_id, name, kind, start_ns::VARCHAR, end_ns::VARCHAR, status_code, status_message, events::JSON, links::JSON,
+  resource_hash::VARCHAR, scope_name, scope_version, line, file_index)::VARCHAR || chr(1) || attributes`;
+
+// A row's fields before and after the attributes (which a BATCH_ROW array leaves out)
+type HeadFields = [string, string, string | null, string, SpanKindName, string, string | null, StatusCodeName, string | null];
+type TailFields = [unknown[] | null, unknown[] | null, string, string | null, string | null, number, number];
+type BatchFields = [...HeadFields, ...TailFields];
+
+// The events of the spans of the batched read that have none: one list (nothing adds to a span's
+// events), not frozen, as `assemble-traces.ts`'s empty children (loops over it stay plain).
+const NO_EVENTS: SpanEvent[] = [];
+
+/** A status without a message, shared by the spans of the batched read. */
+const STATUS: Readonly<Record<StatusCodeName, { code: StatusCodeName }>> = { UNSET: { code: 'UNSET' }, OK: { code: 'OK' }, ERROR: { code: 'ERROR' } };
+
+/**
+ * A span of the batched read: one object, its attributes kept as their text until first read.
+ * Its status and scope objects are shared with the spans that have the same.
+ */
+class StoredSpan implements SpanRecord {
+  readonly traceId: string;
+  readonly spanId: string;
+  readonly parentSpanId: string | null;
+  readonly name: string;
+  readonly kind: SpanKindName;
+  readonly startNs: bigint;
+  readonly endNs: bigint;
+  readonly durationMs: number;
+  readonly ended: boolean;
+  readonly status: { code: StatusCodeName; message?: string };
+  readonly events: SpanEvent[];
+  declare readonly links?: SpanLink[];
+  readonly service: string;
+  readonly resource: SpanResource;
+  readonly scope: { name: string; version?: string } | null;
+  readonly source: SpanSource;
+  #attributes: Attributes | string;
+
+  constructor(f: BatchFields, attributes: string, resource: SpanResource, service: string, scope: { name: string; version?: string } | null, file: string) {
+    this.traceId = f[0];
+    this.spanId = f[1];
+    this.parentSpanId = f[2];
+    this.name = f[3];
+    this.kind = f[4];
+    const startNs = (this.startNs = BigInt(f[5]));
+    const end = f[6] === null ? null : BigInt(f[6]);
+    // as spanTiming: an end before the start (or none) means the span never ended
+    this.ended = end !== null && end >= startNs;
+    this.endNs = this.ended ? end! : startNs;
+    this.durationMs = this.endNs > startNs ? Number(this.endNs - startNs) / 1e6 : 0;
+    this.status = f[8] === null || f[8].length === 0 ? STATUS[f[7]] : { code: f[7], message: f[8] };
+    this.events = f[9] === null ? NO_EVENTS : readEvents(f[9]);
+    if (f[10] !== null) this.links = readLinks(f[10]);
+    this.service = service;
+    this.resource = resource;
+    this.scope = scope;
+    this.source = { file, line: f[14] };
+    this.#attributes = attributes;
+  }
+
+  get attributes(): Attributes {
+    const a = this.#attributes;
+    return typeof a === 'string' ? (this.#attributes = JSON.parse(a) as Attributes) : a;
+  }
+
+  /**
+   * True when the attributes, still text, cannot hold `key` (`isTruncated` asks every span): the
+   * key does not appear in it, and no escape could spell it otherwise. False when unsure.
+   */
+  lacksAttribute(key: string): boolean {
+    const a = this.#attributes;
+    return typeof a === 'string' && !a.includes(key) && !a.includes('\\');
+  }
+}
+
 /** Turns stored rows into {@link SpanRecord}s, sharing one resource object per process. */
 class SpanRows {
   readonly #byHash: ReadonlyMap<bigint, SpanResource>;
@@ -68,26 +146,41 @@ class SpanRows {
     return s;
   }
 
+  /** The span of a row's {@link BATCH_ROW} text. */
+  batchSpan(text: string): SpanRecord {
+    const cut = text.indexOf('\x01');
+    const f = JSON.parse(text.slice(0, cut)) as BatchFields;
+    const resource = this.#resourceOfText(f[11]);
+    return new StoredSpan(f, text.slice(cut + 1), resource, this.service(resource), this.#scope(f[12], f[13]), this.#files[f[15] - 1]!);
+  }
+
+  // by the hash's decimal text: no bigint made per span
+  readonly #byHashText = new Map<string, SpanResource>();
+
+  #resourceOfText(hash: string): SpanResource {
+    let r = this.#byHashText.get(hash);
+    if (r === undefined) this.#byHashText.set(hash, (r = this.resource(BigInt(hash))));
+    return r;
+  }
+
+  // by name, then version
+  readonly #scopes = new Map<string, Map<string | null, { name: string; version?: string }>>();
+
+  #scope(name: string | null, version: string | null): { name: string; version?: string } | null {
+    if (name === null) return null;
+    let versions = this.#scopes.get(name);
+    if (versions === undefined) this.#scopes.set(name, (versions = new Map<string | null, { name: string; version?: string }>()));
+    let scope = versions.get(version);
+    if (scope === undefined) versions.set(version, (scope = version === null ? { name } : { name, version }));
+    return scope;
+  }
+
   /** The span of a row's {@link SPAN_ROW} text. */
   span(text: string): SpanRecord {
     const [traceId, spanId, parentSpanId, name, kind, start, end, code, message, attributes, events, links, resourceHash, scopeName, scopeVersion, line, fileIndex] = JSON.parse(text) as [
-      string,
-      string,
-      string | null,
-      string,
-      SpanKindName,
-      string,
-      string | null,
-      StatusCodeName,
-      string | null,
+      ...HeadFields,
       Attributes,
-      unknown[] | null,
-      unknown[] | null,
-      string,
-      string | null,
-      string | null,
-      number,
-      number,
+      ...TailFields,
     ];
     const resource = this.resource(BigInt(resourceHash));
     const startNs = BigInt(start);
@@ -144,8 +237,8 @@ function spansOf(store: TraceStore): string {
 }
 
 /** The rows of `from`: spans with their `resource`, or (`hashed`) with its hash as `resource_hash` instead. */
-function selectSpans(store: TraceStore, from: string, hashed = false): string {
-  return `SELECT ${SPAN_ROW} AS row, * FROM (SELECT *, ${hashed ? '' : 'hash(resource) AS resource_hash, '}list_position(${sqlList(store.files.map((f) => f.path))}, file) AS file_index FROM ${from})`;
+function selectSpans(store: TraceStore, from: string, hashed = false, row = SPAN_ROW): string {
+  return `SELECT ${row} AS row, * FROM (SELECT *, ${hashed ? '' : 'hash(resource) AS resource_hash, '}list_position(${sqlList(store.files.map((f) => f.path))}, file) AS file_index FROM ${from})`;
 }
 
 /** Every span of the input, in the order of the files and their lines (as the reader reads them). */
@@ -228,13 +321,17 @@ export async function readSpanBatches(store: TraceStore, rows: SpanRows, maxSpan
   const withUnits = (from: string) => `(SELECT s.*, coalesce(u.unit, 0) AS gym_unit FROM ${from} s LEFT JOIN gym_big b ON b.trace_id = s.trace_id
       LEFT JOIN gym_units u ON u.t = b.t AND u.s = ('0x' || s.span_id)::UBIGINT)`;
   await inUnitOrder(store, withUnits, async (result) => {
-    for await (const chunk of result.yieldRows())
-      for (const row of chunk) {
-        const u = row[1] as bigint;
+    // a chunk's columns whole: row arrays of its values cost more than the values
+    for (let chunk = await result.fetchChunk(); chunk !== null && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+      const texts = chunk.getColumnValues(0) as string[];
+      const units = chunk.getColumnValues(1) as bigint[];
+      for (let i = 0; i < texts.length; i++) {
+        const u = units[i]!;
         if (u !== unit && batch.length >= maxSpans) flush();
         unit = u;
-        batch.push(rows.span(row[0] as string));
+        batch.push(rows.batchSpan(texts[i]!));
       }
+    }
   });
   if (batch.length > 0) flush();
   return batches;
@@ -277,7 +374,7 @@ async function inUnitOrder(store: TraceStore, withUnits: (from: string) => strin
         SELECT trace_id, gym_unit, n, row_number() OVER (ORDER BY trace_start, trace_id, CASE WHEN gym_unit = 0 THEN NULL ELSE unit_start END NULLS FIRST, gym_unit) AS k
         FROM (SELECT *, min(unit_start) OVER (PARTITION BY trace_id) AS trace_start
               FROM (SELECT trace_id, gym_unit, min(start_ns) AS unit_start, count(*) AS n FROM ${withUnits(spans)} GROUP BY trace_id, gym_unit)))`);
-  const sorted = (from: string, hashed: boolean) => `SELECT row, gym_k FROM (${selectSpans(store, from, hashed)}) ORDER BY gym_k, ${inputOrder(store)}`;
+  const sorted = (from: string, hashed: boolean) => `SELECT row, gym_k FROM (${selectSpans(store, from, hashed, BATCH_ROW)}) ORDER BY gym_k, ${inputOrder(store)}`;
   try {
     if (Number(spanCount) <= perSlice) return await read(await c.stream(sorted(`(SELECT s.*, o.k AS gym_k FROM ${withUnits(spans)} s JOIN gym_unit_order o USING (trace_id, gym_unit))`, false)));
     const dir = await mkdtemp(join(tmpdir(), 'gym-trace-order-'));
