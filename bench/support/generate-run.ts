@@ -2,9 +2,10 @@
 // writes, one file per process — span records with gym's attributes and each process's full
 // resource (the record before the lean one: about 1.4 KB of file per span, as measured on a real
 // `default` run), a metric record per metric per process every collection interval (1 s), a
-// pino line per request served and a log record per rollout. One gym.job trace; a rollout starts
-// every millisecond and lasts about a second, so the spans of a thousand rollouts interleave in
-// every file, each written when it ends. `lean` writes the lean record instead (a resource record
+// pino line per request served and a log record per rollout. A trace per rollout, whose first span
+// (the collector's call of /run) links to the run's gym.job, a trace of its own, as gym writes
+// them; a rollout starts every millisecond and lasts about a second, so the spans of a thousand
+// rollouts interleave in every file, each written when it ends. `lean` writes the lean record instead (a resource record
 // once per file, the identity on each line).
 // Run alone: node --conditions=source --import tsx bench/support/generate-run.ts <dir> <spans> [lean]
 import { createWriteStream, mkdirSync } from 'node:fs';
@@ -18,8 +19,11 @@ const EVERY_NS = 1_000_000n;
 const METRIC_INTERVAL_NS = 1_000_000_000n;
 
 const hex = (n: number, width: number) => n.toString(16).padStart(width, '0');
-const TRACE = hex(0xabcdef, 32);
+// the run's gym.job: a trace of its own
+const JOB_TRACE = hex(0xabcdef, 32);
 const JOB = hex(1, 16);
+// rollout `i`'s trace
+const traceOf = (i: number) => `7f${hex(i, 30)}`;
 
 interface Process {
   file: string;
@@ -84,11 +88,11 @@ class ProcessWriter {
     if (lean) this.#pending.push(JSON.stringify({ type: 'resource', 'service.name': p.service, 'service.instance.id': resource['service.instance.id'], 'process.pid': p.pid, attributes: resource }));
   }
 
-  span(spanId: string, parent: string | null, name: string, kind: string, start: bigint, end: bigint, attributes: object, error?: string): void {
+  span(traceId: string, spanId: string, parent: string | null, name: string, kind: string, start: bigint, end: bigint, attributes: object, linkTo?: { trace_id: string; span_id: string }): void {
     const times = this.lean ? '' : `"start_time":"${iso(start)}","end_time":"${iso(end)}",`;
     const own = JSON.stringify({
       type: 'span',
-      trace_id: TRACE,
+      trace_id: traceId,
       span_id: spanId,
       parent_span_id: parent,
       name,
@@ -96,9 +100,10 @@ class ProcessWriter {
       start_time_unix_nano: start.toString(),
       end_time_unix_nano: end.toString(),
       duration_ms: Number(end - start) / 1e6,
-      status: { code: error === undefined ? 'UNSET' : 'ERROR', message: error ?? null },
+      status: { code: 'UNSET', message: null },
       attributes,
-      ...(this.lean ? {} : { events: [], links: [] }),
+      ...(this.lean ? {} : { events: [] }),
+      ...(this.lean && linkTo === undefined ? {} : { links: linkTo === undefined ? [] : [{ ...linkTo, attributes: {} }] }),
     });
     const scope = this.lean ? '' : `"scope":{"name":"nemo.gym","version":"0.1.0"},`;
     this.#pending.push(`${own.slice(0, -1)},${times}${scope}${this.#tail}`);
@@ -153,20 +158,23 @@ const SPANS: Array<{ endMs: number; emit: Emit }> = [
   {
     endMs: 380,
     emit: (w, i) =>
-      w['agent']!.span(id(i, 3), id(i, 2), 'HTTP POST', 'CLIENT', at(i, 4), at(i, 380), { ...http('POST', 'http://127.0.0.1:9101/v1/responses', 9101), 'nemo.gym.rollout.id': rolloutId(i) }),
+      w['agent']!.span(traceOf(i), id(i, 3), id(i, 2), 'HTTP POST', 'CLIENT', at(i, 4), at(i, 380), {
+        ...http('POST', 'http://127.0.0.1:9101/v1/responses', 9101),
+        'nemo.gym.rollout.id': rolloutId(i),
+      }),
   },
   {
     endMs: 378,
     emit: (w, i) => {
       const p = PROCESSES['model']!;
-      w['model']!.span(id(i, 4), id(i, 3), 'POST /v1/responses', 'SERVER', at(i, 5), at(i, 378), { ...served('/v1/responses', p), 'nemo.gym.rollout.id': rolloutId(i) });
+      w['model']!.span(traceOf(i), id(i, 4), id(i, 3), 'POST /v1/responses', 'SERVER', at(i, 5), at(i, 378), { ...served('/v1/responses', p), 'nemo.gym.rollout.id': rolloutId(i) });
       w['model']!.line(pino(p, i, '/v1/responses', 373));
     },
   },
   {
     endMs: 377,
     emit: (w, i) =>
-      w['model']!.span(id(i, 5), id(i, 4), 'gym.model.responses', 'INTERNAL', at(i, 6), at(i, 377), {
+      w['model']!.span(traceOf(i), id(i, 5), id(i, 4), 'gym.model.responses', 'INTERNAL', at(i, 6), at(i, 377), {
         'gen_ai.operation.name': 'chat',
         'gen_ai.system': 'vllm',
         'gen_ai.request.model': 'Qwen/Qwen3-8B',
@@ -180,20 +188,21 @@ const SPANS: Array<{ endMs: number; emit: Emit }> = [
   },
   {
     endMs: 990,
-    emit: (w, i) => w['agent']!.span(id(i, 6), id(i, 2), 'HTTP POST', 'CLIENT', at(i, 700), at(i, 990), { ...http('POST', 'http://127.0.0.1:9102/verify', 9102), 'nemo.gym.rollout.id': rolloutId(i) }),
+    emit: (w, i) =>
+      w['agent']!.span(traceOf(i), id(i, 6), id(i, 2), 'HTTP POST', 'CLIENT', at(i, 700), at(i, 990), { ...http('POST', 'http://127.0.0.1:9102/verify', 9102), 'nemo.gym.rollout.id': rolloutId(i) }),
   },
   {
     endMs: 988,
     emit: (w, i) => {
       const p = PROCESSES['resources']!;
-      w['resources']!.span(id(i, 7), id(i, 6), 'POST /verify', 'SERVER', at(i, 702), at(i, 988), { ...served('/verify', p), 'nemo.gym.rollout.id': rolloutId(i) });
+      w['resources']!.span(traceOf(i), id(i, 7), id(i, 6), 'POST /verify', 'SERVER', at(i, 702), at(i, 988), { ...served('/verify', p), 'nemo.gym.rollout.id': rolloutId(i) });
       w['resources']!.line(pino(p, i, '/verify', 286));
     },
   },
   {
     endMs: 987,
     emit: (w, i) =>
-      w['resources']!.span(id(i, 8), id(i, 7), 'gym.verify', 'INTERNAL', at(i, 703), at(i, 987), {
+      w['resources']!.span(traceOf(i), id(i, 8), id(i, 7), 'gym.verify', 'INTERNAL', at(i, 703), at(i, 987), {
         'gym.verify.reward': i % 5 === 0 ? 0 : 1,
         'nemo.gym.rollout.id': rolloutId(i),
         'nemo.gym.server.name': 'weather',
@@ -202,7 +211,7 @@ const SPANS: Array<{ endMs: number; emit: Emit }> = [
   {
     endMs: 995,
     emit: (w, i) => {
-      w['agent']!.span(id(i, 2), id(i, 1), 'gym.rollout', 'INTERNAL', at(i, 2), at(i, 995), {
+      w['agent']!.span(traceOf(i), id(i, 2), id(i, 1), 'gym.rollout', 'INTERNAL', at(i, 2), at(i, 995), {
         'nemo.gym.rollout.id': rolloutId(i),
         'nemo.gym.server.name': 'simple_agent',
         'nemo.gym.task.index': i,
@@ -217,7 +226,7 @@ const SPANS: Array<{ endMs: number; emit: Emit }> = [
         severity_number: 9,
         body: 'rollout finished',
         attributes: { 'nemo.gym.rollout.id': rolloutId(i), reward: i % 5 === 0 ? 0 : 1 },
-        trace_id: TRACE,
+        trace_id: traceOf(i),
         span_id: id(i, 2),
         trace_flags: 1,
       });
@@ -227,13 +236,24 @@ const SPANS: Array<{ endMs: number; emit: Emit }> = [
     endMs: 997,
     emit: (w, i) => {
       const p = PROCESSES['agent']!;
-      w['agent']!.span(id(i, 1), id(i, 0), 'POST /run', 'SERVER', at(i, 1), at(i, 997), { ...served('/run', p), 'nemo.gym.rollout.id': rolloutId(i) });
+      w['agent']!.span(traceOf(i), id(i, 1), id(i, 0), 'POST /run', 'SERVER', at(i, 1), at(i, 997), { ...served('/run', p), 'nemo.gym.rollout.id': rolloutId(i) });
       w['agent']!.line(pino(p, i, '/run', 996));
     },
   },
   {
     endMs: 1000,
-    emit: (w, i) => w['collector']!.span(id(i, 0), JOB, 'HTTP POST', 'CLIENT', at(i, 0), at(i, 1000), { ...http('POST', 'http://127.0.0.1:9100/run', 9100), 'nemo.gym.rollout.id': rolloutId(i) }),
+    emit: (w, i) =>
+      w['collector']!.span(
+        traceOf(i),
+        id(i, 0),
+        null,
+        'HTTP POST',
+        'CLIENT',
+        at(i, 0),
+        at(i, 1000),
+        { ...http('POST', 'http://127.0.0.1:9100/run', 9100), 'nemo.gym.rollout.id': rolloutId(i) },
+        { trace_id: JOB_TRACE, span_id: JOB },
+      ),
   },
 ];
 
@@ -290,7 +310,7 @@ export async function writeRun(into: string, rollouts: number, lean = false): Pr
     SPANS[k]!.emit(writers, next[k]!++);
     for (const w of Object.values(writers)) await w.flush();
   }
-  writers['collector']!.span(JOB, null, 'gym.job', 'INTERNAL', BASE, BASE + BigInt(rollouts) * EVERY_NS + 1_000_000_000n, { 'nemo.gym.rollouts': rollouts });
+  writers['collector']!.span(JOB_TRACE, JOB, null, 'gym.job', 'INTERNAL', BASE, BASE + BigInt(rollouts) * EVERY_NS + 1_000_000_000n, { 'nemo.gym.rollouts': rollouts });
   for (const w of Object.values(writers)) {
     await w.flush(true);
     w.stream.end();
