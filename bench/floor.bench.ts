@@ -7,7 +7,8 @@
 // BENCHMARKS.md is a ratio of these figures.
 // Run: npm run bench -- floor   (BENCH_ROUNDS, BENCH_SECONDS, BENCH_CONCURRENCY (per setting), BENCH_WARMUP_SECONDS;
 //   BENCH_FLOOR_MODE=together drives every setting at once in each round instead of in turn;
-//   BENCH_FLOOR_OTLP=1 adds gym `default` over OTLP gRPC to a local receiver and the floor writing to a socket)
+//   BENCH_FLOOR_OTLP=1 adds gym `default` over OTLP gRPC to a local receiver and the floor writing to a socket;
+//   BENCH_FLOOR_OTLP_B_ENV=K=V,K=V adds a second OTLP setting with that extra server environment, side by side)
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -24,6 +25,10 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 6);
 const WITH_OTLP = process.env.BENCH_FLOOR_OTLP === '1';
+const OTLP_B_ENV: NodeJS.ProcessEnv | undefined =
+  process.env.BENCH_FLOOR_OTLP_B_ENV === undefined
+    ? undefined
+    : Object.fromEntries(process.env.BENCH_FLOOR_OTLP_B_ENV.split(',').map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
 // `turns` (default): one setting at a time, the order rotating each round; `together`: all settings
 // at once in every round, as cpu-ab does, so a busy machine's other work hits them all alike
 const TOGETHER = process.env.BENCH_FLOOR_MODE === 'together';
@@ -82,6 +87,7 @@ const CHAIN = 'chain';
 const FLOOR = 'chain + floor tracer (files)';
 const OTLP = 'gym, default (OTLP gRPC, local receiver)';
 const FLOOR_SOCKET = 'chain + floor tracer (socket)';
+const OTLP_B = `gym, default (OTLP gRPC, local receiver, ${process.env.BENCH_FLOOR_OTLP_B_ENV})`;
 
 const running: Running[] = [];
 const closers: Array<() => unknown> = [];
@@ -94,11 +100,14 @@ try {
     const receiverDir = join(scratch, 'otlp-receiver');
     const receiver = await startOtlpReceiver({ outDir: receiverDir, grpcPort: 0, httpPort: null });
     closers.push(() => receiver.close());
-    running.push(
-      await gym(OTLP, { ...telemetryEnv('default'), NEMO_GYM_OTEL_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc', OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${receiver.grpcPort}` }, () =>
-        directoryBytes(receiverDir),
-      ),
-    );
+    const otlpEnv = { ...telemetryEnv('default'), NEMO_GYM_OTEL_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc', OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${receiver.grpcPort}` };
+    running.push(await gym(OTLP, otlpEnv, () => directoryBytes(receiverDir)));
+    if (OTLP_B_ENV !== undefined) {
+      const receiverB = join(scratch, 'otlp-receiver-b');
+      const rxB = await startOtlpReceiver({ outDir: receiverB, grpcPort: 0, httpPort: null });
+      closers.push(() => rxB.close());
+      running.push(await gym(OTLP_B, { ...otlpEnv, ...OTLP_B_ENV, OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${rxB.grpcPort}` }, () => directoryBytes(receiverB)));
+    }
     const sink = await socketSink();
     closers.push(() => sink.close());
     running.push(
@@ -173,6 +182,7 @@ try {
   // telemetry's added CPU: the ratio of the median differences (a ratio per round divides by a small, noisy difference)
   console.log(addedRow('CPU `default` adds ÷ CPU the floor tracer adds (files)', added(DEFAULT, OFF), added(FLOOR, CHAIN)));
   if (WITH_OTLP) console.log(addedRow('CPU OTLP `default` adds ÷ CPU the floor tracer adds (socket)', added(OTLP, OFF), added(FLOOR_SOCKET, CHAIN)));
+  if (WITH_OTLP && OTLP_B_ENV !== undefined) console.log(addedRow(`same, with ${process.env.BENCH_FLOOR_OTLP_B_ENV}`, added(OTLP_B, OFF), added(FLOOR_SOCKET, CHAIN)));
   for (const [label, xs, budget] of rows) console.log(`| ${label} | ${median(xs).toFixed(3)} | ${spread(xs, 3)} | ${budget} |`);
 } finally {
   for (const r of running) await r.stop();

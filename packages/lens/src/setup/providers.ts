@@ -55,6 +55,15 @@ export const SHUTDOWN_STALL_MS = 1500;
 const DEFAULT_METRIC_INTERVAL_MS = 10_000;
 
 /**
+ * Batch defaults of the console writer and of any exporter given in code: small, frequent batches,
+ * so a span leaves while it is young, before the collector has to copy it (measured: 8-10 % less
+ * CPU per rollout than 4096 every second, BENCHMARKS.md `cpu-ab`).
+ */
+const LOCAL_BATCH = { maxExportBatchSize: 256, scheduledDelayMillis: 100 };
+/** Batch defaults of the OTLP exporters lens makes. */
+const OTLP_BATCH = { maxExportBatchSize: 1024, scheduledDelayMillis: 500 };
+
+/**
  * Bench only (BENCHMARKS.md, `cpu-ab`): lean spans go through the batch processor to the console
  * exporter, as before they were written as they end, so a side-by-side run can price the difference.
  */
@@ -82,12 +91,13 @@ export async function buildProviders(config: NemoLensConfig, env: Env, attribute
   if (spanExporter) {
     // code wins over the standard variables, which win over lens's defaults
     const batch = { ...batchOptionsFromEnv(env), ...options.batch };
+    // over OTLP, fewer and larger exports: each one is a gRPC call (or HTTP request) whose fixed
+    // cost outweighs what the garbage collector pays for spans that wait longer (BENCHMARKS.md `otlp-span`)
+    const sizing = options.spanExporter === undefined && config.exporter.trim().toLowerCase() === 'otlp' ? OTLP_BATCH : LOCAL_BATCH;
     const bspConfig = {
       maxQueueSize: batch.maxQueueSize ?? 65_536,
-      // small, frequent batches: a span leaves while it is young, before the collector has to copy
-      // it (measured: 8-10 % less CPU per rollout than 4096 every second, BENCHMARKS.md `cpu-ab`)
-      maxExportBatchSize: batch.maxExportBatchSize ?? 256,
-      scheduledDelayMillis: batch.scheduledDelayMillis ?? 100,
+      maxExportBatchSize: batch.maxExportBatchSize ?? sizing.maxExportBatchSize,
+      scheduledDelayMillis: batch.scheduledDelayMillis ?? sizing.scheduledDelayMillis,
       exportTimeoutMillis: batch.exportTimeoutMillis ?? 30_000,
       // not in the shim's BufferConfig type, but passed through to @opentelemetry/sdk-trace's BSP
       selfObsMeterProvider: monitor.meterProvider,

@@ -16,9 +16,9 @@ import type { DetectResourceOptions } from './resources/detect.js';
 export interface BatchOptions {
   /** Spans held before export; beyond this they are dropped (and counted). Default 65 536. */
   maxQueueSize?: number;
-  /** Spans per export call. Default 256. */
+  /** Spans per export call. Default 256; 1024 for the OTLP exporters lens makes. */
   maxExportBatchSize?: number;
-  /** Delay between scheduled exports. Default 100 ms. */
+  /** Delay between scheduled exports. Default 100 ms; 500 ms for the OTLP exporters lens makes. */
   scheduledDelayMillis?: number;
   /** How long one export may take before it is abandoned. Default 30 000 ms. */
   exportTimeoutMillis?: number;

@@ -1,7 +1,8 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { metrics, trace } from '@opentelemetry/api';
+import { metrics, SpanKind, trace } from '@opentelemetry/api';
 import { logs } from '@opentelemetry/api-logs';
+import { getLeanTracer } from '@gym/lens';
 import { NemoLensConfig, setupTelemetry } from '@gym/lens/setup';
 import { startOtlpReceiver } from '../support/otlp-receiver.js';
 import type { OtlpReceiver } from '../support/otlp-receiver.js';
@@ -71,6 +72,28 @@ describe('otlp exporter', () => {
       const expectedType = { grpc: undefined, 'http/protobuf': 'application/x-protobuf', 'http/json': 'application/json' }[protocol];
       if (expectedType === undefined) assert.deepEqual(receiver.contentTypes, []);
       else for (const type of receiver.contentTypes) assert.ok(type.startsWith(expectedType), type);
+    });
+  }
+
+  // each export is a request of fixed cost, so lens's OTLP exporters get batches of up to 1024
+  // spans (the console writer and exporters given in code keep 256); OTEL_BSP_* still win
+  for (const [env, requests] of [
+    [{}, 1],
+    [{ OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '256' }, 3],
+  ] as const) {
+    it(`sends 600 spans in ${requests} request(s) with ${JSON.stringify(env)}`, async () => {
+      receiver.clear();
+      process.env[ENDPOINT_VAR] = receiver.httpEndpoint;
+      const handle = await setupTelemetry(new NemoLensConfig({ enabled: true, exporter: 'otlp', metricsEnabled: false, serviceName: 'svc-batch' }), {
+        allowReinit: true,
+        env: { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf', ...env },
+      });
+      const tracer = getLeanTracer('otlp-test');
+      for (let i = 0; i < 600; i++) tracer.startSpan(`span ${i}`, SpanKind.INTERNAL, undefined, { i }).end();
+      await handle.shutdown();
+      assert.equal(receiver.spans.length, 600);
+      assert.equal(receiver.contentTypes.length, requests);
+      assert.deepEqual(handle.losses().spans, { accepted: 600, exported: 600, failed: 0, lost: 0 });
     });
   }
 });
