@@ -3,7 +3,7 @@
 // serves the model, routes the rollouts' model calls to it, and stops it when the run ends.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +31,8 @@ describe('local_vllm_model with a fake vllm executable', () => {
       `++${BLOCK}.vllm_serve_env_vars={FAKE_VLLM_RECORD: '${recordFile}'}`,
       `++${BLOCK}.vllm_serve_kwargs.max_model_len=4096`,
     ]);
+    // a run that ended before the fake vllm started says why in its own output
+    assert.ok(existsSync(recordFile), `gym eval run exited ${run.code} and the fake vllm never started:\n${run.stdout}\n${run.stderr}`);
     events = readFileSync(recordFile, 'utf8')
       .trim()
       .split('\n')

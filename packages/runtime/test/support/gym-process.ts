@@ -75,9 +75,14 @@ export async function consoleTelemetryRun(output: string, logDir: string, spanGr
   return ['-o', output, '--log-dir', logDir, `++head_server.port=${await freePort()}`, '++telemetry.enabled=true', '++telemetry.exporter=console', `++telemetry.span_groups=${spanGroups}`];
 }
 
-/** Runs `gym <args>` to completion; resolves with exit code, stdout and stderr. */
-export function runGym(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [GYM_BIN, ...args], { cwd: options.cwd ?? REPO_ROOT, env: options.env ?? process.env });
+/** Runs `gym <args>` to completion (an `eval run` or `env start` on a free head port unless the args or `GYM_HEAD_URL` name one); resolves with exit code, stdout and stderr. */
+export async function runGym(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const env = options.env ?? process.env;
+  // the head server of an `eval run` or `env start` on a free port unless the test names one:
+  // two test files run at once, and the default port is one port
+  const startsHead = (args[0] === 'eval' && args[1] === 'run') || (args[0] === 'env' && args[1] === 'start');
+  const headPort = startsHead && env['GYM_HEAD_URL'] === undefined && !args.some((a) => a.includes('head_server')) ? [`++head_server.port=${await freePort()}`] : [];
+  const child = spawn(process.execPath, [GYM_BIN, ...args, ...headPort], { cwd: options.cwd ?? REPO_ROOT, env });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));
