@@ -17,14 +17,13 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { CookieMap, createHttpClient, HttpClient } from '@gym/server';
 import { Pool } from 'undici';
+import { median } from './support/median.js';
 import { mainThreadCpuSeconds } from './support/proc-cpu.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SERVER = fileURLToPath(new URL('./support/http-client-server.ts', import.meta.url));
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
-const ROUND_MS = Number(process.env.BENCH_ROUND_MS ?? 2000);
-const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 32);
-const BEFORE = process.env.BENCH_GYM_BEFORE;
+const { BENCH_ROUNDS, BENCH_ROUND_MS, BENCH_IN_FLIGHT, BENCH_GYM_BEFORE: BEFORE } = process.env;
+const [ROUNDS, ROUND_MS, IN_FLIGHT] = [Number(BENCH_ROUNDS ?? 9), Number(BENCH_ROUND_MS ?? 2000), Number(BENCH_IN_FLIGHT ?? 32)];
 const ROW = JSON.parse(readFileSync(join(ROOT, 'resources_servers/example_single_tool_call/data/example.jsonl'), 'utf8').split('\n')[0]!) as Record<string, unknown>;
 
 type Json = Record<string, unknown>;
@@ -110,12 +109,6 @@ async function drive(v: Variant, base: string, ms: number): Promise<{ rollouts: 
   await Promise.all(workers);
   return result;
 }
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
 const child = spawn(process.execPath, ['--import', 'tsx', SERVER], { stdio: ['ignore', 'pipe', 'inherit'] });
 const variants: Variant[] = [];
