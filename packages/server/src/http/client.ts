@@ -14,7 +14,10 @@ import { SpreadingPool } from './spreading-pool.js';
 import type { RequestInstrumentation } from './instrumentation.js';
 import type { RetryPolicy } from './retry-policy.js';
 import type { Target } from './send.js';
-import type { HttpClient, HttpRequest, HttpRequestOptions, HttpResponse } from './types.js';
+import type { HttpClient, HttpMethod, HttpRequest, HttpRequestOptions, HttpResponse } from './types.js';
+
+/** The options of a call that gives none. */
+const NO_OPTIONS: HttpRequestOptions = Object.freeze({});
 
 /** Client keep-alive: below the gym server's 30 s, so the server never closes a socket we reuse. */
 export const DEFAULT_CLIENT_KEEP_ALIVE_TIMEOUT_MS = 15_000;
@@ -73,42 +76,47 @@ class PooledHttpClient implements HttpClient {
     return this.#closing !== undefined;
   }
 
+  // post and get pass their arguments on as they are: no request object is built per call
   post<T>(url: string, body: unknown, options?: HttpRequestOptions): Promise<HttpResponse<T>> {
-    return this.request<T>({ ...options, method: 'POST', url, body });
+    return this.#call<T>('POST', url, body, options);
   }
 
   get<T>(url: string, options?: HttpRequestOptions): Promise<HttpResponse<T>> {
-    return this.request<T>({ ...options, method: 'GET', url });
+    return this.#call<T>('GET', url, undefined, options);
+  }
+
+  request<T>(request: HttpRequest): Promise<HttpResponse<T>> {
+    return this.#call<T>(request.method, request.url, request.body, request);
   }
 
   // not `async`: the promise of the attempt loop is handed back as is, without one more wrapped
   // around it per request; a refusal before sending still arrives as a rejection
-  request<T>(request: HttpRequest): Promise<HttpResponse<T>> {
+  #call<T>(method: HttpMethod, url: string, body: unknown, options: HttpRequestOptions | undefined): Promise<HttpResponse<T>> {
     try {
-      return this.#send(request) as Promise<HttpResponse<T>>;
+      return this.#send(method, url, body, options ?? NO_OPTIONS) as Promise<HttpResponse<T>>;
     } catch (err) {
       return Promise.reject(err);
     }
   }
 
-  #send(request: HttpRequest): Promise<HttpResponse> {
-    const target = this.#targets.parse(request.url);
-    if (this.#closing !== undefined) throw new GymHttpClientClosedError(request.method, target.url);
+  #send(method: HttpMethod, url: string, body: unknown, request: HttpRequestOptions): Promise<HttpResponse> {
+    const target = this.#targets.parse(url);
+    if (this.#closing !== undefined) throw new GymHttpClientClosedError(method, target.url);
     const pool = this.#pool(target.origin);
-    const headers: Record<string, string> = { ...this.#headers, ...request.headers };
+    const headers: Record<string, string> = request.headers === undefined ? { ...this.#headers } : { ...this.#headers, ...request.headers };
     const cookie = formatCookieHeader(request.cookies);
     if (cookie !== undefined) headers.cookie = cookie;
     let payload: Buffer | undefined;
-    if (request.body !== undefined) {
+    if (body !== undefined) {
       // encoded once, as bytes: the JSON text dies young, and no attempt converts it again
-      payload = Buffer.from(JSON.stringify(request.body));
+      payload = Buffer.from(JSON.stringify(body));
       headers['content-type'] = 'application/json';
     }
     const policy = request.retry === false ? { ...this.#retry, maxAttempts: 1 } : request.retry ? { ...this.#retry, ...request.retry } : this.#retry;
     const send = {
       pool,
       target,
-      method: request.method,
+      method,
       headers,
       payload,
       policy,
@@ -122,7 +130,7 @@ class PooledHttpClient implements HttpClient {
     const instrument = this.#instrument;
     if (instrument === undefined || instrument.enabled === false) return sendWithRetries(send, undefined);
     const info = {
-      method: request.method,
+      method,
       url: target.url,
       host: target.host,
       port: target.port,

@@ -11,15 +11,47 @@ import { errors } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
 
-/** A complete answer. */
-export interface CollectedResponse {
-  statusCode: number;
-  /** Lower-case names; a repeated header is an array, as undici's `request()` gives them. */
-  headers: IncomingHttpHeaders;
+/** undici's raw headers: `[name, value, …]`, names as they came. */
+type RawHeaders = ReadonlyArray<Buffer | string | string[]>;
+
+/**
+ * A complete answer. Its headers stay undici's raw list until asked for: most answers are read
+ * for one header (`Set-Cookie`) or none, and building the object decoded every name and value of
+ * every answer.
+ */
+export class CollectedResponse {
+  readonly statusCode: number;
   /** The body decoded as UTF-8, a leading byte-order mark dropped (as undici's `body.text()`). */
-  text: string;
+  readonly text: string;
   /** When the headers arrived (`performance.now()` ms). */
-  headersAt: number;
+  readonly headersAt: number;
+  readonly #raw: RawHeaders;
+  #headers: IncomingHttpHeaders | undefined;
+
+  constructor(statusCode: number, raw: RawHeaders, text: string, headersAt: number) {
+    this.statusCode = statusCode;
+    this.#raw = raw;
+    this.text = text;
+    this.headersAt = headersAt;
+  }
+
+  /** Lower-case names; a repeated header is an array, as undici's `request()` gives them. Built on first read. */
+  get headers(): IncomingHttpHeaders {
+    return (this.#headers ??= parseRawHeaders(this.#raw));
+  }
+
+  /** Every value of header `name` (lower-case), in order, without building {@link headers}. */
+  values(name: string): string[] {
+    const values: string[] = [];
+    const raw = this.#raw;
+    for (let i = 0; i + 1 < raw.length; i += 2) {
+      if (!isName(raw[i] as Buffer | string, name)) continue;
+      const value = raw[i + 1]!;
+      if (Array.isArray(value)) for (const v of value) values.push(latin1(v));
+      else values.push(latin1(value));
+    }
+    return values;
+  }
 }
 
 /**
@@ -46,7 +78,7 @@ class CollectingHandler {
   #abort: ((err?: Error) => void) | undefined;
   #reason: Error | undefined;
   #statusCode = 0;
-  #headers: IncomingHttpHeaders = {};
+  #rawHeaders: RawHeaders = [];
   #headersAt = 0;
   #chunks: Buffer[] = [];
   #length = 0;
@@ -80,7 +112,7 @@ class CollectingHandler {
     // 1xx informational answers are not the answer
     if (statusCode < 200) return true;
     this.#statusCode = statusCode;
-    this.#headers = parseRawHeaders(rawHeaders ?? []);
+    this.#rawHeaders = rawHeaders ?? [];
     this.#headersAt = performance.now();
     return true;
   }
@@ -95,7 +127,7 @@ class CollectingHandler {
     const resolve = this.#resolve;
     if (resolve === undefined) return;
     this.#settle();
-    resolve({ statusCode: this.#statusCode, headers: this.#headers, text: decodeUtf8(this.#chunks, this.#length), headersAt: this.#headersAt });
+    resolve(new CollectedResponse(this.#statusCode, this.#rawHeaders, decodeUtf8(this.#chunks, this.#length), this.#headersAt));
     this.#chunks = [];
   }
 
@@ -135,6 +167,18 @@ export function parseRawHeaders(raw: ReadonlyArray<Buffer | string | string[]>):
     else headers[name] = [existing, latin1(value as Buffer | string)];
   }
   return headers;
+}
+
+/** True when raw header name `raw` is `lower` (a lower-case name) in any case, compared byte by byte: no string made. */
+function isName(raw: Buffer | string, lower: string): boolean {
+  if (raw.length !== lower.length) return false;
+  if (typeof raw === 'string') return raw.toLowerCase() === lower;
+  for (let i = 0; i < lower.length; i++) {
+    const byte = raw[i]!;
+    // ASCII upper-case letters fold to lower-case; every other byte must match as it is
+    if ((byte >= 0x41 && byte <= 0x5a ? byte | 0x20 : byte) !== lower.charCodeAt(i)) return false;
+  }
+  return true;
 }
 
 function latin1(value: Buffer | string): string {

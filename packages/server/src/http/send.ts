@@ -5,6 +5,9 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { collectResponse } from './collect-response.js';
+import type { CollectedResponse } from './collect-response.js';
+import type { CookieMap } from './cookies.js';
+import type { IncomingHttpHeaders } from 'node:http';
 import { parseSetCookie } from './cookies.js';
 import { GymHttpAbortedError, GymHttpConnectionError, GymHttpInvalidJsonError, GymHttpStatusError, GymHttpTimeoutError } from './errors.js';
 import { decodeUpstreamCause, UPSTREAM_CAUSE_HEADER } from './upstream-cause.js';
@@ -54,19 +57,12 @@ export async function sendWithRetries(input: SendInput, onRetry: ((event: RetryE
   const signal = timeoutSignal === undefined ? input.signal : input.signal === undefined ? timeoutSignal : AbortSignal.any([input.signal, timeoutSignal]);
 
   for (let attempt = 1; ; attempt++) {
-    let status: number;
-    let headers: HttpResponse['headers'];
-    let text: string;
-    let headersAt: number;
+    let res: CollectedResponse;
     let doneAt: number;
     try {
       const opts = { path: target.path, method, headers: input.headers, body: input.payload };
-      const res = await collectResponse(pool, input.pipelined ? { ...opts, ...PIPELINED } : opts, signal);
+      res = await collectResponse(pool, input.pipelined ? { ...opts, ...PIPELINED } : opts, signal);
       doneAt = performance.now();
-      headersAt = res.headersAt;
-      status = res.statusCode;
-      headers = res.headers;
-      text = res.text;
     } catch (err) {
       if (signal?.aborted) throw abortedError(input, timeoutSignal, err);
       if (!isConnectionError(err)) throw err;
@@ -79,9 +75,11 @@ export async function sendWithRetries(input: SendInput, onRetry: ((event: RetryE
       continue;
     }
 
+    const status = res.statusCode;
+    const text = res.text;
     if (status < 200 || status >= 300) {
       if (attempt < policy.maxAttempts && policy.retryStatuses.includes(status)) {
-        const delayMs = retryAfterMs(headers['retry-after'], policy.maxDelayMs) ?? backoffDelayMs(attempt, policy);
+        const delayMs = retryAfterMs(res.headers['retry-after'], policy.maxDelayMs) ?? backoffDelayMs(attempt, policy);
         onRetry?.({ attempt, reason: 'status', status, delayMs });
         await pause(delayMs, signal, input, timeoutSignal);
         continue;
@@ -94,9 +92,9 @@ export async function sendWithRetries(input: SendInput, onRetry: ((event: RetryE
           bodyText: text,
           body: tryParse(text),
           attempts: attempt,
-          headersAt,
+          headersAt: res.headersAt,
           doneAt,
-          upstreamCause: decodeUpstreamCause(headers[UPSTREAM_CAUSE_HEADER]),
+          upstreamCause: decodeUpstreamCause(res.headers[UPSTREAM_CAUSE_HEADER]),
         });
       }
     }
@@ -110,9 +108,39 @@ export async function sendWithRetries(input: SendInput, onRetry: ((event: RetryE
         throw new GymHttpInvalidJsonError(method, target.url, status, text, { cause: err });
       }
     }
-    const setCookieHeader = headers['set-cookie'];
-    const setCookie = setCookieHeader === undefined ? [] : Array.isArray(setCookieHeader) ? setCookieHeader : [setCookieHeader];
-    return { status, headers, body, text, cookies: parseSetCookie(setCookie), setCookie, headersAt, doneAt };
+    return new ClientResponse(res, body, doneAt);
+  }
+}
+
+/**
+ * The answer handed to the caller. `headers` is read through from the collected answer, whose
+ * headers object is built only when someone reads it; the `Set-Cookie` values, which every caller
+ * merges, are found in the raw list without building it.
+ */
+class ClientResponse implements HttpResponse {
+  readonly status: number;
+  readonly body: unknown;
+  readonly text: string;
+  readonly cookies: CookieMap;
+  readonly setCookie: string[];
+  readonly headersAt: number;
+  readonly doneAt: number;
+  declare traceId?: string;
+  readonly #answer: CollectedResponse;
+
+  constructor(answer: CollectedResponse, body: unknown, doneAt: number) {
+    this.#answer = answer;
+    this.status = answer.statusCode;
+    this.body = body;
+    this.text = answer.text;
+    this.setCookie = answer.values('set-cookie');
+    this.cookies = parseSetCookie(this.setCookie);
+    this.headersAt = answer.headersAt;
+    this.doneAt = doneAt;
+  }
+
+  get headers(): IncomingHttpHeaders {
+    return this.#answer.headers;
   }
 }
 

@@ -125,6 +125,16 @@ describe('collectResponse', () => {
     assert.equal(res.text, 'ok');
   });
 
+  it('finds every value of a header in any case without building the headers object', async () => {
+    const { client } = await start((socket) => {
+      socket.write('HTTP/1.1 200 OK\r\nSET-COOKIE: a=1; Path=/\r\nConnection: keep-alive\r\nSet-cookie: b=2\r\nSet-Cookies: c=3\r\nContent-Length: 2\r\n\r\nok');
+    });
+    const res = await collectResponse(client, GET, undefined);
+    assert.deepEqual(res.values('set-cookie'), ['a=1; Path=/', 'b=2']);
+    assert.deepEqual(res.values('retry-after'), []);
+    assert.deepEqual(res.headers['set-cookie'], ['a=1; Path=/', 'b=2']);
+  });
+
   it('skips an informational 1xx answer and gives the final one', async () => {
     const { client } = await start((socket) => {
       socket.write('HTTP/1.1 103 Early Hints\r\nLink: </a.css>; rel=preload\r\n\r\n');
