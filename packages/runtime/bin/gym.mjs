@@ -1,35 +1,49 @@
 #!/usr/bin/env node
-// The `gym` command: runs the CLI in a child Node process, forwarding signals and the exit code
-// (help and the version, which only print, run in this process).
+// The `gym` command: runs the CLI in a child Node process, forwarding signals and the exit code,
+// when the command starts servers (`gym env start`, `gym eval run`…); help and the `gym trace`
+// commands, which start none, run in this process, and the version is printed without loading the CLI.
 // The CLI runs compiled (`dist/`, built by `npm run build`, which `npm ci` runs) while that build is
 // current; in a checkout whose sources changed since, it runs them as written, through tsx (slower),
 // so an edit is never silently ignored.
+// A `gym trace` command reads or converts files (or, `gym trace receive`, listens in this process
+// without starting any other): a Ctrl-C reaches it once, as it reaches any foreground command, and
+// its own handlers end it with exit 130 (a store conversion first removes its unfinished files).
 // The child runs in its own process group, so every signal reaches it exactly once, through this
 // wrapper: a terminal's Ctrl-C (SIGINT to the foreground group), `kill -INT <pid of gym>`, SIGTERM
 // and SIGHUP alike. An IPC channel is its liveness link: if this wrapper is killed with -9, the
 // channel closes and the CLI stops its servers as it would on SIGTERM.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { constants } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const COMPILED_MAIN = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 const SOURCE_MAIN = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url));
 // a build older than a folder rename lacks this module: it is then not current
 const COMPILED_FRESHNESS = fileURLToPath(new URL('../dist/orchestrator/build-freshness.js', import.meta.url));
-/** The packages the CLI loads, each built from its `src/` with its record in `tsconfig.tsbuildinfo`. */
-const PACKAGES = ['@gym/names', '@gym/lens', '@gym/trace', '@gym/server', '@gym/runtime'];
+/**
+ * The packages the CLI loads, each built from its `src/` with its record in `tsconfig.tsbuildinfo`:
+ * folders beside this package's own, in a checkout (`packages/`) as in an install (`node_modules/@gym/`).
+ */
+const PACKAGES = ['names', 'lens', 'trace', 'server', 'runtime'].map((name) => fileURLToPath(new URL(`../../${name}/`, import.meta.url)));
 
-const compiled = await compiledIsCurrent();
-if (!compiled && process.stderr.isTTY) {
-  process.stderr.write('gym: the sources changed since the last build; running them through tsx (slower). `npm run build` compiles them.\n');
-}
-if (compiled && printsOnly(process.argv.slice(2))) {
-  // nothing to stop or signal: a second process would only double the start-up
-  await import(pathToFileURL(COMPILED_MAIN).href);
+const args = process.argv.slice(2);
+if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+  // the version of @gym/runtime, whatever the state of the build: no CLI to load
+  process.stdout.on('error', () => undefined);
+  process.stdout.write(`${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`);
 } else {
-  runInChild(compiled);
+  const compiled = await compiledIsCurrent();
+  if (!compiled && process.stderr.isTTY) {
+    process.stderr.write('gym: the sources changed since the last build; running them through tsx (slower). `npm run build` compiles them.\n');
+  }
+  if (compiled && startsNoServer(args)) {
+    // nothing to stop in a process group: a second process would only double the start-up
+    await import(pathToFileURL(COMPILED_MAIN).href);
+  } else {
+    runInChild(compiled);
+  }
 }
 
 /** The CLI in a child process, with signals forwarded and its exit code passed on. */
@@ -56,9 +70,9 @@ function runInChild(compiled) {
   });
 }
 
-/** An invocation that only prints: help (`--help`, `-h`, `gym help …`, or no arguments) or the version. */
-function printsOnly(args) {
-  return args.length === 0 || args[0] === 'help' || args.includes('--help') || args.includes('-h') || (args.length === 1 && (args[0] === '--version' || args[0] === '-V'));
+/** An invocation that starts no server: help (`--help`, `-h`, `gym help …`, or no arguments) or a `gym trace` command. */
+function startsNoServer(args) {
+  return args.length === 0 || args[0] === 'help' || args[0] === 'trace' || args.includes('--help') || args.includes('-h');
 }
 
 /** True when the CLI can run compiled: built, and no package source is newer than its build (an install without sources always is). */
@@ -66,8 +80,5 @@ async function compiledIsCurrent() {
   if (!existsSync(COMPILED_MAIN) || !existsSync(COMPILED_FRESHNESS)) return false;
   if (!existsSync(SOURCE_MAIN)) return true;
   const { isBuildCurrent } = await import('../dist/orchestrator/build-freshness.js');
-  return PACKAGES.every((name) => {
-    const dir = dirname(fileURLToPath(import.meta.resolve(`${name}/package.json`)));
-    return isBuildCurrent(join(dir, 'tsconfig.tsbuildinfo'), [join(dir, 'src')]);
-  });
+  return PACKAGES.every((dir) => isBuildCurrent(join(dir, 'tsconfig.tsbuildinfo'), [join(dir, 'src')]));
 }

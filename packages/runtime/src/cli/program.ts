@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { Command } from '@commander-js/extra-typings';
 import type { Command as PlainCommand } from 'commander';
 import { registerTraceCommands } from '@gym/trace/cli';
-import { withConfigFlags } from './config-options.js';
+import { withConfigFlags } from './config-flags.js';
 import type { CliIo } from './io.js';
 
 /** Builds the `gym` program writing through `io`. */
