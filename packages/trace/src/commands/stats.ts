@@ -49,18 +49,13 @@ export async function stats(options: StatsOptions, out: CommandOutput): Promise<
     const paths = await resolvePaths(options.paths, options.cwd, out);
     const { result, split } = await withStore(paths, out, async (store) => {
       // The split of each rollout needs its tree: walked once per store, then read from the
-      // store's derived table. The walk sees every span, so the per-group numbers come with it;
-      // without the walk, from SQL (the same numbers: test/stats-sql.test.ts).
-      let walked: StatsAccumulator | null = null;
+      // store's derived table. The per-group numbers come from SQL (the same numbers as from the
+      // trees: test/stats-sql.test.ts), which holds them within DuckDB's memory limit where the
+      // walk would keep every span's duration.
       const { totals } = await rolloutTimeSplit(store, readShape(), async (onRollouts) => {
-        const acc = (walked = new StatsAccumulator(by));
-        await readStoreInBatches(store, paths, (batch) => {
-          acc.add(batch.set, batch.rollouts, batch.shared);
-          onRollouts(batch.rollouts);
-        });
+        await readStoreInBatches(store, paths, (batch) => onRollouts(batch.rollouts));
       });
       const split = totals.count > 0 ? totals.finish() : null;
-      if (walked !== null) return { result: (walked as StatsAccumulator).finish(), split };
       const sql = await spanStatsSql(store, by);
       if (sql !== null) return { result: sql, split };
       const acc = new StatsAccumulator(by);

@@ -20,6 +20,8 @@ export const THREADS_ENV = 'GYM_TRACE_THREADS';
 /** A connection and the instance it belongs to. */
 export interface Duck {
   connection: DuckDBConnection;
+  /** Another connection to the same database (its own temporary tables), for work beside a query streaming on `connection`; the caller closes it. */
+  connect(): Promise<DuckDBConnection>;
   close(): void;
 }
 
@@ -45,6 +47,7 @@ export async function openDuck(settings: DuckSettings = {}): Promise<Duck> {
   const connection = await instance.connect();
   return {
     connection,
+    connect: () => instance.connect(),
     close() {
       connection.closeSync();
       instance.closeSync();

@@ -13,6 +13,7 @@ import { SPLIT_AFTER, SPLIT_BEFORE, SPLIT_WALL, walkTimeSplit } from '../analyze
 import { outermostOf } from '../assemble/rollouts.js';
 import type { Rollout } from '../assemble/rollouts.js';
 import { derivedExists, derivedFile, publishDerived } from './derived-results.js';
+import type { DuckDBAppender } from '@duckdb/node-api';
 import { sqlString } from './duck.js';
 import type { TraceStore } from './open-store.js';
 
@@ -38,26 +39,36 @@ export async function rolloutTimeSplit(
     await replay(store, where.file, totals);
     return { totals, cached: true };
   }
-  const rows = new SplitRows();
-  await compute((rollouts) => {
-    for (const r of rollouts) totals.addSplitMs(rows.add(r));
-  });
-  await publishDerived(where, (tmp) => write(store, tmp, rows));
+  // the rows go to DuckDB as they are made, so a run of millions of rollouts is held within its
+  // memory limit (spilled beyond it), not in JavaScript; on a connection of their own, beside the
+  // read that streams the spans on the store's
+  const c = await store.duck.connect();
+  try {
+    await c.run(`CREATE TEMP TABLE gym_split (ord BIGINT, rollout_id VARCHAR, trace_id VARCHAR, ${MS_COLUMNS.map((m) => `${m} DOUBLE`).join(', ')})`);
+    const rows = new SplitRows(await c.createAppender('gym_split'));
+    await compute((rollouts) => {
+      for (const r of rollouts) totals.addSplitMs(rows.add(r));
+    });
+    rows.close();
+    await publishDerived(where, async (tmp) => void (await c.run(`COPY gym_split TO ${sqlString(tmp)} (FORMAT parquet)`)));
+  } finally {
+    // the temporary table goes with its connection
+    c.closeSync();
+  }
   return { totals, cached: false };
 }
 
-/** Each rollout's split in ms, row after row (one flat list of {@link SLOTS} per rollout). */
+/** Each rollout's split in ms, appended row after row to the derived table's temporary twin. */
 class SplitRows {
-  readonly ids: string[] = [];
-  readonly traces: string[] = [];
-  #ms = new Float64Array(SLOTS * 1024);
+  readonly #appender: DuckDBAppender;
   readonly #row = new Float64Array(SLOTS);
+  #count = 0n;
 
-  get count(): number {
-    return this.ids.length;
+  constructor(appender: DuckDBAppender) {
+    this.#appender = appender;
   }
 
-  /** Adds `r`'s split; returns its row (reused: valid until the next call). */
+  /** Appends `r`'s split; returns its row (reused: valid until the next call). */
   add(r: Rollout): Float64Array {
     const row = this.#row;
     const sums = walkTimeSplit(outermostOf(r), r.node.span.service);
@@ -70,20 +81,17 @@ class SplitRows {
       row[SPLIT_AFTER] = a.network.afterMs;
       row[SPLIT_WALL] = a.wallMs;
     }
-    const at = this.ids.length * SLOTS;
-    if (at + SLOTS > this.#ms.length) {
-      const grown = new Float64Array(this.#ms.length * 2);
-      grown.set(this.#ms);
-      this.#ms = grown;
-    }
-    this.#ms.set(row, at);
-    this.ids.push(r.rolloutId);
-    this.traces.push(r.traceId);
+    const appender = this.#appender;
+    appender.appendBigInt(this.#count++);
+    appender.appendVarchar(r.rolloutId);
+    appender.appendVarchar(r.traceId);
+    for (let i = 0; i < SLOTS; i++) appender.appendDouble(row[i]!);
+    appender.endRow();
     return row;
   }
 
-  ms(rollout: number, slot: number): number {
-    return this.#ms[rollout * SLOTS + slot]!;
+  close(): void {
+    this.#appender.closeSync();
   }
 }
 
@@ -96,24 +104,5 @@ async function replay(store: TraceStore, file: string, totals: AttributionTotals
       for (let i = 0; i < SLOTS; i++) row[i] = columns[i]![r]!;
       totals.addSplitMs(row);
     }
-  }
-}
-
-async function write(store: TraceStore, file: string, rows: SplitRows): Promise<void> {
-  const c = store.duck.connection;
-  await c.run(`CREATE OR REPLACE TEMP TABLE gym_split (ord BIGINT, rollout_id VARCHAR, trace_id VARCHAR, ${MS_COLUMNS.map((m) => `${m} DOUBLE`).join(', ')})`);
-  try {
-    const appender = await c.createAppender('gym_split');
-    for (let r = 0; r < rows.count; r++) {
-      appender.appendBigInt(BigInt(r));
-      appender.appendVarchar(rows.ids[r]!);
-      appender.appendVarchar(rows.traces[r]!);
-      for (let i = 0; i < SLOTS; i++) appender.appendDouble(rows.ms(r, i));
-      appender.endRow();
-    }
-    appender.closeSync();
-    await c.run(`COPY gym_split TO ${sqlString(file)} (FORMAT parquet)`);
-  } finally {
-    await c.run('DROP TABLE IF EXISTS gym_split');
   }
 }
