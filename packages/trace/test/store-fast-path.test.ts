@@ -8,6 +8,7 @@ import { appendFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { stats } from '../src/commands/stats.js';
+import { scanRange } from '../src/store/scan-range.js';
 import { capture } from './support/capture.js';
 import { AGENT, bare, consoleLine, defaultPresetSpans, tempDir } from './support/fixtures.js';
 import type { FixtureSpan } from './support/fixtures.js';
@@ -129,5 +130,26 @@ describe('the fast path of the conversion', () => {
     await convert(reader.dir);
     assert.deepEqual(await rows(fast.dir, 'spans'), await rows(reader.dir, 'spans'));
     assert.equal((await rows(fast.dir, 'logs')).length, 0, 'the reader converted it');
+  });
+
+  it('the byte scan finds a "resourceSpans" key wherever it is, among few capitals or many', async () => {
+    const span = consoleLine(bare('Span', '00000000000000a1', null, 0, 5));
+    const otlp = JSON.stringify({ resourceSpans: [] });
+    const capitals = JSON.stringify({ type: 'log', body: 'S'.repeat(4096) });
+    const cases: Array<[string, string[], boolean]> = [
+      ['records only', [span, span], true],
+      ['a request after records', [span, otlp], false],
+      ['a request at the start', [otlp, span], false],
+      ['a request after many capitals', [span, capitals, capitals, otlp], false],
+      ['many capitals, no request', [span, capitals, capitals], true],
+      ['the key cut short at the end', [span, '{"x":"resourceSpa"}'], true],
+    ];
+    for (const [name, lines, compact] of cases) {
+      const t = tempDir({ 'run.log': lines.map((l) => l + '\n').join('') });
+      cleanups.push(t.cleanup);
+      const file = t.path('run.log');
+      const size = Buffer.byteLength(lines.map((l) => l + '\n').join(''));
+      assert.equal((await scanRange(file, 0, size)).compactObjects, compact, name);
+    }
   });
 });

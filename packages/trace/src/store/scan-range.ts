@@ -84,7 +84,7 @@ async function scan(file: FileHandle, from: number, size: number, copy: FileHand
     }
     const region = chunk.subarray(0, whole);
     found.spanIdKeys += count(region, SPAN_ID);
-    if (found.compactObjects && region.indexOf(RESOURCE_SPANS) >= 0) found.compactObjects = false;
+    if (found.compactObjects && holdsResourceSpans(region)) found.compactObjects = false;
     const sideLines: Buffer[] = [];
     for (let at = 0; at < whole;) {
       const nl = region.indexOf(NL, at);
@@ -114,6 +114,24 @@ function isCompactObject(b: Buffer, start: number, nl: number): boolean {
 
 function startsWith(b: Buffer, start: number, end: number, prefix: Buffer): boolean {
   return end - start >= prefix.length && b.compare(prefix, 0, prefix.length, start, start + prefix.length) === 0;
+}
+
+// Where `"resourceSpans"` would have its capital S: a console record has few capitals, and looking
+// for one byte is several times cheaper than looking for the whole key (a sixth of the CPU on a
+// generated run). Text with more of them is searched for the key instead.
+const S_AT = RESOURCE_SPANS.indexOf('S');
+const S = RESOURCE_SPANS[S_AT]!;
+
+/** Whether `region` holds `"resourceSpans"`. */
+function holdsResourceSpans(region: Buffer): boolean {
+  const enough = region.length >> 6;
+  let seen = 0;
+  for (let i = region.indexOf(S, S_AT); i >= 0; i = region.indexOf(S, i + 1)) {
+    const at = i - S_AT;
+    if (region[at] === 0x22 && at + RESOURCE_SPANS.length <= region.length && region.compare(RESOURCE_SPANS, 0, RESOURCE_SPANS.length, at, at + RESOURCE_SPANS.length) === 0) return true;
+    if (++seen > enough) return region.indexOf(RESOURCE_SPANS, at + 1) >= 0;
+  }
+  return false;
 }
 
 function count(haystack: Buffer, needle: Buffer): number {
