@@ -49,4 +49,23 @@ describe('the trace-by-trace read within a small memory limit', () => {
       assert.equal(tight, roomy, name);
     }
   });
+
+  it('a run of a trace per rollout (none split): the same answers in slices of trace starts as in one sort', async () => {
+    // 2,500 rollouts of a trace each, linked to the run's gym.job: no trace is large, so the
+    // traces are read by their start; at 32MB in several slices, at the default limit in one
+    const ids = Array.from({ length: 2500 }, (_, i) => `${i}-0`);
+    const d = writeRunLogs(linkedRolloutSpans(ids));
+    cleanups.push(d.cleanup);
+    const commands = {
+      stats: (c: ReturnType<typeof capture>) => stats({ paths: [d.dir], format: 'json' }, c),
+      'stats --by service': (c: ReturnType<typeof capture>) => stats({ paths: [d.dir], by: 'service' }, c),
+      anomalies: (c: ReturnType<typeof capture>) => anomalies({ paths: [d.dir] }, c),
+      'why --all': (c: ReturnType<typeof capture>) => why({ paths: [d.dir], all: true, format: 'json' }, c),
+    };
+    for (const [name, cmd] of Object.entries(commands)) {
+      const roomy = await withEnv({ [BATCH_ENV]: '1' }, () => run(cmd));
+      const tight = await withEnv({ [BATCH_ENV]: '1', [MEMORY_LIMIT_ENV]: '32MB' }, () => run(cmd));
+      assert.equal(tight, roomy, name);
+    }
+  });
 });
