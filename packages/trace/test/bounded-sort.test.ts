@@ -30,6 +30,23 @@ async function withEnv<T>(env: Record<string, string>, body: () => Promise<T>): 
   }
 }
 
+type Capture = ReturnType<typeof capture>;
+
+/** Asserts that stats, anomalies and why --all over `dir`, read trace by trace, answer the same at 32MB as at the default limit. */
+async function sameAtTightLimit(dir: string): Promise<void> {
+  const commands = {
+    stats: (c: Capture) => stats({ paths: [dir], format: 'json' }, c),
+    anomalies: (c: Capture) => anomalies({ paths: [dir] }, c),
+    'why --all': (c: Capture) => why({ paths: [dir], all: true, format: 'json' }, c),
+  };
+  // batches of 1 MiB's worth of spans: the run is read trace by trace
+  for (const [name, cmd] of Object.entries(commands)) {
+    const roomy = await withEnv({ [BATCH_ENV]: '1' }, () => run(cmd));
+    const tight = await withEnv({ [BATCH_ENV]: '1', [MEMORY_LIMIT_ENV]: '32MB' }, () => run(cmd));
+    assert.equal(tight, roomy, name);
+  }
+}
+
 describe('the trace-by-trace read within a small memory limit', () => {
   it('stats, anomalies and why --all give the same answers at 32MB as at the default limit', async () => {
     // one old-style trace of 3,000 rollouts under gym.job (split into its rollouts) and 1,500
@@ -37,16 +54,14 @@ describe('the trace-by-trace read within a small memory limit', () => {
     const ids = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}-0`);
     const d = writeRunLogs([...defaultPresetSpans(ids('', 3000)), ...linkedRolloutSpans(ids('l', 1500))]);
     cleanups.push(d.cleanup);
-    const commands = {
-      stats: (c: ReturnType<typeof capture>) => stats({ paths: [d.dir], format: 'json' }, c),
-      anomalies: (c: ReturnType<typeof capture>) => anomalies({ paths: [d.dir] }, c),
-      'why --all': (c: ReturnType<typeof capture>) => why({ paths: [d.dir], all: true, format: 'json' }, c),
-    };
-    // batches of 1 MiB's worth of spans: the run is read trace by trace
-    for (const [name, cmd] of Object.entries(commands)) {
-      const roomy = await withEnv({ [BATCH_ENV]: '1' }, () => run(cmd));
-      const tight = await withEnv({ [BATCH_ENV]: '1', [MEMORY_LIMIT_ENV]: '32MB' }, () => run(cmd));
-      assert.equal(tight, roomy, name);
-    }
+    await sameAtTightLimit(d.dir);
+  });
+
+  it('a run of a trace per rollout (none split): the same answers in slices of trace starts as in one sort', async () => {
+    // 2,500 rollouts of a trace each, linked to the run's gym.job: no trace is large, so the
+    // traces are read by their start; at 32MB in several slices, at the default limit in one
+    const d = writeRunLogs(linkedRolloutSpans(Array.from({ length: 2500 }, (_, i) => `${i}-0`)));
+    cleanups.push(d.cleanup);
+    await sameAtTightLimit(d.dir);
   });
 });

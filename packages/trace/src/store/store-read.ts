@@ -1,9 +1,9 @@
 /**
  * Reads spans and saturation metrics back from the store as the analyses take them: the whole
  * input in file order (a small run, or one rollout's part of a large one), or trace by trace from
- * DuckDB's result chunks — each batch whole traces, or, in a trace too large for one batch (the
- * `default` preset puts a whole run under `gym.job`), whole subtrees under its root — so memory
- * does not grow with the run.
+ * DuckDB's result chunks — each batch whole traces, or, in a trace too large for one batch (runs
+ * written before a trace per rollout put a whole run under `gym.job`), whole subtrees under its
+ * root — so memory does not grow with the run.
  * @module
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -285,12 +285,56 @@ export async function forEachStoredSpan(store: TraceStore, onSpan: (span: SpanRe
  */
 export async function readSpanBatches(store: TraceStore, rows: SpanRows, maxSpans: number, onBatch: (batch: Batch) => void, largeTraceSpans = LARGE_TRACE_SPANS): Promise<number> {
   const c = store.duck.connection;
+  const shared = new Set<string>();
+  let batch: SpanRecord[] = [];
+  let unit: bigint | null = null;
+  let batches = 0;
+  const flush = () => {
+    const set = assembleTraces(batch, { externalParents: shared });
+    batch = [];
+    batches++;
+    onBatch({ set, rollouts: findRollouts(set), shared });
+  };
+  const take = async (result: DuckDBResult) => {
+    // a chunk's columns whole: row arrays of its values cost more than the values
+    for (let chunk = await result.fetchChunk(); chunk !== null && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+      const texts = chunk.getColumnValues(0) as string[];
+      const units = chunk.getColumnValues(1) as bigint[];
+      for (let i = 0; i < texts.length; i++) {
+        const u = units[i]!;
+        if (u !== unit && batch.length >= maxSpans) flush();
+        unit = u;
+        batch.push(rows.batchSpan(texts[i]!));
+      }
+    }
+  };
+  // one row a trace, narrow: what tells whether any trace is large, and orders the traces when none is
+  await c.run(`CREATE OR REPLACE TEMP TABLE gym_traces AS
+      SELECT trace_id, min(start_ns) AS trace_start, max(start_ns) AS last_start, count(*) AS n, count(start_ns) AS timed FROM ${spansOf(store)} GROUP BY trace_id`);
+  const [largest, untimed] = (await c.runAndReadAll(`SELECT coalesce(max(n), 0), coalesce(sum(n - timed), 0) FROM gym_traces`)).getRows()[0]!;
+  try {
+    if (Number(largest) <= largeTraceSpans) await inTraceOrder(store, Number(untimed) === 0, take);
+    else await inUnitOrder(store, await splitLargeTraces(store, largeTraceSpans, shared), take);
+  } finally {
+    await c.run('DROP TABLE IF EXISTS gym_traces');
+  }
+  if (batch.length > 0) flush();
+  return batches;
+}
+
+/**
+ * Splits the traces of more than `largeTraceSpans` spans (of `gym_traces`) into units, adding to
+ * `shared` the ids of the roots split; returns what gives a source's spans their unit (`gym_unit`,
+ * 0 outside split traces).
+ */
+async function splitLargeTraces(store: TraceStore, largeTraceSpans: number, shared: Set<string>): Promise<(from: string) => string> {
+  const c = store.duck.connection;
   const spans = spansOf(store);
   // a root of a large trace with several children is split: each subtree under it is a unit.
   // The walk down the parent links works on numbers (a span id is 64 bits, a split trace is
   // numbered), so it holds 20 bytes a span of the split traces, not their strings.
-  await c.run(`CREATE OR REPLACE TEMP TABLE gym_big AS
-      SELECT trace_id, row_number() OVER () AS t FROM (SELECT trace_id FROM ${spans} GROUP BY trace_id HAVING count(*) > ${largeTraceSpans})`);
+  await c.run(`CREATE OR REPLACE TEMP TABLE gym_big AS SELECT trace_id, row_number() OVER () AS t FROM gym_traces WHERE n > ${largeTraceSpans}`);
+  await c.run('DROP TABLE gym_traces');
   await c.run(`CREATE OR REPLACE TEMP TABLE gym_ids AS
       SELECT b.t, ('0x' || s.span_id)::UBIGINT AS s, ('0x' || s.parent_span_id)::UBIGINT AS p FROM ${spans} s JOIN gym_big b USING (trace_id)`);
   await c.run(`CREATE OR REPLACE TEMP TABLE gym_split_roots AS
@@ -305,36 +349,44 @@ export async function readSpanBatches(store: TraceStore, rows: SpanRows, maxSpan
         SELECT c.t, c.s, w.unit, w.depth + 1 FROM walk w JOIN gym_ids c ON c.t = w.t AND c.p = w.s WHERE w.depth < 256
       )
       SELECT t, s, min(unit) AS unit FROM walk GROUP BY t, s`);
-  const shared = new Set<string>();
   for (const [id] of (await c.runAndReadAll(`SELECT DISTINCT lower(printf('%016x', s)) FROM gym_split_roots`)).getRows()) shared.add(String(id));
   // the walk's tables count against the memory limit the read needs next
   await c.run('DROP TABLE gym_ids; DROP TABLE gym_split_roots');
-  let batch: SpanRecord[] = [];
-  let unit: bigint | null = null;
-  let batches = 0;
-  const flush = () => {
-    const set = assembleTraces(batch, { externalParents: shared });
-    batch = [];
-    batches++;
-    onBatch({ set, rollouts: findRollouts(set), shared });
-  };
-  const withUnits = (from: string) => `(SELECT s.*, coalesce(u.unit, 0) AS gym_unit FROM ${from} s LEFT JOIN gym_big b ON b.trace_id = s.trace_id
+  return (from: string) => `(SELECT s.*, coalesce(u.unit, 0) AS gym_unit FROM ${from} s LEFT JOIN gym_big b ON b.trace_id = s.trace_id
       LEFT JOIN gym_units u ON u.t = b.t AND u.s = ('0x' || s.span_id)::UBIGINT)`;
-  await inUnitOrder(store, withUnits, async (result) => {
-    // a chunk's columns whole: row arrays of its values cost more than the values
-    for (let chunk = await result.fetchChunk(); chunk !== null && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
-      const texts = chunk.getColumnValues(0) as string[];
-      const units = chunk.getColumnValues(1) as bigint[];
-      for (let i = 0; i < texts.length; i++) {
-        const u = units[i]!;
-        if (u !== unit && batch.length >= maxSpans) flush();
-        unit = u;
-        batch.push(rows.batchSpan(texts[i]!));
-      }
+}
+
+/**
+ * Hands `read` the spans as results of (row text, trace number), trace by trace, when no trace is
+ * split into units: traces go by their start (`gym_traces`), then their id, each trace's spans in
+ * input order. A run whose rows do not fit one sort is read in slices of whole traces that do,
+ * each from the spans that start within its traces' starts: rollouts are short and the files go
+ * by time, so a slice reads a few of the files' row groups. With `timed` false (a span without a
+ * start) every slice reads every span.
+ */
+async function inTraceOrder(store: TraceStore, timed: boolean, read: (result: DuckDBResult) => Promise<void>): Promise<void> {
+  const c = store.duck.connection;
+  const perSlice = await spansPerSort(store);
+  // in the order of the traces, so that a slice's traces lie in a few of the table's row groups
+  await c.run(`CREATE OR REPLACE TEMP TABLE gym_trace_order AS
+      SELECT trace_id, k, trace_start, last_start, (sum(n) OVER (ORDER BY k) - n) // ${perSlice} AS slice
+      FROM (SELECT *, row_number() OVER (ORDER BY trace_start, trace_id) AS k FROM gym_traces) ORDER BY k`);
+  // it holds a row a trace, as the order does, against the memory limit the read needs next
+  await c.run('DROP TABLE gym_traces');
+  // a scan of the store's files holds each row group's columns decompressed (tens of MiB in a
+  // large run's row group) beside the sort, a row group a thread: one thread keeps that to one
+  const threads = Number((await c.runAndReadAll(`SELECT current_setting('threads')`)).getRows()[0]![0]);
+  try {
+    const slices = (await c.runAndReadAll(`SELECT slice, min(trace_start)::VARCHAR, max(last_start)::VARCHAR FROM gym_trace_order GROUP BY slice ORDER BY slice`)).getRows();
+    await c.run('SET threads = 1');
+    for (const [slice, first, last] of slices) {
+      const within = timed ? `WHERE start_ns BETWEEN ${String(first)} AND ${String(last)}` : '';
+      const from = `(SELECT s.*, o.k AS gym_k FROM (SELECT * FROM ${spansOf(store)} ${within}) s JOIN (SELECT trace_id, k FROM gym_trace_order WHERE slice = ${String(slice)}) o USING (trace_id))`;
+      await read(await c.stream(`SELECT row, gym_k FROM (${selectSpans(store, from, false, BATCH_ROW)}) ORDER BY gym_k, ${inputOrder(store)}`));
     }
-  });
-  if (batch.length > 0) flush();
-  return batches;
+  } finally {
+    await c.run(`SET threads = ${threads}; DROP TABLE IF EXISTS gym_trace_order`);
+  }
 }
 
 /**
