@@ -12,6 +12,8 @@ import { show } from '../src/commands/show.js';
 import { sql } from '../src/commands/sql.js';
 import { stats } from '../src/commands/stats.js';
 import { why } from '../src/commands/why.js';
+import { openStore } from '../src/store/open-store.js';
+import type { TraceStore } from '../src/store/open-store.js';
 import { LOCK_FILE } from '../src/store/store-lock.js';
 import { MANIFEST_FILE } from '../src/store/store-manifest.js';
 import type { StoreManifest } from '../src/store/store-manifest.js';
@@ -115,6 +117,30 @@ describe('the trace store', () => {
       'each file converted once',
     );
     assert.equal(existsSync(join(d.dir, STORE, LOCK_FILE)), false);
+  });
+
+  it('gives each command a spill directory of its own, keeps a running one and removes a dead one', async () => {
+    const d = compactRun(defaultPresetSpans(['0-0', '1-0']));
+    const dead = spawn(process.execPath, ['-e', '0']);
+    await once(dead, 'exit');
+    // a directory left by a command that died, and one of a command still running (a live pid)
+    const holder = spawn(process.execPath, ['-e', 'process.stdin.resume()'], { stdio: ['pipe', 'ignore', 'ignore'] });
+    await once(holder, 'spawn');
+    cleanups.push(() => holder.kill('SIGTERM'));
+    mkdirSync(join(d.dir, STORE, `spill-${dead.pid}-0.tmp`), { recursive: true });
+    mkdirSync(join(d.dir, STORE, `spill-${holder.pid}-0.tmp`), { recursive: true });
+    const store = await openStore([d.dir], capture());
+    const other = await openStore([d.dir], capture());
+    const spillOf = async (s: TraceStore) => String((await s.duck.connection.runAndReadAll(`SELECT current_setting('temp_directory')`)).getRows()[0]![0]);
+    const [mine, theirs] = [await spillOf(store), await spillOf(other)];
+    assert.notEqual(mine, theirs);
+    await store.close();
+    assert.equal(existsSync(mine), false, 'removed when its command ends');
+    // the other store still answers
+    assert.equal(Number((await other.duck.connection.runAndReadAll('SELECT 42')).getRows()[0]![0]), 42);
+    await other.close();
+    const left = readdirSync(join(d.dir, STORE)).filter((n) => n.startsWith('spill-'));
+    assert.deepEqual(left, [`spill-${holder.pid}-0.tmp`], "the dead command's directory removed by the conversion, the running one's kept");
   });
 
   it('waits for a live process holding the lock, and takes over a lock whose holder is gone', async () => {

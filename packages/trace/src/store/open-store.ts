@@ -21,7 +21,7 @@ import type { RangeTarget } from './fast-range.js';
 import { convertWithReader } from './record-range.js';
 import { writeRolloutIndex } from './rollout-index.js';
 import { scanRange } from './scan-range.js';
-import { LOCK_FILE, takeLock } from './store-lock.js';
+import { isAlive, LOCK_FILE, takeLock } from './store-lock.js';
 import { stoppable } from './stop-conversion.js';
 import { emptyCounts, emptyManifest, MANIFEST_FILE, partPath, PART_TABLES, readManifest, writeManifest } from './store-manifest.js';
 import type { FileCounts, StoredFile, StoreManifest } from './store-manifest.js';
@@ -61,6 +61,9 @@ export interface OpenStoreOptions extends DuckSettings {
 }
 
 const HEAD_BYTES = 4096;
+/** A store's spill directory: `spill-<pid>-<n>.tmp`, `n` counting the stores this process opened. */
+const SPILL_NAME = /^spill-(\d+)-\d+\.tmp$/;
+let spillCount = 0;
 
 /**
  * Opens (converting what is new) the store of the files in `paths`.
@@ -69,7 +72,10 @@ const HEAD_BYTES = 4096;
 export async function openStore(paths: readonly string[], out: StoreOutput, options: OpenStoreOptions = {}): Promise<TraceStore> {
   const inputs = await expandPaths(paths);
   const { dir, temporary } = await storeDirectory(paths[0]!);
-  const duck = await openDuck({ ...options, tempDirectory: join(dir, 'spill.tmp') });
+  // a spill directory per command: DuckDB names its temporary files alike in every instance, so two
+  // commands on one store sharing one directory removed each other's
+  const spill = join(dir, `spill-${process.pid}-${spillCount++}.tmp`);
+  const duck = await openDuck({ ...options, tempDirectory: spill });
   try {
     let manifest = await loadManifest(dir, out);
     let converted = false;
@@ -101,12 +107,12 @@ export async function openStore(paths: readonly string[], out: StoreOutput, opti
       parts: (table) => files.flatMap((f) => f.chunks.map((c) => partPath(dir, table, c.n))),
       async close() {
         duck.close();
-        if (temporary) await rm(dir, { recursive: true, force: true });
+        await rm(temporary ? dir : spill, { recursive: true, force: true });
       },
     };
   } catch (err) {
     duck.close();
-    if (temporary) await rm(dir, { recursive: true, force: true });
+    await rm(temporary ? dir : spill, { recursive: true, force: true });
     throw err;
   }
 }
@@ -155,6 +161,9 @@ async function removeStrays(dir: string, manifest: StoreManifest): Promise<void>
   const listed = new Set(manifest.files.flatMap((f) => f.chunks.flatMap((c) => PART_TABLES.map((t) => `${t}-${c.n}.parquet`))));
   for (const name of await readdir(dir)) {
     if (name === MANIFEST_FILE || name === LOCK_FILE || listed.has(name)) continue;
+    // another command's spill directory stays while that command runs
+    const spillOf = SPILL_NAME.exec(name);
+    if (spillOf !== null && isAlive(Number(spillOf[1]))) continue;
     if (name.endsWith('.parquet') || name.includes('.tmp')) await rm(join(dir, name), { recursive: true, force: true });
   }
 }

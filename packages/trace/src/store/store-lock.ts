@@ -51,7 +51,8 @@ async function releaseIfOurs(path: string, token: string): Promise<void> {
   if (now === token) await rm(path, { force: true });
 }
 
-function isAlive(pid: number): boolean {
+/** True when a process of that pid exists (signal 0 only asks; EPERM: it exists, under another user). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
