@@ -64,6 +64,20 @@ function loadDuckDB(): typeof import('@duckdb/node-api') {
   return createRequire(import.meta.url)('@duckdb/node-api') as typeof import('@duckdb/node-api');
 }
 
+/**
+ * Runs `work` with `connection`'s database on one thread (an ordered read, or a scan that holds a
+ * row group a thread), then gives the other statements their threads back.
+ */
+export async function onOneThread<T>(connection: DuckDBConnection, work: () => Promise<T>): Promise<T> {
+  const threads = Number((await connection.runAndReadAll(`SELECT current_setting('threads')`)).getRows()[0]![0]);
+  await connection.run('SET threads = 1');
+  try {
+    return await work();
+  } finally {
+    await connection.run(`SET threads = ${threads}`);
+  }
+}
+
 const UNITS: Record<string, number> = { bytes: 1, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3, tib: 1024 ** 4, kb: 1e3, mb: 1e6, gb: 1e9, tb: 1e12 };
 
 /** DuckDB's memory limit in bytes, as it reports it (`61.0 MiB`). */

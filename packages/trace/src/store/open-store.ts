@@ -14,7 +14,7 @@ import { dirname, join, resolve } from 'node:path';
 import { expandPaths, STORE_DIR_NAME } from '../read/expand-paths.js';
 import { emptyReadStats, MAX_MALFORMED_EXAMPLES } from '../read/read-stats.js';
 import type { ReadStats } from '../read/read-stats.js';
-import { openDuck } from './duck.js';
+import { onOneThread, openDuck } from './duck.js';
 import type { Duck, DuckSettings } from './duck.js';
 import { convertFast, partSizes } from './fast-range.js';
 import type { RangeTarget } from './fast-range.js';
@@ -88,7 +88,9 @@ export async function openStore(paths: readonly string[], out: StoreOutput, opti
         const work = await pendingWork(inputs, manifest);
         if (work.length > 0) {
           converted = true;
-          await onOneThread(duck, () => stoppable(duck, (stopped) => convertAll(duck, dir, manifest, work, out, options.progressBytes ?? 100 * 1024 * 1024, stopped)));
+          // on one thread: the read is numbered line by line (one ordered stream whatever the threads),
+          // and a second thread only added CPU (about a sixth, measured side by side) for about the same wall time
+          await onOneThread(duck.connection, () => stoppable(duck, (stopped) => convertAll(duck, dir, manifest, work, out, options.progressBytes ?? 100 * 1024 * 1024, stopped)));
         }
       } finally {
         await lock.release();
@@ -114,21 +116,6 @@ export async function openStore(paths: readonly string[], out: StoreOutput, opti
     duck.close();
     await rm(temporary ? dir : spill, { recursive: true, force: true });
     throw err;
-  }
-}
-
-/**
- * Runs a conversion on one DuckDB thread: its read is numbered line by line (one ordered stream
- * whatever the threads), and a second thread only added CPU (about a sixth, measured side by side)
- * for about the same wall time. The command's queries then get their threads back.
- */
-async function onOneThread<T>(duck: Duck, convert: () => Promise<T>): Promise<T> {
-  const threads = String((await duck.connection.runAndReadAll(`SELECT current_setting('threads')`)).getRows()[0]![0]);
-  await duck.connection.run('SET threads = 1');
-  try {
-    return await convert();
-  } finally {
-    await duck.connection.run(`SET threads = ${Number(threads)}`);
   }
 }
 

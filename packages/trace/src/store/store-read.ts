@@ -19,7 +19,7 @@ import type { MetricPoint } from '../read/metric-points.js';
 import { makeStatus, readEvents, readLinks, serviceOf, spanTiming } from '../read/normalize.js';
 import { ResourceCache } from '../read/resource-cache.js';
 import type { Attributes, SpanEvent, SpanKindName, SpanLink, SpanRecord, SpanResource, SpanSource, StatusCodeName } from '../span-record.js';
-import { memoryLimitBytes, sqlList, sqlString } from './duck.js';
+import { memoryLimitBytes, onOneThread, sqlList, sqlString } from './duck.js';
 import type { TraceStore } from './open-store.js';
 import { emptyTableSql } from './store-schema.js';
 
@@ -375,17 +375,17 @@ async function inTraceOrder(store: TraceStore, timed: boolean, read: (result: Du
   await c.run('DROP TABLE gym_traces');
   // a scan of the store's files holds each row group's columns decompressed (tens of MiB in a
   // large run's row group) beside the sort, a row group a thread: one thread keeps that to one
-  const threads = Number((await c.runAndReadAll(`SELECT current_setting('threads')`)).getRows()[0]![0]);
   try {
     const slices = (await c.runAndReadAll(`SELECT slice, min(trace_start)::VARCHAR, max(last_start)::VARCHAR FROM gym_trace_order GROUP BY slice ORDER BY slice`)).getRows();
-    await c.run('SET threads = 1');
-    for (const [slice, first, last] of slices) {
-      const within = timed ? `WHERE start_ns BETWEEN ${String(first)} AND ${String(last)}` : '';
-      const from = `(SELECT s.*, o.k AS gym_k FROM (SELECT * FROM ${spansOf(store)} ${within}) s JOIN (SELECT trace_id, k FROM gym_trace_order WHERE slice = ${String(slice)}) o USING (trace_id))`;
-      await read(await c.stream(`SELECT row, gym_k FROM (${selectSpans(store, from, false, BATCH_ROW)}) ORDER BY gym_k, ${inputOrder(store)}`));
-    }
+    await onOneThread(c, async () => {
+      for (const [slice, first, last] of slices) {
+        const within = timed ? `WHERE start_ns BETWEEN ${String(first)} AND ${String(last)}` : '';
+        const from = `(SELECT s.*, o.k AS gym_k FROM (SELECT * FROM ${spansOf(store)} ${within}) s JOIN (SELECT trace_id, k FROM gym_trace_order WHERE slice = ${String(slice)}) o USING (trace_id))`;
+        await read(await c.stream(`SELECT row, gym_k FROM (${selectSpans(store, from, false, BATCH_ROW)}) ORDER BY gym_k, ${inputOrder(store)}`));
+      }
+    });
   } finally {
-    await c.run(`SET threads = ${threads}; DROP TABLE IF EXISTS gym_trace_order`);
+    await c.run('DROP TABLE IF EXISTS gym_trace_order');
   }
 }
 
@@ -458,14 +458,11 @@ async function writeNumbered(store: TraceStore, withUnits: (from: string) => str
   // the walk's units are no longer needed, and hold memory
   await c.run('DROP TABLE gym_units');
   // one thread, in order: a positional join pairs the rows of two scans as they come
-  const threads = Number((await c.runAndReadAll(`SELECT current_setting('threads')`)).getRows()[0]![0]);
-  await c.run('SET threads = 1; SET preserve_insertion_order = true');
-  try {
+  await onOneThread(c, async () => {
+    await c.run('SET preserve_insertion_order = true');
     await c.run(`COPY (SELECT s.* EXCLUDE (resource), hash(s.resource) AS resource_hash, n.k AS gym_k, n.slice AS gym_slice, n.chunk AS gym_chunk, n.seq AS gym_seq
         FROM read_parquet(${parts}) s POSITIONAL JOIN read_parquet(${numbers}) n) TO ${file} (FORMAT parquet, COMPRESSION lz4, ROW_GROUP_SIZE ${SLICE_ROW_GROUP})`);
-  } finally {
-    await c.run(`SET threads = ${threads}`);
-  }
+  });
   const [misplaced] = (await c.runAndReadAll(`SELECT count(*) FROM read_parquet(${file}) WHERE chunk IS DISTINCT FROM gym_chunk OR seq IS DISTINCT FROM gym_seq`)).getRows()[0]!;
   if (Number(misplaced) !== 0) throw new Error(`the trace-order read paired ${Number(misplaced)} spans with another span's number`);
 }
