@@ -10,7 +10,7 @@
 import type { DuckDBListValue } from '@duckdb/node-api';
 import type { SpanStats, StatsGroup, StatsGrouping } from '../analyze/stats.js';
 import { ATTR, nsToMs, SPAN } from '../span-record.js';
-import { sqlList, sqlString } from './duck.js';
+import { onOneThread, sqlList, sqlString } from './duck.js';
 import type { TraceStore } from './open-store.js';
 import { emptyTableSql } from './store-schema.js';
 
@@ -24,6 +24,12 @@ const PERCENTILES = [50, 90, 95, 99] as const;
  * (two JSON texts of one number, `1.0` and `1`): the caller computes them there.
  */
 export async function spanStatsSql(store: TraceStore, by: StatsGrouping): Promise<SpanStats | null> {
+  // on one thread: each thread's hash tables and sorts count against the memory limit, and with two
+  // a small limit (or a run of tens of millions of spans) ran out of it now and then
+  return onOneThread(store.duck.connection, () => statsOf(store, by));
+}
+
+async function statsOf(store: TraceStore, by: StatsGrouping): Promise<SpanStats | null> {
   const c = store.duck.connection;
   const parts = store.parts('spans');
   const from = parts.length === 0 ? `(${emptyTableSql('spans')})` : `read_parquet(${sqlList(parts)})`;
