@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,7 +31,11 @@ function body(text: string, unitTests: UnitTests, violation = false): Record<str
   return { responses_create_params: { input: [{ role: 'user', content: 'solve' }] }, response: { id: 'resp_1', output }, verifier_metadata: { unit_tests: unitTests, difficulty: 'easy' } };
 }
 
-const sandboxDirs = () => readdirSync(tmpdir()).filter((name) => name.startsWith('gym-code-gen-'));
+// The server makes its sandboxes under os.tmpdir(): a directory of this test's own, so another
+// test run on the machine (its sandboxes in the shared /tmp) cannot look like a leftover of ours.
+const testTmp = mkdtempSync(join(tmpdir(), 'gym-code-gen-test-'));
+const savedTmpdir = process.env['TMPDIR'];
+const sandboxDirs = () => readdirSync(testTmp).filter((name) => name.startsWith('gym-code-gen-'));
 
 describe('code_gen', () => {
   let app: FastifyInstance;
@@ -41,12 +45,16 @@ describe('code_gen', () => {
     .split('\n')
     .map((line) => (JSON.parse(line) as { verifier_metadata: { unit_tests: UnitTests } }).verifier_metadata.unit_tests);
   before(async () => {
+    process.env['TMPDIR'] = testTmp;
     const config = await loadConfig({ rootDir: ROOT, selectors: { resourcesServers: ['code_gen'], modelTypes: ['simulated_model'] }, overrides: SETTINGS });
     app = (await createCodeGen(createServerContext(config.raw, 'code_gen', http))).build();
   });
   after(async () => {
     await app.close();
     await http.close();
+    if (savedTmpdir === undefined) delete process.env['TMPDIR'];
+    else process.env['TMPDIR'] = savedTmpdir;
+    rmSync(testTmp, { recursive: true, force: true });
   });
   const verify = async (payload: Record<string, unknown>) => {
     const res = await app.inject({ method: 'POST', url: '/verify', payload });
