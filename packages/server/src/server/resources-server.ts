@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { GymHttpInvalidRouteError } from '../http/errors.js';
 import { createServerApp } from './app.js';
+import { anyObjectTwin, withTwin } from '../protocol/schema-twin.js';
 import { addAggregateMetricsRoute, metricsHooks } from './endpoint.js';
 import { addJsonRoute } from './json-route.js';
 import { VERIFY_REQUEST } from '../protocol/verify.js';
@@ -15,7 +16,7 @@ import type { VerifyMetricsHooks } from '../reward-stats/verify-metrics.js';
 /** Default `/verify` body: `{responses_create_params, response}` plus any task fields (the protocol's). */
 export { VERIFY_REQUEST };
 /** Default `/seed_session` body: any object (the agent sends the whole task row). */
-export const SEED_SESSION_REQUEST = z.looseObject({});
+export const SEED_SESSION_REQUEST = withTwin(z.looseObject({}), anyObjectTwin);
 
 /** What a verify handler returns; the base answers `{...request, ...result}`. */
 export interface VerifyResult {

@@ -15,6 +15,7 @@ import { takeOverReply, writeSse } from './sse.js';
 import { chatCompletionChunks } from './chat-chunks.js';
 import { logInRequestScope } from './request-log-scope.js';
 import { isValidResponsesRequest, parsedResponsesRequest, RESPONSES_REQUEST } from './responses-request.js';
+import { UNDECIDED, withTwin } from '../protocol/schema-twin.js';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
 import type { Response } from 'openai/resources/responses/responses';
 import type { RouteContext, RouteHandler } from './json-route.js';
@@ -45,7 +46,7 @@ function isObject(value: unknown): value is Json {
 export function acceptingStream(schema: z.ZodType): z.ZodType<unknown> {
   // the default Responses schema has a plain-code twin: a valid body (every one on the hot path) skips zod
   const twin = schema === RESPONSES_REQUEST;
-  return z.unknown().transform((body, ctx) => {
+  const accepting = z.unknown().transform((body, ctx) => {
     const streamed = isObject(body) && body['stream'] === true;
     if (twin && !streamed && isValidResponsesRequest(body)) return parsedResponsesRequest(body as Json);
     const parsed = schema.safeParse(streamed ? Object.fromEntries(Object.entries(body).filter(([key]) => !STREAM_FIELDS.has(key))) : body, { reportInput: true });
@@ -56,6 +57,8 @@ export function acceptingStream(schema: z.ZodType): z.ZodType<unknown> {
     if (streamed && isObject(parsed.data)) STREAMED.set(parsed.data, { includeUsage: isObject(body['stream_options']) && body['stream_options']['include_usage'] === true });
     return parsed.data;
   });
+  // a valid body has no `stream: true` (the twin of the transform's first branch)
+  return twin ? withTwin(accepting, (body) => (isValidResponsesRequest(body) ? parsedResponsesRequest(body as Json) : UNDECIDED)) : accepting;
 }
 
 /** An AbortSignal that fires when the caller goes away before the answer was completely sent. */
