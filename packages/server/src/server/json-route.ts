@@ -75,7 +75,7 @@ async function finishWhenSettled(reply: FastifyReply, result: PromiseLike<unknow
 }
 
 /** Whether `value` is a promise or any other thenable. */
-function isThenable(value: unknown): value is PromiseLike<unknown> {
+export function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof (value as { then?: unknown } | null | undefined)?.then === 'function';
 }
 

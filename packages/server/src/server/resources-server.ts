@@ -8,7 +8,7 @@ import { GymHttpInvalidRouteError } from '../http/errors.js';
 import { createServerApp } from './app.js';
 import { anyObjectTwin, withTwin } from '../protocol/schema-twin.js';
 import { addAggregateMetricsRoute, metricsHooks } from './endpoint.js';
-import { addJsonRoute } from './json-route.js';
+import { addJsonRoute, isThenable } from './json-route.js';
 import { VERIFY_REQUEST } from '../protocol/verify.js';
 import type { AggregateMetricsResult, BuildOptions, EndpointSpec, ServerDefinition } from './endpoint.js';
 import type { VerifyMetricsHooks } from '../reward-stats/verify-metrics.js';
@@ -80,7 +80,11 @@ export function defineResourcesServer<T extends Record<string, z.ZodType>, V ext
       method: 'POST',
       path: '/verify',
       input: verify.input ?? VERIFY_REQUEST,
-      handler: async (body, context) => ({ ...(body as object), ...(await verify.handler(body as z.output<V>, context)) }),
+      // a synchronous verify is answered synchronously (no promise on the route's path)
+      handler: (body, context) => {
+        const result = verify.handler(body as z.output<V>, context);
+        return isThenable(result) ? Promise.resolve(result).then((value) => ({ ...(body as object), ...value })) : { ...(body as object), ...result };
+      },
       endpoint: 'verify',
     });
     addAggregateMetricsRoute(app, spec.aggregateMetrics, metricsHooks(spec));

@@ -78,33 +78,36 @@ export function callerGone(context: RouteContext): AbortController {
  * streamed (its usage and model), or `undefined` when there was none.
  */
 export function streamingResponses<In, Out>(handler: RouteHandler<In, Out>): RouteHandler<In, Out | undefined> {
-  return async (body, context) => {
-    if (!(isObject(body) && STREAMED.has(body))) return handler(body, context);
-    takeOverReply(context.reply);
-    const gone = callerGone(context);
-    let response: Out | undefined;
-    let events;
-    try {
-      response = await handler(body, { ...context, signal: gone.signal });
-      events = responseStreamEvents(response as unknown as Response);
-    } catch (error) {
-      if (gone.signal.aborted) {
-        logInRequestScope(context.request, () => context.request.log.info('the caller of a streaming /v1/responses went away before the answer'));
-        return undefined;
-      }
-      // headers are not out yet, but the stream is the answer's contract: a failure is its terminal event
-      logInRequestScope(context.request, () => context.request.log.error({ err: error }, 'the responses handler failed while serving a streaming /v1/responses request'));
-      const model = (body as Json)['model'];
-      events = failedResponseEvents({
-        id: `resp_${randomBytes(16).toString('hex')}`,
-        model: typeof model === 'string' ? model : '',
-        createdAt: Math.floor(Date.now() / 1000),
-        message: (error as Error)?.message ?? String(error),
-      });
+  // not an async function: a handler answering synchronously is answered without a promise
+  return (body, context) => (isObject(body) && STREAMED.has(body) ? streamResponse(handler, body, context) : handler(body, context));
+}
+
+/** Answers a streamed `/v1/responses` request with `handler`'s response as SSE events. */
+async function streamResponse<In, Out>(handler: RouteHandler<In, Out>, body: In, context: RouteContext): Promise<Out | undefined> {
+  takeOverReply(context.reply);
+  const gone = callerGone(context);
+  let response: Out | undefined;
+  let events;
+  try {
+    response = await handler(body, { ...context, signal: gone.signal });
+    events = responseStreamEvents(response as unknown as Response);
+  } catch (error) {
+    if (gone.signal.aborted) {
+      logInRequestScope(context.request, () => context.request.log.info('the caller of a streaming /v1/responses went away before the answer'));
+      return undefined;
     }
-    await writeSse(context.reply, events);
-    return response;
-  };
+    // headers are not out yet, but the stream is the answer's contract: a failure is its terminal event
+    logInRequestScope(context.request, () => context.request.log.error({ err: error }, 'the responses handler failed while serving a streaming /v1/responses request'));
+    const model = (body as Json)['model'];
+    events = failedResponseEvents({
+      id: `resp_${randomBytes(16).toString('hex')}`,
+      model: typeof model === 'string' ? model : '',
+      createdAt: Math.floor(Date.now() / 1000),
+      message: (error as Error)?.message ?? String(error),
+    });
+  }
+  await writeSse(context.reply, events);
+  return response;
 }
 
 /**
@@ -113,13 +116,17 @@ export function streamingResponses<In, Out>(handler: RouteHandler<In, Out>): Rou
  * unchanged. A failure before the first chunk is the usual JSON error, as in the original.
  */
 export function streamingChat<In, Out>(handler: RouteHandler<In, Out>): RouteHandler<In, Out> {
-  return async (body, context) => {
+  return (body, context) => {
     const options = isObject(body) ? STREAMED.get(body) : undefined;
-    if (options === undefined) return handler(body, context);
-    const gone = callerGone(context);
-    const completion = await handler(body, { ...context, signal: gone.signal });
-    takeOverReply(context.reply);
-    await writeSse(context.reply, chatCompletionChunks(completion as unknown as ChatCompletion, options.includeUsage), { named: false, terminator: '[DONE]' });
-    return completion;
+    return options === undefined ? handler(body, context) : streamChat(handler, body, context, options);
   };
+}
+
+/** Answers a streamed `/v1/chat/completions` request with `handler`'s completion as chunk events. */
+async function streamChat<In, Out>(handler: RouteHandler<In, Out>, body: In, context: RouteContext, options: StreamOptions): Promise<Out> {
+  const gone = callerGone(context);
+  const completion = await handler(body, { ...context, signal: gone.signal });
+  takeOverReply(context.reply);
+  await writeSse(context.reply, chatCompletionChunks(completion as unknown as ChatCompletion, options.includeUsage), { named: false, terminator: '[DONE]' });
+  return completion;
 }
