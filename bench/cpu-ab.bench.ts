@@ -8,12 +8,14 @@
 //   BENCH_A / BENCH_B         span groups of each copy, or `off` (default: off / default)
 //   BENCH_A_ENV / BENCH_B_ENV extra environment of each copy's servers, `K=V,K=V`
 //                             (e.g. OTEL_BSP_MAX_EXPORT_BATCH_SIZE=512, GYM_SERVER_NODE_FLAGS=--max-semi-space-size=32)
+//   BENCH_A_TREE / BENCH_B_TREE another checkout of the repository, built (`npm ci`), whose
+//                             servers that copy runs: a change side by side with the tree before it
 //   BENCH_SECONDS, BENCH_ROUNDS, BENCH_CONCURRENCY (per copy)
 //   BENCH_WARMUP_SECONDS      an unmeasured first round (default 6): the first seconds of a fresh
 //                             server run unoptimised code and cost twice the CPU of later ones
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { EXAMPLE_ROW as ROW, startExampleEnvironment, telemetryEnv } from './support/example-environment.js';
 import { runLoad } from './support/load.js';
 import { processCpuSeconds } from './support/proc-cpu.js';
@@ -26,24 +28,34 @@ const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 6);
 interface Variant {
   label: string;
   env: NodeJS.ProcessEnv;
+  start: typeof startExampleEnvironment;
 }
 
-function variant(groups: string, extra: string | undefined): Variant {
+async function variant(groups: string, extra: string | undefined, tree: string | undefined): Promise<Variant> {
   const pairs = (extra ?? '')
     .split(',')
     .filter(Boolean)
     .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)] as const);
-  return { label: [groups, ...pairs.map(([k, v]) => `${k}=${v}`)].join(' '), env: { ...telemetryEnv(groups), ...Object.fromEntries(pairs) } };
+  // another tree's own support module starts its own servers (its config, its build)
+  const start =
+    tree === undefined
+      ? startExampleEnvironment
+      : ((await import(join(resolve(tree), 'bench/support/example-environment.ts'))) as { startExampleEnvironment: typeof startExampleEnvironment }).startExampleEnvironment;
+  const label = [groups, ...pairs.map(([k, v]) => `${k}=${v}`), ...(tree === undefined ? [] : [`(${tree})`])].join(' ');
+  return { label, env: { ...telemetryEnv(groups), ...Object.fromEntries(pairs) }, start };
 }
 
-const variants = [variant(process.env.BENCH_A ?? 'off', process.env.BENCH_A_ENV), variant(process.env.BENCH_B ?? 'default', process.env.BENCH_B_ENV)];
+const variants = [
+  await variant(process.env.BENCH_A ?? 'off', process.env.BENCH_A_ENV, process.env.BENCH_A_TREE),
+  await variant(process.env.BENCH_B ?? 'default', process.env.BENCH_B_ENV, process.env.BENCH_B_TREE),
+];
 const scratch = mkdtempSync(join(tmpdir(), 'gym-cpu-ab-'));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 try {
   const running = [];
   for (const [i, v] of variants.entries()) {
-    running.push(await startExampleEnvironment(v.env, join(scratch, `logs-${i}`)));
+    running.push(await v.start(v.env, join(scratch, `logs-${i}`)));
   }
   if (WARMUP_SECONDS > 0) {
     await Promise.all(
@@ -82,7 +94,8 @@ try {
     console.log(`| ${v.label} | ${median(perRollout[i]!).toFixed(0)} | ${perRollout[i]!.map((x) => x.toFixed(0)).join(', ')} | ${median(rates[i]!).toFixed(0)} |`);
   }
   const ratio = median(perRollout[0]!) / median(perRollout[1]!);
-  console.log(`\nCPU per rollout, A ÷ B: ${ratio.toFixed(3)} (at saturation, B's throughput ÷ A's when the servers' CPU is what runs out)`);
+  const perRound = median(perRollout[0]!.map((a, round) => a / perRollout[1]![round]!));
+  console.log(`\nCPU per rollout, A ÷ B: ${ratio.toFixed(3)}; median of the rounds' ratios ${perRound.toFixed(3)} (at saturation, B's throughput ÷ A's when the servers' CPU is what runs out)`);
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }

@@ -4,7 +4,7 @@
  * output order; a tool's HTTP error is model-visible text, a model HTTP error fails the rollout.
  * @module
  */
-import { GymUpstreamError, RESPONSES_RESULT } from '@gym/server';
+import { GymUpstreamError, quickSafeParse, RESPONSES_RESULT } from '@gym/server';
 import type { CookieMap, GymInputItem, HttpClient, ResponsesCreateParams, ResponsesResult, TraceScope, TrajectoryItem } from '@gym/server';
 import type { ResponseFunctionToolCall, ResponseUsage } from 'openai/resources/responses/responses';
 import type { AgentObserver } from './observations.js';
@@ -86,7 +86,7 @@ async function modelTurn(options: AgentLoopOptions, input: GymInputItem[], traje
   // output items go back as input items, as the Responses API takes them; the body is a
   // temporary of the call, so nothing here keeps it while the model answers
   const reply = await callModel(options, { ...options.params, input: [...input, ...(trajectory as GymInputItem[])] }, cookies);
-  const parsed = RESPONSES_RESULT.safeParse(reply.body);
+  const parsed = quickSafeParse(RESPONSES_RESULT, reply.body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new GymUpstreamError(

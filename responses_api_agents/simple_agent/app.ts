@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { SPAN } from '@gym/names';
-import { defineAgentServer, GymUpstreamError, gymSpan, readEvidenceSettings, rolloutIdOfRow, rolloutUrlPrefix, VERIFY_RESPONSE } from '@gym/server';
+import { defineAgentServer, GymUpstreamError, gymSpan, quickSafeParse, readEvidenceSettings, rolloutIdOfRow, rolloutUrlPrefix, VERIFY_RESPONSE } from '@gym/server';
 import type { CookieMap, ResponsesCreateParams, RouteContext, ServerFactory, TaskRow, TraceScope, VerifyRequest, VerifyResponse } from '@gym/server';
 import { runAgentLoop } from './agent-loop.js';
 import { AgentObserver, answerOf, questionOf } from './observations.js';
@@ -62,7 +62,7 @@ const createSimpleAgent: ServerFactory = (context) => {
     const answer = (await http.post<unknown>(`${resourcesUrl}/verify`, request, { cookies, scope })).body;
     // as the original validates its verify response: a reward-less answer fails the rollout here,
     // named, rather than reaching the rollouts file
-    const parsed = VERIFY_RESPONSE.safeParse(answer);
+    const parsed = quickSafeParse(VERIFY_RESPONSE, answer);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       throw new GymUpstreamError(

@@ -30,21 +30,25 @@ const createSimulatedModel: ServerFactory = (context) => {
   const { model_name: model, latency } = parsed.data;
   return defineModelServer({
     name: context.instance.instanceName,
+    // with no latency the answer is synchronous: the route sends it without a promise
     responses: {
-      handler: async (body) => {
+      handler: (body) => {
         const { response, outputTokens } = simulateResponse(body, model);
-        await delay(latencyMs(latency, outputTokens));
-        return response;
+        return after(delay(latencyMs(latency, outputTokens)), response);
       },
     },
     chatCompletions: {
-      handler: async (body) => {
+      handler: (body) => {
         const { completion, outputTokens } = simulateChatCompletion(body, model);
-        await delay(latencyMs(latency, outputTokens));
-        return completion;
+        return after(delay(latencyMs(latency, outputTokens)), completion);
       },
     },
   });
 };
+
+/** `value`, once `wait` (if any) is over. */
+function after<T>(wait: Promise<void> | undefined, value: T): T | Promise<T> {
+  return wait === undefined ? value : wait.then(() => value);
+}
 
 export default createSimulatedModel;

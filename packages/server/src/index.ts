@@ -34,7 +34,7 @@ export { createServerContext, instanceUrl } from './server-process/server-contex
 export type { ServerContext, ServerFactory } from './server-process/server-context.js';
 export { computeVerifyMetrics } from './reward-stats/verify-metrics.js';
 export type { VerifyMetrics, VerifyMetricsHooks } from './reward-stats/verify-metrics.js';
-export { RESPONSES_RESULT, TASK_ROW, VERIFY_REQUEST, VERIFY_RESPONSE } from './protocol/index.js';
+export { quickSafeParse, RESPONSES_RESULT, TASK_ROW, VERIFY_REQUEST, VERIFY_RESPONSE } from './protocol/index.js';
 export type {
   AgentRef,
   GymInputItem,

@@ -12,3 +12,4 @@ export type { VerifyRequest, VerifyResponse } from './verify.js';
 export { checkServerConfig, COMMON_SERVER_FIELDS, isServerConfigSchema } from './server-config.js';
 export type { ServerConfigIssue, ServerConfigSchema } from './server-config.js';
 export { typedSchema } from './typed-schema.js';
+export { quickSafeParse } from './schema-twin.js';

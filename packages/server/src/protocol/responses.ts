@@ -5,6 +5,7 @@
  * @module
  */
 import { z } from 'zod';
+import { isPlainObject } from './schema-twin.js';
 import { typedSchema } from './typed-schema.js';
 import type { Response, ResponseCreateParamsNonStreaming, ResponseInputItem, ResponseOutputItem, ResponseUsage } from 'openai/resources/responses/responses';
 
@@ -49,16 +50,13 @@ export type ResponsesResult = Partial<Omit<Response, 'output' | 'output_text'>> 
 };
 
 /** `responses_create_params` as a task row, `/run` and `/verify` carry it: an object. */
-export const RESPONSES_CREATE_PARAMS = typedSchema<ResponsesCreateParams>(z.looseObject({}));
+export const RESPONSES_CREATE_PARAMS = typedSchema<ResponsesCreateParams>(z.looseObject({}), isPlainObject);
 
 /** A model's answer inside a verify request: every output item carries its `type`, which verifiers switch on. */
 export const RESPONSES_RESULT = typedSchema<ResponsesResult>(z.looseObject({ output: z.array(z.looseObject({ type: z.string() })) }), isResponsesResult);
 
-function isResponsesResult(value: unknown): boolean {
+/** True exactly when {@link RESPONSES_RESULT} accepts `value`. */
+export function isResponsesResult(value: unknown): boolean {
   const output = isPlainObject(value) ? value['output'] : undefined;
   return Array.isArray(output) && output.every((item) => isPlainObject(item) && typeof item['type'] === 'string');
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

@@ -7,12 +7,14 @@
  * @module
  */
 import { z } from 'zod';
+import { UNDECIDED, withTwin } from './schema-twin.js';
 
-/** `check`'s verdict, typed as `T`. */
+/** `check`'s verdict, typed as `T`; with `quick`, the schema's twin (schema-twin.ts) is `quick` too. */
 export function typedSchema<T>(check: z.ZodType, quick?: (value: unknown) => boolean): z.ZodType<T> {
-  return z.custom<T>().superRefine((value, ctx) => {
+  const schema = z.custom<T>().superRefine((value, ctx) => {
     if (quick?.(value) === true) return;
     const parsed = check.safeParse(value);
     if (!parsed.success) for (const issue of parsed.error.issues) ctx.addIssue(issue as z.core.$ZodRawIssue);
   });
+  return quick === undefined ? schema : withTwin(schema, (value) => (quick(value) ? value : UNDECIDED));
 }

@@ -5,7 +5,8 @@
  * @module
  */
 import { z } from 'zod';
-import { RESPONSES_CREATE_PARAMS, RESPONSES_RESULT } from './responses.js';
+import { isResponsesResult, RESPONSES_CREATE_PARAMS, RESPONSES_RESULT } from './responses.js';
+import { isPlainObject, looseObjectCopy, UNDECIDED, withTwin } from './schema-twin.js';
 import type { ResponsesCreateParams, ResponsesResult } from './responses.js';
 
 /** What a verifier receives: the task's create params, the model's answer, any task fields. */
@@ -20,8 +21,20 @@ export interface VerifyResponse extends VerifyRequest {
   reward: number;
 }
 
+const REQUEST_FIELDS = ['responses_create_params', 'response'] as const;
+const RESPONSE_FIELDS = [...REQUEST_FIELDS, 'reward'] as const;
+
+function isVerifyRequest(value: unknown): value is Record<string, unknown> {
+  return isPlainObject(value) && isPlainObject(value['responses_create_params']) && isResponsesResult(value['response']);
+}
+
 /** `POST /verify` body. */
-export const VERIFY_REQUEST = z.looseObject({ responses_create_params: RESPONSES_CREATE_PARAMS, response: RESPONSES_RESULT });
+export const VERIFY_REQUEST = withTwin(z.looseObject({ responses_create_params: RESPONSES_CREATE_PARAMS, response: RESPONSES_RESULT }), (value) =>
+  isVerifyRequest(value) ? looseObjectCopy(value, REQUEST_FIELDS) : UNDECIDED,
+);
 
 /** A `/verify` answer, as an agent checks it before handing it to the collector. */
-export const VERIFY_RESPONSE = VERIFY_REQUEST.extend({ reward: z.number() });
+export const VERIFY_RESPONSE = withTwin(VERIFY_REQUEST.extend({ reward: z.number() }), (value) =>
+  // z.number() refuses NaN and the infinities
+  isVerifyRequest(value) && Number.isFinite(value['reward']) ? looseObjectCopy(value, RESPONSE_FIELDS) : UNDECIDED,
+);

@@ -10,6 +10,7 @@ import { installErrorHandling, sendJson } from './error-reply.js';
 import { createHostCheck } from './host-check.js';
 import type { AllowedHosts } from './host-check.js';
 import { parseJsonBody } from './json-body.js';
+import { lazyChildLogger } from './lazy-child-logger.js';
 import { ROLLOUT_ID, stripRolloutPrefix } from './rollout-prefix.js';
 import { createSessionConfig } from './session.js';
 import { createHttpClient } from '../http/client.js';
@@ -103,6 +104,8 @@ export function createServerApp(options: ServerAppOptions): FastifyInstance {
     bodyLimit,
     keepAliveTimeout: options.keepAliveTimeoutMs ?? DEFAULT_SERVER_KEEP_ALIVE_TIMEOUT_MS,
     rewriteUrl: (req) => stripRolloutPrefix(req as RawRequestWithRollout),
+    // a request's child logger is made when it first logs, not for every request
+    ...(options.logger === undefined ? {} : { childLoggerFactory: lazyChildLogger }),
   }) as unknown as FastifyInstance;
 
   const instrumentation = options.instrumentation;

@@ -74,7 +74,18 @@ export function parseJsonBody(text: string, maxDepth: number = MAX_JSON_DEPTH): 
   } catch (error) {
     throw new GymHttpRequestError(400, [{ loc: ['body'], msg: 'JSON decode error', type: 'json_invalid', ctx: { error: (error as Error).message } }]);
   }
+  if (cannotBreakShape(text, maxDepth)) return value;
   const problem = checkJsonShape(value, maxDepth);
   if (problem !== undefined) throw new GymHttpRequestError(400, [{ ...problem, loc: ['body', ...problem.loc] }]);
   return value;
+}
+
+/**
+ * Whether the JSON `text` is too short to nest deeper than `maxDepth` (each level takes an opening
+ * and a closing bracket) and holds no `__proto__` key: it has neither those letters nor a `\u`
+ * escape, which could spell them. Such a text (most requests: tool calls, a rollout's first model
+ * call) needs no walk of its value.
+ */
+function cannotBreakShape(text: string, maxDepth: number): boolean {
+  return text.length < 2 * (maxDepth + 1) && !text.includes('__proto__') && !text.includes('\\u');
 }

@@ -1,6 +1,7 @@
 /**
  * `addJsonRoute()`: the one way gym routes are added. It resolves the session, validates the body
- * with zod (422 with field paths), runs the handler (inside the instrumentation's `wrapHandler`
+ * with zod (422 with field paths; a valid body skips zod when the schema has a plain-code twin,
+ * protocol/schema-twin.ts), runs the handler (inside the instrumentation's `wrapHandler`
  * when configured) and sends the result as JSON.
  * @module
  */
@@ -10,6 +11,7 @@ import { routeHookOptions } from './route-hooks.js';
 import { sendJson } from './error-reply.js';
 import { resolveSession } from './session.js';
 import { toValidationDetail } from './validation.js';
+import { twinOf, UNDECIDED } from '../protocol/schema-twin.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { CookieMap } from '../http/cookies.js';
@@ -73,7 +75,7 @@ async function finishWhenSettled(reply: FastifyReply, result: PromiseLike<unknow
 }
 
 /** Whether `value` is a promise or any other thenable. */
-function isThenable(value: unknown): value is PromiseLike<unknown> {
+export function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof (value as { then?: unknown } | null | undefined)?.then === 'function';
 }
 
@@ -85,6 +87,8 @@ export function addJsonRoute<S extends z.ZodType>(app: FastifyInstance, route: J
   const hooks = instrumentation?.forRoute?.({ method: route.method, path: route.path, ...(route.endpoint === undefined ? {} : { endpoint: route.endpoint }) });
   const wrap = hooks !== undefined ? hooks.wrapHandler.bind(hooks) : instrumentation?.wrapHandler?.bind(instrumentation);
   const { input } = route;
+  // a valid body (every one on the hot path) skips zod when the schema has a plain-code twin
+  const twin = input === undefined ? undefined : twinOf(input);
   const state = app.gym;
   const handler = (
     route.endpoint === undefined || instrumentation?.wrapEndpoint === undefined ? route.handler : instrumentation.wrapEndpoint(route.endpoint, route.handler as RouteHandler<Record<string, unknown>>)
@@ -97,7 +101,9 @@ export function addJsonRoute<S extends z.ZodType>(app: FastifyInstance, route: J
       request.log.warn({ route: route.path }, 'request body is null');
       return sendJson(reply.code(422), { detail: [{ loc: ['body'], msg: 'Input should be a valid dictionary', type: 'dict_type' }] });
     }
-    if (input !== undefined) {
+    const quick = twin === undefined ? UNDECIDED : twin(body);
+    if (quick !== UNDECIDED) body = quick;
+    else if (input !== undefined) {
       const parsed = input.safeParse(body, { reportInput: true });
       if (!parsed.success) {
         const detail = toValidationDetail(parsed.error.issues);

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { createServerApp } from './app.js';
+import { anyObjectTwin, withTwin } from '../protocol/schema-twin.js';
 import { addJsonRoute } from './json-route.js';
 import { CHAT_COMPLETIONS_REQUEST, RESPONSES_REQUEST } from './responses-request.js';
 import { acceptingStream, streamingChat, streamingResponses } from './streamed-requests.js';
@@ -18,7 +19,7 @@ import type { ModelDialect } from '../evidence/model-call-capture.js';
 type AnyHandler = EndpointSpec<z.ZodType>['handler'];
 
 /** Any JSON object: the schema for a route that reads its body itself. */
-export const MODEL_REQUEST = z.looseObject({});
+export const MODEL_REQUEST = withTwin(z.looseObject({}), anyObjectTwin);
 
 /** The spec of a model server. */
 export interface ModelServerSpec<R extends z.ZodType, C extends z.ZodType> {

@@ -6,8 +6,9 @@
 import { z } from 'zod';
 import { GymHttpInvalidRouteError } from '../http/errors.js';
 import { createServerApp } from './app.js';
+import { anyObjectTwin, withTwin } from '../protocol/schema-twin.js';
 import { addAggregateMetricsRoute, metricsHooks } from './endpoint.js';
-import { addJsonRoute } from './json-route.js';
+import { addJsonRoute, isThenable } from './json-route.js';
 import { VERIFY_REQUEST } from '../protocol/verify.js';
 import type { AggregateMetricsResult, BuildOptions, EndpointSpec, ServerDefinition } from './endpoint.js';
 import type { VerifyMetricsHooks } from '../reward-stats/verify-metrics.js';
@@ -15,7 +16,7 @@ import type { VerifyMetricsHooks } from '../reward-stats/verify-metrics.js';
 /** Default `/verify` body: `{responses_create_params, response}` plus any task fields (the protocol's). */
 export { VERIFY_REQUEST };
 /** Default `/seed_session` body: any object (the agent sends the whole task row). */
-export const SEED_SESSION_REQUEST = z.looseObject({});
+export const SEED_SESSION_REQUEST = withTwin(z.looseObject({}), anyObjectTwin);
 
 /** What a verify handler returns; the base answers `{...request, ...result}`. */
 export interface VerifyResult {
@@ -79,7 +80,11 @@ export function defineResourcesServer<T extends Record<string, z.ZodType>, V ext
       method: 'POST',
       path: '/verify',
       input: verify.input ?? VERIFY_REQUEST,
-      handler: async (body, context) => ({ ...(body as object), ...(await verify.handler(body as z.output<V>, context)) }),
+      // a synchronous verify is answered synchronously (no promise on the route's path)
+      handler: (body, context) => {
+        const result = verify.handler(body as z.output<V>, context);
+        return isThenable(result) ? Promise.resolve(result).then((value) => ({ ...(body as object), ...value })) : { ...(body as object), ...result };
+      },
       endpoint: 'verify',
     });
     addAggregateMetricsRoute(app, spec.aggregateMetrics, metricsHooks(spec));

@@ -15,6 +15,7 @@ import { takeOverReply, writeSse } from './sse.js';
 import { chatCompletionChunks } from './chat-chunks.js';
 import { logInRequestScope } from './request-log-scope.js';
 import { isValidResponsesRequest, parsedResponsesRequest, RESPONSES_REQUEST } from './responses-request.js';
+import { UNDECIDED, withTwin } from '../protocol/schema-twin.js';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
 import type { Response } from 'openai/resources/responses/responses';
 import type { RouteContext, RouteHandler } from './json-route.js';
@@ -45,7 +46,7 @@ function isObject(value: unknown): value is Json {
 export function acceptingStream(schema: z.ZodType): z.ZodType<unknown> {
   // the default Responses schema has a plain-code twin: a valid body (every one on the hot path) skips zod
   const twin = schema === RESPONSES_REQUEST;
-  return z.unknown().transform((body, ctx) => {
+  const accepting = z.unknown().transform((body, ctx) => {
     const streamed = isObject(body) && body['stream'] === true;
     if (twin && !streamed && isValidResponsesRequest(body)) return parsedResponsesRequest(body as Json);
     const parsed = schema.safeParse(streamed ? Object.fromEntries(Object.entries(body).filter(([key]) => !STREAM_FIELDS.has(key))) : body, { reportInput: true });
@@ -56,6 +57,8 @@ export function acceptingStream(schema: z.ZodType): z.ZodType<unknown> {
     if (streamed && isObject(parsed.data)) STREAMED.set(parsed.data, { includeUsage: isObject(body['stream_options']) && body['stream_options']['include_usage'] === true });
     return parsed.data;
   });
+  // a valid body has no `stream: true` (the twin of the transform's first branch)
+  return twin ? withTwin(accepting, (body) => (isValidResponsesRequest(body) ? parsedResponsesRequest(body as Json) : UNDECIDED)) : accepting;
 }
 
 /** An AbortSignal that fires when the caller goes away before the answer was completely sent. */
@@ -75,33 +78,36 @@ export function callerGone(context: RouteContext): AbortController {
  * streamed (its usage and model), or `undefined` when there was none.
  */
 export function streamingResponses<In, Out>(handler: RouteHandler<In, Out>): RouteHandler<In, Out | undefined> {
-  return async (body, context) => {
-    if (!(isObject(body) && STREAMED.has(body))) return handler(body, context);
-    takeOverReply(context.reply);
-    const gone = callerGone(context);
-    let response: Out | undefined;
-    let events;
-    try {
-      response = await handler(body, { ...context, signal: gone.signal });
-      events = responseStreamEvents(response as unknown as Response);
-    } catch (error) {
-      if (gone.signal.aborted) {
-        logInRequestScope(context.request, () => context.request.log.info('the caller of a streaming /v1/responses went away before the answer'));
-        return undefined;
-      }
-      // headers are not out yet, but the stream is the answer's contract: a failure is its terminal event
-      logInRequestScope(context.request, () => context.request.log.error({ err: error }, 'the responses handler failed while serving a streaming /v1/responses request'));
-      const model = (body as Json)['model'];
-      events = failedResponseEvents({
-        id: `resp_${randomBytes(16).toString('hex')}`,
-        model: typeof model === 'string' ? model : '',
-        createdAt: Math.floor(Date.now() / 1000),
-        message: (error as Error)?.message ?? String(error),
-      });
+  // not an async function: a handler answering synchronously is answered without a promise
+  return (body, context) => (isObject(body) && STREAMED.has(body) ? streamResponse(handler, body, context) : handler(body, context));
+}
+
+/** Answers a streamed `/v1/responses` request with `handler`'s response as SSE events. */
+async function streamResponse<In, Out>(handler: RouteHandler<In, Out>, body: In, context: RouteContext): Promise<Out | undefined> {
+  takeOverReply(context.reply);
+  const gone = callerGone(context);
+  let response: Out | undefined;
+  let events;
+  try {
+    response = await handler(body, { ...context, signal: gone.signal });
+    events = responseStreamEvents(response as unknown as Response);
+  } catch (error) {
+    if (gone.signal.aborted) {
+      logInRequestScope(context.request, () => context.request.log.info('the caller of a streaming /v1/responses went away before the answer'));
+      return undefined;
     }
-    await writeSse(context.reply, events);
-    return response;
-  };
+    // headers are not out yet, but the stream is the answer's contract: a failure is its terminal event
+    logInRequestScope(context.request, () => context.request.log.error({ err: error }, 'the responses handler failed while serving a streaming /v1/responses request'));
+    const model = (body as Json)['model'];
+    events = failedResponseEvents({
+      id: `resp_${randomBytes(16).toString('hex')}`,
+      model: typeof model === 'string' ? model : '',
+      createdAt: Math.floor(Date.now() / 1000),
+      message: (error as Error)?.message ?? String(error),
+    });
+  }
+  await writeSse(context.reply, events);
+  return response;
 }
 
 /**
@@ -110,13 +116,17 @@ export function streamingResponses<In, Out>(handler: RouteHandler<In, Out>): Rou
  * unchanged. A failure before the first chunk is the usual JSON error, as in the original.
  */
 export function streamingChat<In, Out>(handler: RouteHandler<In, Out>): RouteHandler<In, Out> {
-  return async (body, context) => {
+  return (body, context) => {
     const options = isObject(body) ? STREAMED.get(body) : undefined;
-    if (options === undefined) return handler(body, context);
-    const gone = callerGone(context);
-    const completion = await handler(body, { ...context, signal: gone.signal });
-    takeOverReply(context.reply);
-    await writeSse(context.reply, chatCompletionChunks(completion as unknown as ChatCompletion, options.includeUsage), { named: false, terminator: '[DONE]' });
-    return completion;
+    return options === undefined ? handler(body, context) : streamChat(handler, body, context, options);
   };
+}
+
+/** Answers a streamed `/v1/chat/completions` request with `handler`'s completion as chunk events. */
+async function streamChat<In, Out>(handler: RouteHandler<In, Out>, body: In, context: RouteContext, options: StreamOptions): Promise<Out> {
+  const gone = callerGone(context);
+  const completion = await handler(body, { ...context, signal: gone.signal });
+  takeOverReply(context.reply);
+  await writeSse(context.reply, chatCompletionChunks(completion as unknown as ChatCompletion, options.includeUsage), { named: false, terminator: '[DONE]' });
+  return completion;
 }
