@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EXAMPLE_ROW as ROW, startExampleEnvironment, telemetryEnv } from './support/example-environment.js';
 import { runLoad } from './support/load.js';
-import { summarizeProfile } from './support/cpu-profile.js';
+import { summarizeProfile, telemetryFrames } from './support/cpu-profile.js';
 import { mainThreadCpuSeconds, processCpuSeconds } from './support/proc-cpu.js';
 
 const GROUPS = process.env.BENCH_PROFILE_GROUPS ?? 'default';
@@ -53,7 +53,8 @@ try {
   for (const file of TOP > 0 ? readdirSync(profiles).sort() : []) {
     const pid = Number(file.split('.')[3]);
     const name = pids.find((p) => p.pid === pid)?.name ?? `pid ${pid}`;
-    const summary = summarizeProfile(JSON.parse(readFileSync(join(profiles, file), 'utf8')), TOP);
+    const profile = JSON.parse(readFileSync(join(profiles, file), 'utf8'));
+    const summary = summarizeProfile(profile, TOP);
     console.log(`\n#### ${name} (main thread, ${summary.totalMs.toFixed(0)} ms sampled)\n`);
     console.log('| self % | self ms | frame |');
     console.log('| --- | --- | --- |');
@@ -61,6 +62,12 @@ try {
     console.log('\n| stacks through | % of sampled | ms |');
     console.log('| --- | --- | --- |');
     for (const row of summary.through) console.log(`| ${row.group} | ${row.percent.toFixed(1)} | ${row.ms.toFixed(0)} |`);
+    // per rollout of the measured seconds: the profile also holds start-up and the warm-up second
+    const telemetry = telemetryFrames(profile, TOP);
+    const us = (ms: number) => ((ms * 1000) / total).toFixed(1);
+    console.log(`\n| telemetry's own frames (innermost frame of gym's code or a library; ${us(telemetry.totalMs)} µs per rollout in all) | µs per rollout |`);
+    console.log('| --- | --- |');
+    for (const row of telemetry.rows) console.log(`| ${row.frame} | ${us(row.ms)} |`);
   }
 } finally {
   rmSync(scratch, { recursive: true, force: true });

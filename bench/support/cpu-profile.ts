@@ -21,7 +21,7 @@ export interface ProfileSummary {
 const GROUPS: Array<[string, RegExp]> = [
   ['@opentelemetry/*', /node_modules\/@opentelemetry\//],
   ['@gym/lens', /packages\/lens\//],
-  ['runtime telemetry/', /packages\/runtime\/src\/telemetry\//],
+  ['server telemetry/', /packages\/server\/src\/telemetry\//],
   ['async_hooks (context propagation)', /node:async_hooks|node:internal\/async_hooks|node:internal\/async_local_storage/],
   ['fastify', /node_modules\/fastify\//],
   ['undici', /node_modules\/undici\//],
@@ -76,4 +76,45 @@ export function summarizeProfile(profile: CpuProfile, top: number): ProfileSumma
     .map(([frame, us]) => ({ frame, ms: us / 1000, percent: (us / totalUs) * 100 }));
   const through = GROUPS.map(([group]) => ({ group, ms: (throughUs.get(group) ?? 0) / 1000, percent: ((throughUs.get(group) ?? 0) / totalUs) * 100 }));
   return { totalMs: totalUs / 1000, rows, through };
+}
+
+/** Where telemetry's code is: lens, the server's telemetry layer, the OpenTelemetry SDK, undici's diagnostics channels. */
+const TELEMETRY = /packages\/lens\/|packages\/server\/src\/telemetry\/|node_modules\/@opentelemetry\/|diagnostics_channel/;
+/** Code that is someone else's: a sample whose innermost such frame comes first is not telemetry's. */
+const OTHER_CODE = /packages\/|node_modules\/|responses_api_|resources_servers/;
+
+/**
+ * Telemetry's own frames: each sample goes to the innermost frame of gym's code or a library on its
+ * stack (Node's internals and natives go to their caller), and counts when that frame is
+ * telemetry's. Samples are counted, each worth the profile's median interval: a sample's own time
+ * delta is wall time, so one taken after the thread was preempted would carry the whole wait.
+ */
+export function telemetryFrames(profile: CpuProfile, top: number): { intervalUs: number; totalMs: number; rows: Array<{ frame: string; ms: number }> } {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parentOf = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
+  const owners = new Map<number, string | undefined>();
+  const ownerOf = (id: number): string | undefined => {
+    if (owners.has(id)) return owners.get(id);
+    const node = byId.get(id)!;
+    const url = node.callFrame.url;
+    const parent = parentOf.get(id);
+    const owner = TELEMETRY.test(url) ? frameName(node) : OTHER_CODE.test(url) || parent === undefined ? undefined : ownerOf(parent);
+    owners.set(id, owner);
+    return owner;
+  };
+  const intervalUs = [...profile.timeDeltas].sort((a, b) => a - b)[profile.timeDeltas.length >> 1] ?? 0;
+  const samples = new Map<string, number>();
+  let total = 0;
+  for (const id of profile.samples) {
+    const owner = ownerOf(id);
+    if (owner === undefined) continue;
+    samples.set(owner, (samples.get(owner) ?? 0) + 1);
+    total++;
+  }
+  const rows = [...samples]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
+    .map(([frame, count]) => ({ frame, ms: (count * intervalUs) / 1000 }));
+  return { intervalUs, totalMs: (total * intervalUs) / 1000, rows };
 }

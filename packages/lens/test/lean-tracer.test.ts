@@ -99,9 +99,18 @@ describe('traceparent', () => {
       'ff-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01',
       '00-4bf92f3577b34da6a3ce929d0e0e473x-00f067aa0ba902b7-01',
       '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-extra',
+      '01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01extra',
+      ' 01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-1',
+      '0x-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01',
+      '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-0g',
     ]) {
       assert.equal(parseTraceparent(header), undefined, String(header));
     }
+  });
+
+  it('reads a later version by its first four fields', () => {
+    const remote = parseTraceparent(' 01-4BF92F3577B34DA6A3CE929D0E0E4736-00f067aa0ba902b7-03-what-comes-next ');
+    assert.deepEqual(remote, { traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7', traceFlags: 1, isRemote: true });
   });
 });
 

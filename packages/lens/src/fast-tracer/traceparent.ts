@@ -6,7 +6,8 @@
  */
 import type { SpanContext } from '@opentelemetry/api';
 
-const HEX = /^[0-9a-f]+$/;
+/** version(2)-trace(32)-span(16)-flags(2), and a future version's fields after a dash: one match, not a test per field. */
+const TRACEPARENT = /^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}(?:-|$)/;
 const ZERO_TRACE = '00000000000000000000000000000000';
 const ZERO_SPAN = '0000000000000000';
 
@@ -15,16 +16,13 @@ export function parseTraceparent(header: string | string[] | undefined): SpanCon
   const value = Array.isArray(header) ? header[0] : header;
   if (value === undefined || value.length < 55) return undefined;
   const text = value.trim().toLowerCase();
-  // version(2)-trace(32)-span(16)-flags(2); a future version may append fields after a dash
-  if (text[2] !== '-' || text[35] !== '-' || text[52] !== '-' || (text.length > 55 && text[55] !== '-')) return undefined;
-  const version = text.slice(0, 2);
-  if (version === 'ff' || (version === '00' && text.length !== 55)) return undefined;
+  if (!TRACEPARENT.test(text)) return undefined;
+  // version ff is invalid; version 00 has exactly these four fields
+  if ((text[0] === 'f' && text[1] === 'f') || (text[0] === '0' && text[1] === '0' && text.length !== 55)) return undefined;
   const traceId = text.slice(3, 35);
   const spanId = text.slice(36, 52);
-  const flags = text.slice(53, 55);
-  if (!HEX.test(version) || !HEX.test(traceId) || !HEX.test(spanId) || !HEX.test(flags)) return undefined;
   if (traceId === ZERO_TRACE || spanId === ZERO_SPAN) return undefined;
-  return { traceId, spanId, traceFlags: parseInt(flags, 16) & 1, isRemote: true };
+  return { traceId, spanId, traceFlags: parseInt(text.slice(53, 55), 16) & 1, isRemote: true };
 }
 
 /** The `traceparent` header of a span context. */

@@ -21,11 +21,14 @@ export function rolloutIdFromBaggage(header: string | string[] | undefined): str
   const start = at + ENTRY_PREFIX.length;
   let end = start;
   while (end < value.length && value[end] !== ',' && value[end] !== ';') end++;
-  let id: string;
-  try {
-    id = decodeURIComponent(value.slice(start, end).trim());
-  } catch {
-    return undefined;
+  let id = value.slice(start, end).trim();
+  // gym's own ids are never encoded: decode only a value that has an escape
+  if (id.includes('%')) {
+    try {
+      id = decodeURIComponent(id);
+    } catch {
+      return undefined;
+    }
   }
   return VALID_ROLLOUT_ID.test(id) ? id : undefined;
 }

@@ -9,6 +9,7 @@ import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { InstrumentationScope } from '@opentelemetry/core';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import type { ProcessIdentity } from './process-identity.js';
+import { attributesJson, jsonNumber, jsonString } from './json-values.js';
 import { durationMs, hrTimeToNanosString } from './time.js';
 
 const KINDS: Record<number, string> = {
@@ -34,7 +35,8 @@ function linksJson(span: ReadableSpan): string {
 
 /**
  * The record of `span` as one JSON line (no newline), built as a string: ids are hex and times are
- * digits, so they need no escaping; names, messages and attributes go through `JSON.stringify`,
+ * digits, so they need no escaping; names and attributes are written as `JSON.stringify` would
+ * write them (json-values.ts), messages go through it,
  * and the process's identity (`identity.tail`) was serialised once per process. Every span line
  * states its scope (serialised once per scope), also when it is the one the resource record
  * states: a reader then needs no join for it (`gym trace`'s store joins only the resource).
@@ -46,11 +48,11 @@ export function spanLine(span: ReadableSpan, identity: ProcessIdentity): string 
   const scope = span.instrumentationScope;
   return (
     `{"type":"span","trace_id":"${ctx.traceId}","span_id":"${ctx.spanId}","parent_span_id":${parent === undefined ? 'null' : `"${parent}"`}` +
-    `,"name":${JSON.stringify(span.name)},"kind":"${KINDS[span.kind] ?? 'INTERNAL'}"` +
+    `,"name":${jsonString(span.name)},"kind":"${KINDS[span.kind] ?? 'INTERNAL'}"` +
     `,"start_time_unix_nano":"${hrTimeToNanosString(span.startTime)}","end_time_unix_nano":"${hrTimeToNanosString(span.endTime)}"` +
-    `,"duration_ms":${durationMs(span.startTime, span.endTime)}` +
+    `,"duration_ms":${jsonNumber(durationMs(span.startTime, span.endTime))}` +
     `,"status":{"code":"${STATUS[status.code] ?? 'UNSET'}","message":${status.message === undefined ? 'null' : JSON.stringify(status.message)}}` +
-    `,"attributes":${JSON.stringify(span.attributes)}` +
+    `,"attributes":${attributesJson(span.attributes)}` +
     (span.events.length === 0 ? '' : `,"events":${eventsJson(span)}`) +
     (span.links.length === 0 ? '' : `,"links":${linksJson(span)}`) +
     `,"scope":${scopeJson(scope)}` +
