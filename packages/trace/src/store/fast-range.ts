@@ -15,7 +15,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { sqlList, sqlString } from './duck.js';
 import { partPath } from './store-manifest.js';
 import type { PART_TABLES } from './store-manifest.js';
-import { castColumns } from './store-schema.js';
+import { castColumns, partFormat } from './store-schema.js';
 import type { FileCounts } from './store-manifest.js';
 import type { RangeScan } from './scan-range.js';
 
@@ -214,7 +214,7 @@ async function writeSpans(c: DuckDBConnection, source: string, t: RangeTarget, l
             FROM (SELECT row_number() OVER () AS seq, * FROM read_json(${sqlString(source)}, format = 'newline_delimited', ignore_errors = true, columns = ${SPAN_COLUMNS}))
             WHERE CASE WHEN seq > ${lines} THEN error('${NOT_OURS}: more rows than lines') WHEN type IS DISTINCT FROM 'span' THEN false
               WHEN ${UNUSUAL_SPAN} THEN error('${NOT_OURS}: a span line in an unusual notation') ELSE true END) s
-          ${latest}) s))) TO ${sqlString(part)} (FORMAT parquet, COMPRESSION zstd)`);
+          ${latest}) s))) TO ${sqlString(part)} (${partFormat('spans')})`);
   } catch (err) {
     return (err as Error).message;
   }
