@@ -44,7 +44,7 @@ const idSql = (col: string): string => `CASE WHEN NOT regexp_full_match(${col}, 
 // A span line the JavaScript reader would not read exactly this way: ids in another notation
 // (0x…, base64), times only as ISO strings, a missing name. Any such line sends the range to it.
 // The ids by their lengths in bytes, then their hex digits by `unhex`, which raises an error on
-// any other character (the error sends the range to the reader as well): a third cheaper than
+// any other character (the error sends the range to the reader as well): a quarter cheaper than
 // one regular expression over the ids and times together, which is left for the times. Then
 // all-zero ids and times by comparison.
 const ZEROS = (n: number): string => `'${'0'.repeat(n)}'`;

@@ -89,7 +89,7 @@ export const TABLE_COLUMNS: Record<Table, ReadonlyArray<readonly [string, string
  * run in each file instead of a minute, and the conversion's writer holds a quarter of the rows
  * before each flush. The part is about 3 % larger.
  */
-export const SPANS_ROW_GROUP = 30720;
+const SPANS_ROW_GROUP = 30720;
 
 /** The options of the `COPY` that writes a part of `table`. */
 export function partFormat(table: Table): string {
