@@ -132,6 +132,36 @@ describe('the fast path of the conversion', () => {
     assert.equal((await rows(fast.dir, 'logs')).length, 0, 'the reader converted it');
   });
 
+  it('stores span lines with ids the reader reads otherwise (not hex, an empty parent, 0x) exactly as the reader does', async () => {
+    const spans = defaultPresetSpans(['0-0']);
+    const odd = [
+      lineWith(bare('not hex', 'a1a1a1a1a1a1a1a1', null, 0, 5, { service: AGENT }), { trace_id: 'g'.repeat(32) }),
+      lineWith(bare('empty parent', 'b2b2b2b2b2b2b2b2', null, 1, 4, { service: AGENT }), { parent_span_id: '' }),
+      lineWith(bare('prefixed', 'c3c3c3c3c3c3c3c3', null, 2, 3, { service: AGENT }), { span_id: '0xc3c3c3c3c3c3c3c3' }),
+    ];
+    for (const line of odd) {
+      const { fast, reader } = twoRuns({ 'all.log': [...spans.map(consoleLine), line].join('\n') + '\n' });
+      await convert(fast.dir);
+      await convert(reader.dir);
+      assert.deepEqual(await rows(fast.dir, 'spans'), await rows(reader.dir, 'spans'), line);
+    }
+  });
+
+  it('the byte scan counts "span_id" as a search for the whole key does, none overlapping another', async () => {
+    const cases: Array<[string, number]> = [
+      ['{"span_id":"a","b":["span_id"]}', 2],
+      ['{"x":"span_id"span_id"}', 1],
+      ['{"x":1,"pan_id":"span_id""span_id"}', 2],
+      ['{"pan_id":"s_pan_id\\"span_id"}', 1],
+      ['{"pan_id":"s_pan_id"}', 0],
+    ];
+    for (const [line, keys] of cases) {
+      const t = tempDir({ 'run.log': `${line}\n${line}\n` });
+      cleanups.push(t.cleanup);
+      assert.equal((await scanRange(t.path('run.log'), 0, Buffer.byteLength(line) * 2 + 2)).spanIdKeys, keys * 2, line);
+    }
+  });
+
   it('the byte scan finds a "resourceSpans" key wherever it is, among few capitals or many', async () => {
     const span = consoleLine(bare('Span', '00000000000000a1', null, 0, 5));
     const otlp = JSON.stringify({ resourceSpans: [] });

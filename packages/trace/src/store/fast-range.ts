@@ -15,7 +15,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { sqlList, sqlString } from './duck.js';
 import { partPath } from './store-manifest.js';
 import type { PART_TABLES } from './store-manifest.js';
-import { castColumns } from './store-schema.js';
+import { castColumns, partFormat } from './store-schema.js';
 import type { FileCounts } from './store-manifest.js';
 import type { RangeScan } from './scan-range.js';
 
@@ -43,12 +43,14 @@ const idSql = (col: string): string => `CASE WHEN NOT regexp_full_match(${col}, 
 
 // A span line the JavaScript reader would not read exactly this way: ids in another notation
 // (0x…, base64), times only as ISO strings, a missing name. Any such line sends the range to it.
-// One regular expression over the ids and times together (a match each was a fifth of the query),
-// then all-zero ids and times by comparison.
+// The ids by their lengths in bytes, then their hex digits by `unhex`, which raises an error on
+// any other character (the error sends the range to the reader as well): a quarter cheaper than
+// one regular expression over the ids and times together, which is left for the times. Then
+// all-zero ids and times by comparison.
 const ZEROS = (n: number): string => `'${'0'.repeat(n)}'`;
-const UNUSUAL_SPAN = `(name IS NULL
-  OR NOT regexp_full_match(coalesce(trace_id, '-') || ' ' || coalesce(span_id, '-') || ' ' || coalesce(parent_span_id, '') || ' ' || coalesce(start_time_unix_nano, '-') || ' ' || coalesce(end_time_unix_nano, '0'),
-    '[0-9a-fA-F]{32} [0-9a-fA-F]{16} (?:[0-9a-fA-F]{16})? [0-9]+ [0-9]+')
+const UNUSUAL_SPAN = `(name IS NULL OR strlen(trace_id) IS DISTINCT FROM 32 OR strlen(span_id) IS DISTINCT FROM 16 OR strlen(coalesce(parent_span_id, ${ZEROS(16)})) <> 16
+  OR unhex(trace_id || span_id || coalesce(parent_span_id, '')) IS NULL
+  OR NOT regexp_full_match(coalesce(start_time_unix_nano, '-') || ' ' || coalesce(end_time_unix_nano, '0'), '[0-9]+ [0-9]+')
   OR trace_id = ${ZEROS(32)} OR span_id = ${ZEROS(16)} OR ltrim(start_time_unix_nano, '0') = ''
   OR ((end_time_unix_nano IS NULL OR ltrim(end_time_unix_nano, '0') = '') AND end_time IS NOT NULL))`;
 
@@ -62,22 +64,33 @@ const LEAN_IDENTITY = `CASE WHEN resource IS NULL AND ("service.name" IS NOT NUL
 const serviceSql = (res: string): string =>
   `CASE WHEN json_type(${res}, '$."service.name"') = 'VARCHAR' AND json_extract_string(${res}, '$."service.name"') <> '' THEN json_extract_string(${res}, '$."service.name"') ELSE 'unknown_service' END`;
 
-/** The reader's kind names (`normalize.ts`'s `normalizeKind`); the names as our writer spells them first. */
-const KIND = `CASE WHEN kind IN ('INTERNAL', 'SERVER', 'CLIENT', 'PRODUCER', 'CONSUMER') THEN kind WHEN kind IN ('2') THEN 'SERVER' WHEN kind = '3' THEN 'CLIENT' WHEN kind = '4' THEN 'PRODUCER' WHEN kind = '5' THEN 'CONSUMER'
+/**
+ * The reader's kind names (`normalize.ts`'s `normalizeKind`); the names as our writer spells them
+ * first, each by one comparison (an `IN` list is a join per row).
+ */
+const KIND = `CASE kind WHEN 'INTERNAL' THEN 'INTERNAL' WHEN 'SERVER' THEN 'SERVER' WHEN 'CLIENT' THEN 'CLIENT' WHEN 'PRODUCER' THEN 'PRODUCER' WHEN 'CONSUMER' THEN 'CONSUMER'
+    WHEN '2' THEN 'SERVER' WHEN '3' THEN 'CLIENT' WHEN '4' THEN 'PRODUCER' WHEN '5' THEN 'CONSUMER' ELSE CASE
     WHEN regexp_replace(regexp_replace(upper(kind), '^SPANKIND\\.', ''), '^SPAN_KIND_', '') IN ('INTERNAL', 'SERVER', 'CLIENT', 'PRODUCER', 'CONSUMER')
       THEN regexp_replace(regexp_replace(upper(kind), '^SPANKIND\\.', ''), '^SPAN_KIND_', '')
-    ELSE 'INTERNAL' END`;
+    ELSE 'INTERNAL' END END`;
 
 /** The reader's status codes (`normalizeStatusCode`): numbers 1 OK, 2 ERROR; names ending in OK or ERROR. `code` is JSON. */
-const statusCodeSql = (code: string): string => `CASE WHEN CAST(${code} AS VARCHAR) IN ('"UNSET"', '"OK"', '"ERROR"') THEN trim(CAST(${code} AS VARCHAR), '"')
+const statusCodeSql = (code: string): string => `CASE CAST(${code} AS VARCHAR) WHEN '"UNSET"' THEN 'UNSET' WHEN '"OK"' THEN 'OK' WHEN '"ERROR"' THEN 'ERROR' ELSE CASE
     WHEN json_type(${code}) IN ('BIGINT', 'UBIGINT', 'DOUBLE') THEN
       CASE WHEN TRY_CAST(${code} AS DOUBLE) = 2 THEN 'ERROR' WHEN TRY_CAST(${code} AS DOUBLE) = 1 THEN 'OK' ELSE 'UNSET' END
     WHEN json_type(${code}) = 'VARCHAR' THEN
       CASE WHEN upper((${code} ->> '$')) LIKE '%ERROR' THEN 'ERROR' WHEN upper((${code} ->> '$')) LIKE '%OK' THEN 'OK' ELSE 'UNSET' END
-    ELSE 'UNSET' END`;
+    ELSE 'UNSET' END END`;
+
+// A JSON value is a string when its text opens with a quote: DuckDB's JSON text (of what read_json
+// or json_extract gives) is minified. One parse of the value instead of two.
+const IS_JSON_STRING = (json: string): string => `CAST(${json} AS VARCHAR) LIKE '"%'`;
 
 /** A JSON string's text, else null. */
-const stringSql = (json: string): string => `CASE WHEN json_type(${json}) = 'VARCHAR' THEN (${json} ->> '$') END`;
+const stringSql = (json: string): string => `CASE WHEN ${IS_JSON_STRING(json)} THEN (${json} ->> '$') END`;
+
+/** A JSON string's text unless empty, else null. */
+const nonEmptyStringSql = (json: string): string => `CASE WHEN ${IS_JSON_STRING(json)} THEN nullif(${json} ->> '$', '') END`;
 
 const OBJECT_OR_EMPTY = (col: string): string => `CASE WHEN json_type(${col}) = 'OBJECT' THEN CAST(${col} AS VARCHAR) ELSE '{}' END`;
 
@@ -186,10 +199,10 @@ async function writeSpans(c: DuckDBConnection, source: string, t: RangeTarget, l
         SELECT lower(trace_id) AS trace_id, lower(span_id) AS span_id, CASE WHEN parent_span_id <> ${ZEROS(16)} THEN lower(parent_span_id) END AS parent_span_id, name, ${KIND} AS kind,
           CAST(start_time_unix_nano AS BIGINT) AS start_ns, CASE WHEN TRY_CAST(end_time_unix_nano AS BIGINT) > 0 THEN CAST(end_time_unix_nano AS BIGINT) END AS end_ns,
           ${statusCodeSql('status.code')} AS status_code,
-          CASE WHEN json_type(status.message) = 'VARCHAR' AND (status.message ->> '$') <> '' THEN (status.message ->> '$') END AS status_message,
+          ${nonEmptyStringSql('status.message')} AS status_message,
           ${OBJECT_TEXT_OR_EMPTY('attributes')} AS attributes, ${NON_EMPTY_ARRAY_TEXT('events')} AS events, ${NON_EMPTY_ARRAY_TEXT('links')} AS links,
           res_attrs AS resource,
-          CASE WHEN resource IS NULL THEN res_service WHEN json_type(block_service) = 'VARCHAR' AND (block_service ->> '$') <> '' THEN (block_service ->> '$') ELSE 'unknown_service' END AS service,
+          CASE WHEN resource IS NULL THEN res_service ELSE coalesce(${nonEmptyStringSql('block_service')}, 'unknown_service') END AS service,
           ${stringSql('scope.name')} AS scope_name, ${stringSql('scope.version')} AS scope_version,
           'console' AS format, ${sqlString(t.file)} AS file, ${t.chunk} AS chunk, seq, ${t.linesBefore}::BIGINT + seq AS line
         FROM (SELECT s.*, CASE WHEN s.resource IS NOT NULL THEN json_extract(res_attrs, '$."service.name"') END AS block_service FROM (
@@ -201,7 +214,7 @@ async function writeSpans(c: DuckDBConnection, source: string, t: RangeTarget, l
             FROM (SELECT row_number() OVER () AS seq, * FROM read_json(${sqlString(source)}, format = 'newline_delimited', ignore_errors = true, columns = ${SPAN_COLUMNS}))
             WHERE CASE WHEN seq > ${lines} THEN error('${NOT_OURS}: more rows than lines') WHEN type IS DISTINCT FROM 'span' THEN false
               WHEN ${UNUSUAL_SPAN} THEN error('${NOT_OURS}: a span line in an unusual notation') ELSE true END) s
-          ${latest}) s))) TO ${sqlString(part)} (FORMAT parquet, COMPRESSION zstd)`);
+          ${latest}) s))) TO ${sqlString(part)} (${partFormat('spans')})`);
   } catch (err) {
     return (err as Error).message;
   }

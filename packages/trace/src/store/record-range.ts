@@ -22,7 +22,7 @@ import { sqlList, sqlString } from './duck.js';
 import type { RangeTarget } from './fast-range.js';
 import { emptyCounts, partPath } from './store-manifest.js';
 import type { FileCounts } from './store-manifest.js';
-import { castColumns, columnsStruct, emptyTableSql } from './store-schema.js';
+import { castColumns, columnsStruct, emptyTableSql, partFormat } from './store-schema.js';
 
 /** Converts `[from, to)` of `path` (whole lines) into the chunk's parts with the JavaScript reader. */
 export async function convertWithReader(c: DuckDBConnection, path: string, from: number, to: number, target: RangeTarget): Promise<FileCounts> {
@@ -88,7 +88,7 @@ export async function convertWithReader(c: DuckDBConnection, path: string, from:
   try {
     for (const table of ['spans', 'metrics', 'resources'] as const)
       await c.run(
-        `COPY (SELECT ${castColumns(table)} FROM read_json(${sqlString(tmp(table))}, format = 'newline_delimited', columns = ${columnsStruct(table)})) TO ${sqlString(partPath(target.dir, table, target.chunk))} (FORMAT parquet, COMPRESSION zstd)`,
+        `COPY (SELECT ${castColumns(table)} FROM read_json(${sqlString(tmp(table))}, format = 'newline_delimited', columns = ${columnsStruct(table)})) TO ${sqlString(partPath(target.dir, table, target.chunk))} (${partFormat(table)})`,
       );
     // log records are kept by the fast path only: the reader has no use for them
     await c.run(`COPY (${emptyTableSql('logs')}) TO ${sqlString(partPath(target.dir, 'logs', target.chunk))} (FORMAT parquet)`);

@@ -83,6 +83,19 @@ export const TABLE_COLUMNS: Record<Table, ReadonlyArray<readonly [string, string
   ],
 };
 
+/**
+ * Spans per row group of a spans part: a quarter of DuckDB's default. A read of a time range (`show
+ * --rollout`, the trace-order slices) decompresses whole row groups, about fifteen seconds of the
+ * run in each file instead of a minute, and the conversion's writer holds a quarter of the rows
+ * before each flush. The part is about 3 % larger.
+ */
+const SPANS_ROW_GROUP = 30720;
+
+/** The options of the `COPY` that writes a part of `table`. */
+export function partFormat(table: Table): string {
+  return table === 'spans' ? `FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${SPANS_ROW_GROUP}` : 'FORMAT parquet, COMPRESSION zstd';
+}
+
 /** The `columns` argument of `read_json` for `table`'s JSON-lines form (JSON values kept as text). */
 export function columnsStruct(table: Table): string {
   return `{${TABLE_COLUMNS[table].map(([name, type]) => `${name}: '${type === 'VARCHAR' && isJsonColumn(table, name) ? 'JSON' : type}'`).join(', ')}}`;
