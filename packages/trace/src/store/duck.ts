@@ -69,12 +69,24 @@ function loadDuckDB(): typeof import('@duckdb/node-api') {
  * row group a thread), then gives the other statements their threads back.
  */
 export async function onOneThread<T>(connection: DuckDBConnection, work: () => Promise<T>): Promise<T> {
-  const threads = Number((await connection.runAndReadAll(`SELECT current_setting('threads')`)).getRows()[0]![0]);
-  await connection.run('SET threads = 1');
+  return withSettings(connection, { threads: '1' }, work);
+}
+
+/**
+ * Runs `work` with DuckDB's `settings` (name → value, as `SET` takes it), then sets them back as
+ * they were (a memory limit as DuckDB reports it: to a tenth of a MiB).
+ */
+export async function withSettings<T>(connection: DuckDBConnection, settings: Record<string, string>, work: () => Promise<T>): Promise<T> {
+  const names = Object.keys(settings);
+  const before = (await connection.runAndReadAll(`SELECT ${names.map((n) => `current_setting(${sqlString(n)})::VARCHAR`).join(', ')}`)).getRows()[0]!;
+  const set = async (values: readonly unknown[]) => {
+    for (const [i, n] of names.entries()) await connection.run(`SET ${n} = ${sqlString(String(values[i]))}`);
+  };
+  await set(names.map((n) => settings[n]));
   try {
     return await work();
   } finally {
-    await connection.run(`SET threads = ${threads}`);
+    await set(before);
   }
 }
 

@@ -10,7 +10,7 @@
 import type { DuckDBListValue } from '@duckdb/node-api';
 import type { SpanStats, StatsGroup, StatsGrouping } from '../analyze/stats.js';
 import { ATTR, nsToMs, SPAN } from '../span-record.js';
-import { onOneThread, sqlList, sqlString } from './duck.js';
+import { memoryLimitBytes, sqlList, sqlString, withSettings } from './duck.js';
 import type { TraceStore } from './open-store.js';
 import { emptyTableSql } from './store-schema.js';
 
@@ -24,9 +24,17 @@ const PERCENTILES = [50, 90, 95, 99] as const;
  * (two JSON texts of one number, `1.0` and `1`): the caller computes them there.
  */
 export async function spanStatsSql(store: TraceStore, by: StatsGrouping): Promise<SpanStats | null> {
-  // on one thread: each thread's hash tables and sorts count against the memory limit, and with two
-  // a small limit (or a run of tens of millions of spans) ran out of it now and then
-  return onOneThread(store.duck.connection, () => statsOf(store, by));
+  const c = store.duck.connection;
+  // On one thread: each thread's hash tables and sorts count against the memory limit, and with two
+  // a small limit (or a run of tens of millions of spans) ran out of it now and then. Within the
+  // limit less what it does not count, the percentiles' lists of durations (8 bytes a span), but
+  // not below three quarters of it (the joins need that much at 20M spans); and with DuckDB's
+  // allocator handing freed memory back to the system past 16 MiB rather than 128. At 20M spans
+  // under 512MB the process took 1,374 MiB; so, 799 MiB.
+  const limit = await memoryLimitBytes(c);
+  const stage = Math.floor(Math.max(limit * 0.75, limit - 8 * store.stats.spans));
+  const settings = { threads: '1', memory_limit: `${stage}B`, allocator_flush_threshold: '16MiB', allocator_bulk_deallocation_flush_threshold: '16MiB' };
+  return withSettings(c, settings, () => statsOf(store, by));
 }
 
 async function statsOf(store: TraceStore, by: StatsGrouping): Promise<SpanStats | null> {
