@@ -90,6 +90,12 @@ export async function withSettings<T>(connection: DuckDBConnection, settings: Re
   }
 }
 
+/**
+ * Settings for {@link withSettings}: DuckDB's allocator hands memory freed back to the system past
+ * 16 MiB rather than its default 128 (for a stage that allocates and frees much of the limit).
+ */
+export const FREED_MEMORY_BACK: Readonly<Record<string, string>> = { allocator_flush_threshold: '16MiB', allocator_bulk_deallocation_flush_threshold: '16MiB' };
+
 const UNITS: Record<string, number> = { bytes: 1, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3, tib: 1024 ** 4, kb: 1e3, mb: 1e6, gb: 1e9, tb: 1e12 };
 
 /** DuckDB's memory limit in bytes, as it reports it (`61.0 MiB`). */
