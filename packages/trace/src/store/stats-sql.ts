@@ -109,9 +109,9 @@ async function statsOf(store: TraceStore, by: StatsGrouping): Promise<SpanStats 
     ).getRows();
     const [truncated, ungrouped] = (await c.runAndReadAll(`SELECT count(*) FILTER (truncated), count(*) FILTER (NOT truncated AND gym_key IS NULL) FROM gym_nodes`)).getRows()[0]!;
     // a rollout's wall as `why` counts it: from the collector's CLIENT span around its agent's SERVER span when that is in the input
-    const [rolloutCount, rolloutWallNs] = // (the SERVER and CLIENT spans narrowed to the rollouts' parents and theirs first: joined to
+    // (the SERVER and CLIENT spans narrowed to the rollouts' parents and theirs first: joined to
     // every SERVER and CLIENT span, the hash tables of 20M spans did not fit 256MB)
-    (
+    const [rolloutCount, rolloutWallNs] = (
       await c.runAndReadAll(`WITH r AS (SELECT t, p, service, start_ns, end_ns FROM gym_nodes WHERE rollout),
           srv AS (SELECT n.t, n.s, n.p FROM gym_nodes n SEMI JOIN r ON n.t = r.t AND n.s = r.p WHERE n.kind = 1),
           cli AS (SELECT n.t, n.s, n.service, n.start_ns, n.end_ns FROM gym_nodes n SEMI JOIN srv ON n.t = srv.t AND n.s = srv.p WHERE n.kind = 2)
