@@ -22,6 +22,7 @@ export const TRACE_ERRORS = {
   GYM_TRACE_PUSH_FAILED: { exitCode: 2, docs: ERRORS_SECTION },
   GYM_TRACE_PUSH_NOT_OTLP: { exitCode: 2, docs: ERRORS_SECTION },
   GYM_TRACE_PUSH_REJECTED: { exitCode: 2, docs: ERRORS_SECTION },
+  GYM_TRACE_OUT_OF_MEMORY: { exitCode: 2, docs: ERRORS_SECTION },
 } as const satisfies Record<string, { exitCode: number; docs: string }>;
 
 /** A code of {@link TRACE_ERRORS}. */
@@ -40,6 +41,7 @@ export const TRACE_ERROR_CODES = {
   pushFailed: 'GYM_TRACE_PUSH_FAILED',
   pushNotOtlp: 'GYM_TRACE_PUSH_NOT_OTLP',
   pushRejected: 'GYM_TRACE_PUSH_REJECTED',
+  outOfMemory: 'GYM_TRACE_OUT_OF_MEMORY',
 } as const satisfies Record<string, TraceErrorCode>;
 
 /** Base class of trace errors. */

@@ -64,4 +64,14 @@ describe('the trace-by-trace read within a small memory limit', () => {
     cleanups.push(d.cleanup);
     await sameAtTightLimit(d.dir);
   });
+
+  it('a limit too small for the read ends with GYM_TRACE_OUT_OF_MEMORY, saying what to set', async () => {
+    const d = writeRunLogs(defaultPresetSpans(Array.from({ length: 1000 }, (_, i) => `${i}-0`)));
+    cleanups.push(d.cleanup);
+    // the store built at the default limit, then read within 8MB
+    await withEnv({ [BATCH_ENV]: '1' }, () => run((c) => anomalies({ paths: [d.dir] }, c)));
+    const c = capture();
+    assert.equal(await withEnv({ [BATCH_ENV]: '1', [MEMORY_LIMIT_ENV]: '8MB' }, () => why({ paths: [d.dir], all: true }, c)), 2);
+    assert.match(c.err, /^error \[GYM_TRACE_OUT_OF_MEMORY\]: DuckDB needed more than its memory limit \(8MB\) to read this run: Out of Memory Error: .*GYM_TRACE_MEMORY_LIMIT=2GB/);
+  });
 });

@@ -4,7 +4,7 @@
 // of a store built from scratch; another shape of read computes its own.
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, cpSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { anomalies } from '../src/commands/anomalies.js';
 import { BATCH_ENV } from '../src/commands/load-batches.js';
@@ -70,10 +70,11 @@ describe('derived results in the store', () => {
         assert.equal(await cmd(d.dir, format), first, name);
         assert.deepEqual(derived(d.dir), kept, `${name}: nothing more written`);
       }
-    // one each: the rollout time split (a table), the answers of anomalies and why --all, the report's data
+    // one each: the rollout time split (a table), the answers of anomalies and why --all, the report's data,
+    // the statistics table by name (`stats`' and the report's)
     assert.deepEqual(
       derived(d.dir).map((f) => f.replace(/-[0-9a-f]{16}-[0-9a-f]{16}\./, '.')),
-      ['anomalies.json', 'report.json', 'rollout-time-split.parquet', 'why-all.json'],
+      ['anomalies.json', 'report.json', 'rollout-time-split.parquet', 'stats.json', 'why-all.json'],
     );
     const store = await openStore([d.dir], { error: () => undefined });
     try {
@@ -106,6 +107,27 @@ describe('derived results in the store', () => {
       now.filter((f) => old.includes(f)),
       [],
     );
+  });
+
+  it("keep stats' table per grouping, and answer from it", async () => {
+    const d = writeRunLogs(defaultPresetSpans(['0-0', '1-0']));
+    cleanups.push(d.cleanup);
+    const byName = await COMMANDS['stats']!(d.dir, 'json');
+    const tables = () => derived(d.dir).filter((f) => f.startsWith('stats-'));
+    assert.equal(tables().length, 1);
+    const byService = await run((c) => stats({ paths: [d.dir], by: 'service', format: 'json' }, c));
+    assert.notEqual(byService, byName);
+    assert.equal(tables().length, 2, 'another grouping computes its own');
+    // the table is read back, not computed again: an edit of the kept one shows
+    for (const file of tables()) {
+      const path = join(d.dir, STORE_DIR_NAME, DERIVED_DIR, file);
+      const kept = JSON.parse(readFileSync(path, 'utf8')) as { by: { type: string }; groups: Array<{ count: number }> };
+      if (kept.by.type !== 'name') continue;
+      kept.groups[0]!.count = 424242;
+      writeFileSync(path, JSON.stringify(kept));
+    }
+    assert.match(await COMMANDS['stats']!(d.dir, 'json'), /"count": 424242/);
+    assert.equal(await run((c) => stats({ paths: [d.dir], by: 'service', format: 'json' }, c)), byService);
   });
 
   it('are kept per shape of read: batches of another size compute their own', async () => {

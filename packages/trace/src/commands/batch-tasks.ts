@@ -5,6 +5,7 @@
  */
 import { AnomalyAccumulator } from '../analyze/anomalies.js';
 import { AttributionSums } from '../analyze/attribution-sums.js';
+import type { SpanStats } from '../analyze/stats.js';
 import { ReportBuilder } from '../report/report-data.js';
 import type { Batch } from './load-batches.js';
 
@@ -49,7 +50,7 @@ export class WhyAllTask implements BatchTask {
 export class ReportTask implements BatchTask {
   readonly builder: ReportBuilder;
 
-  constructor(options: { maxRollouts: number; maxSpans: number; maxRows: number }) {
+  constructor(options: { maxRollouts: number; maxSpans: number; maxRows: number; stats?: SpanStats }) {
     this.builder = new ReportBuilder(options);
   }
 

@@ -10,6 +10,7 @@ import { findRollouts } from '../assemble/rollouts.js';
 import type { Rollout } from '../assemble/rollouts.js';
 import type { TraceSet } from '../assemble/trace-model.js';
 import { TRACE_ERROR_CODES, TraceUserError } from '../errors.js';
+import { DEFAULT_MEMORY_LIMIT, MEMORY_LIMIT_ENV } from '../store/duck.js';
 import { openStore } from '../store/open-store.js';
 import type { TraceStore } from '../store/open-store.js';
 import { readAllSpans, readSaturationPoints, spanRows } from '../store/store-read.js';
@@ -65,9 +66,26 @@ export async function withStore<T>(paths: string[], out: CommandOutput, body: (s
       );
     if (stats.malformedLines > 0) out.error(`warning: ${describeRead(stats)}\n`);
     return await body(store);
+  } catch (err) {
+    throw outOfMemory(err) ?? err;
   } finally {
     await store.close();
   }
+}
+
+/**
+ * DuckDB's "Out of Memory" as a user error that says what to do: a query it cannot spill (a hash
+ * table, the recursive walk that splits a trace of millions of spans into rollouts) needs more
+ * than `GYM_TRACE_MEMORY_LIMIT`. Undefined for any other error.
+ */
+function outOfMemory(err: unknown): TraceUserError | undefined {
+  if (!(err instanceof Error) || !err.message.startsWith('Out of Memory Error')) return undefined;
+  const limit = process.env[MEMORY_LIMIT_ENV] ?? DEFAULT_MEMORY_LIMIT;
+  return new TraceUserError(
+    TRACE_ERROR_CODES.outOfMemory,
+    `DuckDB needed more than its memory limit (${limit}) to read this run: ${err.message.split('\n')[0]}. Run the command again with a higher limit, e.g. ${MEMORY_LIMIT_ENV}=2GB.`,
+    { cause: err },
+  );
 }
 
 /** One line describing a read: files, lines, spans, skipped and malformed (with the first example). */

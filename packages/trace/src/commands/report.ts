@@ -14,6 +14,7 @@ import { findEvidence, readEvidence } from '../evidence/rollout-evidence.js';
 import { ReportTask } from './batch-tasks.js';
 import { derivedResult } from '../store/derived-results.js';
 import { resolvePaths } from './default-paths.js';
+import { storeSpanStats } from './stats.js';
 import { readShape, readStoreInBatches } from './load-batches.js';
 import { withStore } from './load.js';
 import type { InputOptions } from './load.js';
@@ -48,7 +49,11 @@ export async function report(options: ReportOptions, out: CommandOutput): Promis
     // the page's data is computed once per store and options (derived-results.ts); its date is today's
     const data = await withStore(paths, out, (store) =>
       derivedResult(store, 'report', { maxRollouts, maxSpans, maxRows, ...readShape() }, async () => {
-        const task = new ReportTask({ maxRollouts, maxSpans, maxRows });
+        // the statistics table as `stats` keeps it (and reads it back), computed before the walk:
+        // DuckDB's memory is given back before the walk fills JavaScript's, and the walk keeps no
+        // span's duration
+        const stats = await storeSpanStats(store, paths, { type: 'name' });
+        const task = new ReportTask({ maxRollouts, maxSpans, maxRows, stats });
         const read = await readStoreInBatches(store, paths, task);
         // the inputs and the saturation are known once the read is over
         return task.builder.finish(read.stats, { inputs: read.paths, saturation: read.saturation });

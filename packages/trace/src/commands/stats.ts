@@ -5,10 +5,13 @@
  */
 import { compareStats } from '../analyze/compare.js';
 import { computeStats, parseGrouping, StatsAccumulator } from '../analyze/stats.js';
+import type { SpanStats, StatsGrouping } from '../analyze/stats.js';
 import { TRACE_ERROR_CODES, TraceUserError } from '../errors.js';
 import { toJson } from '../render/format.js';
 import { renderComparison, renderStats } from '../render/stats.js';
 import { renderCategoryShares } from '../render/why.js';
+import { derivedResult } from '../store/derived-results.js';
+import type { TraceStore } from '../store/open-store.js';
 import { rolloutTimeSplit } from '../store/rollout-time-split.js';
 import { spanStatsSql } from '../store/stats-sql.js';
 import { resolvePaths } from './default-paths.js';
@@ -48,22 +51,33 @@ export async function stats(options: StatsOptions, out: CommandOutput): Promise<
     }
     const paths = await resolvePaths(options.paths, options.cwd, out);
     const { result, split } = await withStore(paths, out, async (store) => {
+      // the table first: DuckDB's memory is given back before the walk below fills JavaScript's
+      const result = await storeSpanStats(store, paths, by);
       // The split of each rollout needs its tree: walked once per store, then read from the
-      // store's derived table. The per-group numbers come from SQL (the same numbers as from the
-      // trees: test/stats-sql.test.ts), which holds them within DuckDB's memory limit where the
-      // walk would keep every span's duration.
+      // store's derived table.
       const { totals } = await rolloutTimeSplit(store, readShape(), async (onRollouts) => {
         await readStoreInBatches(store, paths, (batch) => onRollouts(batch.rollouts));
       });
-      const split = totals.count > 0 ? totals.finish() : null;
-      const sql = await spanStatsSql(store, by);
-      if (sql !== null) return { result: sql, split };
-      const acc = new StatsAccumulator(by);
-      await readStoreInBatches(store, paths, (batch) => acc.add(batch.set, batch.rollouts, batch.shared));
-      return { result: acc.finish(), split };
+      return { result, split: totals.count > 0 ? totals.finish() : null };
     });
     if (format === 'json') out.write(toJson({ ...result, timeSplit: split }));
     else out.write(renderStats(result, md, options.width) + (split === null ? '' : `\n${renderCategoryShares(split, md, options.width)}`));
     return 0;
+  });
+}
+
+/**
+ * `stats`' per-group table of the store of `paths`, grouped `by`: kept as a derived result
+ * (`store/derived-results.ts`), computed the first time from SQL (the same numbers as from the
+ * trees: test/stats-sql.test.ts), which holds them within DuckDB's memory limit where the walk
+ * would keep every span's duration; by the walk where SQL cannot name the groups as it does.
+ */
+export async function storeSpanStats(store: TraceStore, paths: string[], by: StatsGrouping): Promise<SpanStats> {
+  return derivedResult(store, 'stats', { by, ...readShape() }, async () => {
+    const sql = await spanStatsSql(store, by);
+    if (sql !== null) return sql;
+    const acc = new StatsAccumulator(by);
+    await readStoreInBatches(store, paths, (batch) => acc.add(batch.set, batch.rollouts, batch.shared));
+    return acc.finish();
   });
 }

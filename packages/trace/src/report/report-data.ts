@@ -17,7 +17,7 @@ import { diagnosisSentence } from '../render/diagnosis.js';
 import { TIME_CATEGORIES } from '../analyze/categorize.js';
 import type { TimeCategory } from '../analyze/categorize.js';
 import { StatsAccumulator } from '../analyze/stats.js';
-import type { StatsState } from '../analyze/stats.js';
+import type { SpanStats, StatsState } from '../analyze/stats.js';
 import { outermostOf } from '../assemble/rollouts.js';
 import type { Rollout } from '../assemble/rollouts.js';
 import type { Trace, TraceSet } from '../assemble/trace-model.js';
@@ -118,6 +118,11 @@ export interface ReportDataOptions {
   generatedAt?: Date;
   /** Process saturation read with the spans (default: none recorded). */
   saturation?: SaturationData;
+  /**
+   * The statistics table by span name, computed elsewhere (from SQL, as `stats` computes it):
+   * given, the builder keeps no span's duration. Default: computed from the spans added.
+   */
+  stats?: SpanStats;
 }
 
 /** Default of `maxRows`: a list this long stays quick to embed, parse and sort in the page. */
@@ -133,7 +138,8 @@ export function buildReportData(set: TraceSet, rollouts: readonly Rollout[], rea
 
 /** What a {@link ReportBuilder} holds, as structured-cloneable data (for {@link ReportBuilder.merge} in another thread). */
 export interface ReportState {
-  stats: StatsState;
+  /** Null when the table is given (`ReportDataOptions.stats`). */
+  stats: StatsState | null;
   anomalies: AnomalyState;
   services: string[];
   rootedTraces: number;
@@ -153,7 +159,8 @@ export interface ReportState {
 export class ReportBuilder {
   readonly #options: ReportDataOptions;
   readonly #maxRows: number;
-  readonly #stats = new StatsAccumulator();
+  // null: the table is given to `finish` (`stats`)
+  readonly #stats: StatsAccumulator | null;
   readonly #anomalies = new AnomalyAccumulator({ maxPerKind: 0 });
   readonly #services = new Set<string>();
   // traces are counted where their root is (one batch), not by keeping every trace id: a run of
@@ -170,13 +177,14 @@ export class ReportBuilder {
   constructor(options: ReportDataOptions = {}) {
     this.#options = options;
     this.#maxRows = options.maxRows ?? DEFAULT_MAX_ROWS;
+    this.#stats = options.stats === undefined ? new StatsAccumulator() : null;
     this.#rollouts = new RowTrack(options.maxRollouts ?? 200, options.maxSpans ?? 1000, this.#maxRows);
     this.#traces = new RowTrack(options.maxRollouts ?? 200, options.maxSpans ?? 1000, this.#maxRows);
   }
 
   /** Adds one batch; `shared` as given by `readInBatches` (null for an input read whole). */
   add(set: TraceSet, rollouts: readonly Rollout[], shared: ReadonlySet<string> | null = null): void {
-    this.#stats.add(set, rollouts, shared);
+    this.#stats?.add(set, rollouts, shared);
     this.#anomalies.add(set, rollouts);
     this.#spans += set.spanCount;
     for (const t of set.traces.values()) {
@@ -193,7 +201,7 @@ export class ReportBuilder {
   /** What has been added so far (the typed arrays are copies, free to transfer). */
   state(): ReportState {
     return {
-      stats: this.#stats.state(),
+      stats: this.#stats?.state() ?? null,
       anomalies: this.#anomalies.state(),
       services: [...this.#services],
       rootedTraces: this.#rootedTraces,
@@ -208,7 +216,7 @@ export class ReportBuilder {
 
   /** Adds another builder's {@link state}, as if its batches had been added here after these. */
   merge(s: ReportState): void {
-    this.#stats.merge(s.stats);
+    if (s.stats !== null) this.#stats?.merge(s.stats);
     this.#anomalies.merge(s.anomalies);
     for (const x of s.services) this.#services.add(x);
     this.#rootedTraces += s.rootedTraces;
@@ -221,7 +229,7 @@ export class ReportBuilder {
   }
 
   /** The report data; `late` gives options known only once the read is over (they win over the constructor's). */
-  finish(read: ReadStats | null, late: Pick<ReportDataOptions, 'inputs' | 'saturation'> = {}): ReportData {
+  finish(read: ReadStats | null, late: Pick<ReportDataOptions, 'inputs' | 'saturation' | 'stats'> = {}): ReportData {
     const rowKind = this.#rollouts.count > 0 ? 'rollout' : 'trace';
     const track = rowKind === 'rollout' ? this.#rollouts : this.#traces;
     const origin = this.#origin ?? 0n;
@@ -232,9 +240,10 @@ export class ReportBuilder {
     const { rows, details, listing } = track.finish(origin);
     const split = sums.totals.finish();
     const anomalies = this.#anomalies.finish();
-    const stats = this.#stats
-      .finish()
-      .groups.slice(0, MAX_STATS)
+    const given = late.stats ?? this.#options.stats;
+    if (given === undefined && this.#stats === null) throw new Error('the report was built without its statistics and finished without them');
+    const stats = (given ?? this.#stats!.finish()).groups
+      .slice(0, MAX_STATS)
       .map((g) => ({ name: g.key, count: g.count, errors: g.errorCount, p50: g.p50, p95: g.p95, p99: g.p99, max: g.max, totalSelfMs: g.totalSelfMs }));
     return {
       type: 'gym_trace_report',

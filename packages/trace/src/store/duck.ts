@@ -69,14 +69,32 @@ function loadDuckDB(): typeof import('@duckdb/node-api') {
  * row group a thread), then gives the other statements their threads back.
  */
 export async function onOneThread<T>(connection: DuckDBConnection, work: () => Promise<T>): Promise<T> {
-  const threads = Number((await connection.runAndReadAll(`SELECT current_setting('threads')`)).getRows()[0]![0]);
-  await connection.run('SET threads = 1');
+  return withSettings(connection, { threads: '1' }, work);
+}
+
+/**
+ * Runs `work` with DuckDB's `settings` (name → value, as `SET` takes it), then sets them back as
+ * they were (a memory limit as DuckDB reports it: to a tenth of a MiB).
+ */
+export async function withSettings<T>(connection: DuckDBConnection, settings: Record<string, string>, work: () => Promise<T>): Promise<T> {
+  const names = Object.keys(settings);
+  const before = (await connection.runAndReadAll(`SELECT ${names.map((n) => `current_setting(${sqlString(n)})::VARCHAR`).join(', ')}`)).getRows()[0]!;
+  const set = async (values: readonly unknown[]) => {
+    for (const [i, n] of names.entries()) await connection.run(`SET ${n} = ${sqlString(String(values[i]))}`);
+  };
+  await set(names.map((n) => settings[n]));
   try {
     return await work();
   } finally {
-    await connection.run(`SET threads = ${threads}`);
+    await set(before);
   }
 }
+
+/**
+ * Settings for {@link withSettings}: DuckDB's allocator hands memory freed back to the system past
+ * 16 MiB rather than its default 128 (for a stage that allocates and frees much of the limit).
+ */
+export const FREED_MEMORY_BACK: Readonly<Record<string, string>> = { allocator_flush_threshold: '16MiB', allocator_bulk_deallocation_flush_threshold: '16MiB' };
 
 const UNITS: Record<string, number> = { bytes: 1, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3, tib: 1024 ** 4, kb: 1e3, mb: 1e6, gb: 1e9, tb: 1e12 };
 

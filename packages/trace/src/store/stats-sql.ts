@@ -10,7 +10,7 @@
 import type { DuckDBListValue } from '@duckdb/node-api';
 import type { SpanStats, StatsGroup, StatsGrouping } from '../analyze/stats.js';
 import { ATTR, nsToMs, SPAN } from '../span-record.js';
-import { onOneThread, sqlList, sqlString } from './duck.js';
+import { FREED_MEMORY_BACK, memoryLimitBytes, sqlList, sqlString, withSettings } from './duck.js';
 import type { TraceStore } from './open-store.js';
 import { emptyTableSql } from './store-schema.js';
 
@@ -24,10 +24,24 @@ const PERCENTILES = [50, 90, 95, 99] as const;
  * (two JSON texts of one number, `1.0` and `1`): the caller computes them there.
  */
 export async function spanStatsSql(store: TraceStore, by: StatsGrouping): Promise<SpanStats | null> {
-  // on one thread: each thread's hash tables and sorts count against the memory limit, and with two
-  // a small limit (or a run of tens of millions of spans) ran out of it now and then
-  return onOneThread(store.duck.connection, () => statsOf(store, by));
+  const c = store.duck.connection;
+  // On one thread: each thread's hash tables and sorts count against the memory limit, and with two
+  // a small limit (or a run of tens of millions of spans) ran out of it now and then. Within the
+  // limit less 16 bytes a span, but not below half of it, and with DuckDB's allocator handing
+  // freed memory back to the system past 16 MiB rather than 128: what DuckDB holds beyond its
+  // limit grows with the run (about 350 MB at 20M spans). At 20M spans the stage peaks at
+  // 603 MiB so; under the whole 512MB, with the percentiles by `quantile_disc`, at 1,374 MiB.
+  const limit = await memoryLimitBytes(c);
+  const stage = Math.floor(Math.max(limit * STAGE_SHARE_AT_LEAST, limit - STAGE_BYTES_PER_SPAN * store.stats.spans));
+  const settings = { threads: '1', memory_limit: `${stage}B`, ...FREED_MEMORY_BACK };
+  return withSettings(c, settings, () => statsOf(store, by));
 }
+
+/** The least share of the memory limit {@link spanStatsSql} runs within. */
+const STAGE_SHARE_AT_LEAST = 0.5;
+
+/** What {@link spanStatsSql} leaves of the memory limit per span, for what DuckDB holds beyond it. */
+const STAGE_BYTES_PER_SPAN = 16;
 
 async function statsOf(store: TraceStore, by: StatsGrouping): Promise<SpanStats | null> {
   const c = store.duck.connection;
@@ -74,23 +88,36 @@ async function statsOf(store: TraceStore, by: StatsGrouping): Promise<SpanStats 
     const clip = (from: string, to: string) => `greatest(0, least(${to}, n.end_ns) - greatest(${from}, n.start_ns))`;
     const covered = `CASE WHEN k IS NULL OR k >= 3 OR n.end_ns <= n.start_ns THEN 0 WHEN k = 1 OR a2 <= b1 THEN ${clip('a1', 'b2')} ELSE ${clip('a1', 'b1')} + ${clip('a2', 'b2')} END`;
     const ms = (ns: string) => `${ns}::DOUBLE / 1000000::DOUBLE`;
-    // percentiles of the integer durations, as ms after: the order is the same, the sort cheaper;
-    // one list of fractions: one state per group, where four calls keep four
-    const quantiles = `list_transform(quantile_disc(n.end_ns - n.start_ns, [${PERCENTILES.map((p) => `${p}::DOUBLE / 100::DOUBLE`).join(', ')}]), lambda d: ${ms('d')})`;
+    // percentiles of the integer durations, as ms after (the order is the same, the sort
+    // cheaper), at rank max(1, ⌈p/100·n⌉) as `percentiles.ts` takes them: by a sort of the
+    // durations within each group, which DuckDB holds within its limit and spills beyond it.
+    // (`quantile_disc` keeps each group's durations in lists outside the limit: at 20M spans the
+    // process peaked at 920 MiB in this statement under a limit of 256MB.)
+    const rank = (p: number) => `greatest(1, ceil(${p}::DOUBLE / 100::DOUBLE * n::DOUBLE))`;
+    await c.run(`CREATE OR REPLACE TEMP TABLE gym_quantiles AS
+      SELECT gym_key, list_transform([${PERCENTILES.map((p) => `max(d) FILTER (rn = ${rank(p)})`).join(', ')}], lambda x: ${ms('x')}) AS quantiles FROM (
+        SELECT gym_key, d, row_number() OVER w AS rn, count(*) OVER (PARTITION BY gym_key) AS n FROM (
+          SELECT gym_key, end_ns - start_ns AS d FROM gym_nodes WHERE NOT truncated AND gym_key IS NOT NULL)
+        WINDOW w AS (PARTITION BY gym_key ORDER BY d))
+      GROUP BY gym_key`);
     const rows = (
-      await c.runAndReadAll(`SELECT gym_key, json, count, errors, total::VARCHAR, (self - coalesce(swept.covered, 0))::VARCHAR, quantiles, max FROM (
+      await c.runAndReadAll(`SELECT gym_key, json, count, errors, total::VARCHAR, (self - coalesce(swept.covered, 0))::VARCHAR, gym_quantiles.quantiles, max FROM (
           SELECT gym_key, ${key.json === null ? 'NULL' : 'any_value(gym_key_json)'} AS json, count(*) AS count, count(*) FILTER (err) AS errors, sum(n.end_ns - n.start_ns) AS total,
-            sum(n.end_ns - n.start_ns - ${covered}) AS self, ${quantiles} AS quantiles, ${ms('max(n.end_ns - n.start_ns)')} AS max
+            sum(n.end_ns - n.start_ns - ${covered}) AS self, ${ms('max(n.end_ns - n.start_ns)')} AS max
           FROM gym_nodes n LEFT JOIN gym_kids k ON k.t = n.t AND k.p = n.s
-          WHERE NOT truncated AND gym_key IS NOT NULL GROUP BY gym_key) LEFT JOIN (${sweep}) swept USING (gym_key)`)
+          WHERE NOT truncated AND gym_key IS NOT NULL GROUP BY gym_key) LEFT JOIN (${sweep}) swept USING (gym_key) JOIN gym_quantiles USING (gym_key)`)
     ).getRows();
     const [truncated, ungrouped] = (await c.runAndReadAll(`SELECT count(*) FILTER (truncated), count(*) FILTER (NOT truncated AND gym_key IS NULL) FROM gym_nodes`)).getRows()[0]!;
     // a rollout's wall as `why` counts it: from the collector's CLIENT span around its agent's SERVER span when that is in the input
+    // (the SERVER and CLIENT spans narrowed to the rollouts' parents and theirs first: joined to
+    // every SERVER and CLIENT span, the hash tables of 20M spans did not fit 256MB)
     const [rolloutCount, rolloutWallNs] = (
-      await c.runAndReadAll(`SELECT count(*), coalesce(sum(coalesce(cli.end_ns - cli.start_ns, r.end_ns - r.start_ns)), 0)::VARCHAR FROM gym_nodes r
-        LEFT JOIN gym_nodes srv ON srv.t = r.t AND srv.s = r.p AND srv.kind = 1
-        LEFT JOIN gym_nodes cli ON cli.t = srv.t AND cli.s = srv.p AND cli.kind = 2 AND cli.service <> r.service
-        WHERE r.rollout`)
+      await c.runAndReadAll(`WITH r AS (SELECT t, p, service, start_ns, end_ns FROM gym_nodes WHERE rollout),
+          srv AS (SELECT n.t, n.s, n.p FROM gym_nodes n SEMI JOIN r ON n.t = r.t AND n.s = r.p WHERE n.kind = 1),
+          cli AS (SELECT n.t, n.s, n.service, n.start_ns, n.end_ns FROM gym_nodes n SEMI JOIN srv ON n.t = srv.t AND n.s = srv.p WHERE n.kind = 2)
+        SELECT count(*), coalesce(sum(coalesce(cli.end_ns - cli.start_ns, r.end_ns - r.start_ns)), 0)::VARCHAR FROM r
+        LEFT JOIN srv ON srv.t = r.t AND srv.s = r.p
+        LEFT JOIN cli ON cli.t = srv.t AND cli.s = srv.p AND cli.service <> r.service`)
     ).getRows()[0]!;
     const rolloutWallMs = nsToMs(BigInt(String(rolloutWallNs)));
     const keyed = namedGroups(rows);
@@ -115,7 +142,7 @@ async function statsOf(store: TraceStore, by: StatsGrouping): Promise<SpanStats 
     groups.sort((x, y) => y.totalSelfMs - x.totalSelfMs || (x.key < y.key ? -1 : 1));
     return { type: 'span_stats', by, groups, rolloutCount: Number(rolloutCount), rolloutWallMs, truncatedExcluded: Number(truncated), ungrouped: Number(ungrouped) };
   } finally {
-    await c.run('DROP TABLE IF EXISTS gym_nodes; DROP TABLE IF EXISTS gym_kids');
+    await c.run('DROP TABLE IF EXISTS gym_nodes; DROP TABLE IF EXISTS gym_kids; DROP TABLE IF EXISTS gym_quantiles');
   }
 }
 

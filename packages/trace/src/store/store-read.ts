@@ -19,7 +19,7 @@ import type { MetricPoint } from '../read/metric-points.js';
 import { makeStatus, readEvents, readLinks, serviceOf, spanTiming } from '../read/normalize.js';
 import { ResourceCache } from '../read/resource-cache.js';
 import type { Attributes, SpanEvent, SpanKindName, SpanLink, SpanRecord, SpanResource, SpanSource, StatusCodeName } from '../span-record.js';
-import { memoryLimitBytes, onOneThread, sqlList, sqlString } from './duck.js';
+import { FREED_MEMORY_BACK, memoryLimitBytes, onOneThread, sqlList, sqlString, withSettings } from './duck.js';
 import type { TraceStore } from './open-store.js';
 import { emptyTableSql } from './store-schema.js';
 
@@ -306,6 +306,9 @@ export async function readSpanBatches(store: TraceStore, rows: SpanRows, maxSpan
         unit = u;
         batch.push(rows.batchSpan(texts[i]!));
       }
+      // the chunk's text freed now: a chunk is freed when its wrapper is collected, and wrappers
+      // that outlive a young-generation collection wait for a full one, holding their text
+      chunk.reset();
     }
   };
   // one row a trace, narrow: what tells whether any trace is large, and orders the traces when none is
@@ -313,8 +316,12 @@ export async function readSpanBatches(store: TraceStore, rows: SpanRows, maxSpan
       SELECT trace_id, min(start_ns) AS trace_start, max(start_ns) AS last_start, count(*) AS n, count(start_ns) AS timed FROM ${spansOf(store)} GROUP BY trace_id`);
   const [largest, untimed] = (await c.runAndReadAll(`SELECT coalesce(max(n), 0), coalesce(sum(n - timed), 0) FROM gym_traces`)).getRows()[0]!;
   try {
-    if (Number(largest) <= largeTraceSpans) await inTraceOrder(store, Number(untimed) === 0, take);
-    else await inUnitOrder(store, await splitLargeTraces(store, largeTraceSpans, shared), take);
+    // DuckDB's allocator giving freed memory back past 16 MiB rather than 128: each slice's sort
+    // allocates and frees its share of the limit
+    await withSettings(c, FREED_MEMORY_BACK, async () => {
+      if (Number(largest) <= largeTraceSpans) await inTraceOrder(store, Number(untimed) === 0, take);
+      else await inUnitOrder(store, await splitLargeTraces(store, largeTraceSpans, shared), take);
+    });
   } finally {
     await c.run('DROP TABLE IF EXISTS gym_traces');
   }
