@@ -8,6 +8,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { top } from '../src/commands/top.js';
+import { FileFollower } from '../src/live/follow-files.js';
 import { capture } from './support/capture.js';
 import type { FixtureSpan } from './support/fixtures.js';
 import { AGENT, consoleLine, MODEL, RESOURCES, rolloutSpans, tempDir } from './support/fixtures.js';
@@ -123,5 +124,21 @@ describe('gym trace top', () => {
     execFileSync('tmux', ['send-keys', '-t', session, 'C-c']);
     for (let i = 0; i < 200 && !existsSync(status); i++) await sleep(50);
     assert.equal(readFileSync(status, 'utf8').trim(), '0');
+  });
+});
+
+describe('FileFollower on a backlog', () => {
+  it('reads the files of a run in step: each poll takes the same share of what each file has left', async () => {
+    const line = `${'x'.repeat(99)}\n`; // 100 bytes
+    const d = tempDir({ 'large.log': line.repeat(1000), 'small.log': line.repeat(250) });
+    cleanups.push(d.cleanup);
+    const lines = new Map<string, number>();
+    const follower = new FileFollower([d.dir], (file) => lines.set(file, (lines.get(file) ?? 0) + 1));
+    // a quarter of the large file per poll: byte for byte, the small one would be read whole at once
+    await follower.poll(25_000);
+    assert.equal(lines.get(d.path('large.log')), 250);
+    assert.equal(lines.get(d.path('small.log')), 62); // a quarter of 25,000 bytes; the 63rd line is not whole yet
+    while ((await follower.poll(25_000)) > 0);
+    assert.deepEqual([lines.get(d.path('large.log')), lines.get(d.path('small.log')), follower.behindBytes], [1000, 250, 0]);
   });
 });

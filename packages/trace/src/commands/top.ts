@@ -31,7 +31,7 @@ export interface TopOptions extends InputOptions {
   signal?: AbortSignal;
 }
 
-// While catching up on a long backlog, a frame every this many bytes per file keeps the view moving.
+// While catching up on a long backlog, a frame every this many bytes (of the file furthest behind) keeps the view moving.
 const BYTES_PER_POLL = 64 * 1024 * 1024;
 const CLEAR = '\x1b[H\x1b[J';
 const HIDE_CURSOR = '\x1b[?25l';

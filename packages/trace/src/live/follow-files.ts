@@ -39,15 +39,26 @@ export class FileFollower {
     return this.#behind;
   }
 
-  /** Reads what was appended since the last poll (at most `maxBytes` per file); returns the bytes read. */
+  /**
+   * Reads what was appended since the last poll, at most `maxBytes` from the file furthest behind
+   * and from each other file the same share of what it has left; returns the bytes read. The
+   * files of a run are written side by side, so equal shares keep them at about the same time of
+   * the run: reading them byte for byte, a small file would be done while a large one was at a
+   * fifth, and every rollout begun in the small one would wait in flight for the rest.
+   */
   async poll(maxBytes = Number.POSITIVE_INFINITY): Promise<number> {
-    let read = 0;
-    let behind = 0;
+    const backlog: Array<{ path: string; bytes: number; f: Followed }> = [];
     for (const { path, bytes } of await expandPaths(this.#paths)) {
       let f = this.#files.get(path);
       if (f === undefined || bytes < f.offset) this.#files.set(path, (f = { offset: 0, partial: '', lineNo: 0, decoder: new StringDecoder('utf8') }));
-      if (bytes === f.offset) continue;
-      read += await this.#readNew(path, f, Math.min(bytes, f.offset + maxBytes));
+      if (bytes > f.offset) backlog.push({ path, bytes, f });
+    }
+    const furthest = backlog.reduce((most, { bytes, f }) => Math.max(most, bytes - f.offset), 0);
+    const share = furthest <= maxBytes ? 1 : maxBytes / furthest;
+    let read = 0;
+    let behind = 0;
+    for (const { path, bytes, f } of backlog) {
+      read += await this.#readNew(path, f, Math.min(bytes, f.offset + Math.ceil((bytes - f.offset) * share)));
       behind += Math.max(0, bytes - f.offset);
     }
     this.#behind = behind;
