@@ -5,7 +5,7 @@
  * @module
  */
 import { z } from 'zod';
-import { isPlainObject } from './schema-twin.js';
+import { isJsonObject } from './json.js';
 import { typedSchema } from './typed-schema.js';
 import type { Response, ResponseCreateParamsNonStreaming, ResponseInputItem, ResponseOutputItem, ResponseUsage } from 'openai/resources/responses/responses';
 
@@ -50,13 +50,13 @@ export type ResponsesResult = Partial<Omit<Response, 'output' | 'output_text'>> 
 };
 
 /** `responses_create_params` as a task row, `/run` and `/verify` carry it: an object. */
-export const RESPONSES_CREATE_PARAMS = typedSchema<ResponsesCreateParams>(z.looseObject({}), isPlainObject);
+export const RESPONSES_CREATE_PARAMS = typedSchema<ResponsesCreateParams>(z.looseObject({}), isJsonObject);
 
 /** A model's answer inside a verify request: every output item carries its `type`, which verifiers switch on. */
 export const RESPONSES_RESULT = typedSchema<ResponsesResult>(z.looseObject({ output: z.array(z.looseObject({ type: z.string() })) }), isResponsesResult);
 
 /** True exactly when {@link RESPONSES_RESULT} accepts `value`. */
 export function isResponsesResult(value: unknown): boolean {
-  const output = isPlainObject(value) ? value['output'] : undefined;
-  return Array.isArray(output) && output.every((item) => isPlainObject(item) && typeof item['type'] === 'string');
+  const output = isJsonObject(value) ? value['output'] : undefined;
+  return Array.isArray(output) && output.every((item) => isJsonObject(item) && typeof item['type'] === 'string');
 }

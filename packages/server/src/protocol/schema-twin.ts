@@ -8,6 +8,7 @@
  * @module
  */
 import type { z } from 'zod';
+import { isJsonObject } from './json.js';
 
 /** A twin's answer when zod has to decide. */
 export const UNDECIDED: unique symbol = Symbol('undecided');
@@ -35,11 +36,6 @@ export function quickSafeParse<S extends z.ZodType>(schema: S, value: unknown): 
   return quick === UNDECIDED ? schema.safeParse(value) : { success: true, data: quick as z.output<S> };
 }
 
-/** Whether `value` is what zod takes for an object: not null, not an array. */
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 /**
  * What a `z.looseObject` whose fields all accept `value` returns: a copy with the `fields` first,
  * in the schema's order, then the other keys in the value's. {@link UNDECIDED} for a `__proto__`
@@ -60,5 +56,5 @@ export function looseObjectCopy(value: Record<string, unknown>, fields: readonly
 
 /** The twin of `z.looseObject({})`: any object, copied. */
 export function anyObjectTwin(value: unknown): unknown {
-  return isPlainObject(value) ? looseObjectCopy(value, []) : UNDECIDED;
+  return isJsonObject(value) ? looseObjectCopy(value, []) : UNDECIDED;
 }

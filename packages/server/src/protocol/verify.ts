@@ -6,7 +6,8 @@
  */
 import { z } from 'zod';
 import { isResponsesResult, RESPONSES_CREATE_PARAMS, RESPONSES_RESULT } from './responses.js';
-import { isPlainObject, looseObjectCopy, UNDECIDED, withTwin } from './schema-twin.js';
+import { isJsonObject } from './json.js';
+import { looseObjectCopy, UNDECIDED, withTwin } from './schema-twin.js';
 import type { ResponsesCreateParams, ResponsesResult } from './responses.js';
 
 /** What a verifier receives: the task's create params, the model's answer, any task fields. */
@@ -25,7 +26,7 @@ const REQUEST_FIELDS = ['responses_create_params', 'response'] as const;
 const RESPONSE_FIELDS = [...REQUEST_FIELDS, 'reward'] as const;
 
 function isVerifyRequest(value: unknown): value is Record<string, unknown> {
-  return isPlainObject(value) && isPlainObject(value['responses_create_params']) && isResponsesResult(value['response']);
+  return isJsonObject(value) && isJsonObject(value['responses_create_params']) && isResponsesResult(value['response']);
 }
 
 /** `POST /verify` body. */

@@ -44,11 +44,8 @@ function isObject(value: unknown): value is Json {
  * `"true"`, as the original).
  */
 export function acceptingStream(schema: z.ZodType): z.ZodType<unknown> {
-  // the default Responses schema has a plain-code twin: a valid body (every one on the hot path) skips zod
-  const twin = schema === RESPONSES_REQUEST;
   const accepting = z.unknown().transform((body, ctx) => {
     const streamed = isObject(body) && body['stream'] === true;
-    if (twin && !streamed && isValidResponsesRequest(body)) return parsedResponsesRequest(body as Json);
     const parsed = schema.safeParse(streamed ? Object.fromEntries(Object.entries(body).filter(([key]) => !STREAM_FIELDS.has(key))) : body, { reportInput: true });
     if (!parsed.success) {
       for (const issue of parsed.error.issues) ctx.addIssue(issue as z.core.$ZodRawIssue);
@@ -57,8 +54,9 @@ export function acceptingStream(schema: z.ZodType): z.ZodType<unknown> {
     if (streamed && isObject(parsed.data)) STREAMED.set(parsed.data, { includeUsage: isObject(body['stream_options']) && body['stream_options']['include_usage'] === true });
     return parsed.data;
   });
-  // a valid body has no `stream: true` (the twin of the transform's first branch)
-  return twin ? withTwin(accepting, (body) => (isValidResponsesRequest(body) ? parsedResponsesRequest(body as Json) : UNDECIDED)) : accepting;
+  // the default Responses schema has a plain-code twin: a valid body (every one on the hot path)
+  // skips zod; it has no `stream: true` (the schema takes only false), so a streamed one comes here
+  return schema === RESPONSES_REQUEST ? withTwin(accepting, (body) => (isValidResponsesRequest(body) ? parsedResponsesRequest(body as Json) : UNDECIDED)) : accepting;
 }
 
 /** An AbortSignal that fires when the caller goes away before the answer was completely sent. */

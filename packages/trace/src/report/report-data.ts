@@ -229,7 +229,7 @@ export class ReportBuilder {
   }
 
   /** The report data; `late` gives options known only once the read is over (they win over the constructor's). */
-  finish(read: ReadStats | null, late: Pick<ReportDataOptions, 'inputs' | 'saturation' | 'stats'> = {}): ReportData {
+  finish(read: ReadStats | null, late: Pick<ReportDataOptions, 'inputs' | 'saturation'> = {}): ReportData {
     const rowKind = this.#rollouts.count > 0 ? 'rollout' : 'trace';
     const track = rowKind === 'rollout' ? this.#rollouts : this.#traces;
     const origin = this.#origin ?? 0n;
@@ -240,9 +240,8 @@ export class ReportBuilder {
     const { rows, details, listing } = track.finish(origin);
     const split = sums.totals.finish();
     const anomalies = this.#anomalies.finish();
-    const given = late.stats ?? this.#options.stats;
-    if (given === undefined && this.#stats === null) throw new Error('the report was built without its statistics and finished without them');
-    const stats = (given ?? this.#stats!.finish()).groups
+    // #stats is null exactly when the table was given
+    const stats = (this.#options.stats ?? this.#stats!.finish()).groups
       .slice(0, MAX_STATS)
       .map((g) => ({ name: g.key, count: g.count, errors: g.errorCount, p50: g.p50, p95: g.p95, p99: g.p99, max: g.max, totalSelfMs: g.totalSelfMs }));
     return {
