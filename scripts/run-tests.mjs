@@ -80,7 +80,12 @@ function runPhase(phase, timesFile) {
     `--test-reporter-destination=${timesFile}`,
   ];
   const testArgs = ['--conditions=source', '--import', 'tsx', '--test', ...reporters, '--test-concurrency=2', '--test-timeout=300000', ...phase.files];
-  const child = spawn(process.execPath, testArgs, { cwd: ROOT, stdio: 'inherit' });
+  // without the terminal's size: gym's output narrows to COLUMNS when piped, and a test that needs
+  // a width sets it; one typed in an 80-column terminal must see what CI sees
+  const env = { ...process.env };
+  delete env.COLUMNS;
+  delete env.LINES;
+  const child = spawn(process.execPath, testArgs, { cwd: ROOT, stdio: 'inherit', env });
   return new Promise((resolve) =>
     child.on('exit', (code, signal) => {
       let times;
