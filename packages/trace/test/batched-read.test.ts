@@ -152,4 +152,18 @@ describe('reading a large run in batches', () => {
     const traceId = /trace ([0-9a-f]{32})/.exec(await run((c) => show({ paths: [d.dir], rollout: 'solo' }, c)))![1]!;
     assert.equal(await batched(() => run((c) => show({ paths: [d.dir], rollout: traceId }, c))), await run((c) => show({ paths: [d.dir], rollout: traceId }, c)));
   });
+
+  it('show --slowest finds the slowest rollouts in SQL and draws the same trees as from the whole run', async () => {
+    // rollouts that last 0–400 ms longer than the fixture's, in another order than they start
+    const longer = [0, 300, 100, 400, 200];
+    const spans = longer.flatMap((ms, i) => rolloutSpans({ rolloutId: `r${i}`, atMs: i * 2000 }).map((s) => (s.name === 'POST /run' || s.name === 'gym.rollout' ? { ...s, endMs: s.endMs + ms } : s)));
+    const d = writeRunLogs(spans);
+    cleanups.push(d.cleanup);
+    for (const format of ['text', 'json'] as const) {
+      const whole = await run((c) => show({ paths: [d.dir], slowest: 3, format }, c));
+      assert.equal(await batched(() => run((c) => show({ paths: [d.dir], slowest: 3, format }, c))), whole);
+    }
+    const titles = (await batched(() => run((c) => show({ paths: [d.dir], slowest: 3 }, c)))).match(/^rollout r\d/gm);
+    assert.deepEqual(titles, ['rollout r3', 'rollout r1', 'rollout r4']);
+  });
 });

@@ -12,6 +12,7 @@ import type { Rollout } from '../assemble/rollouts.js';
 import type { TraceSet } from '../assemble/trace-model.js';
 import { sqlList, sqlString } from '../store/duck.js';
 import type { TraceStore } from '../store/open-store.js';
+import { SPAN } from '../span-record.js';
 import { readAllSpans, spanRows } from '../store/store-read.js';
 import { resolvePaths } from './default-paths.js';
 import { batchBytes, largeTraceSpans } from './load-batches.js';
@@ -54,6 +55,27 @@ export async function loadRolloutPartition(options: InputOptions, id: string, ou
     const set = assembleTraces(await readAllSpans(store, await spanRows(store, where), where), { externalParents: part?.external ?? null });
     const rollouts = findRollouts(set);
     return rollouts.some((r) => r.rolloutId === id) ? { set, rollouts } : null;
+  });
+}
+
+/**
+ * The ids of the `n` longest rollouts of a large input (by their `gym.rollout` span, as `show
+ * --slowest` ranks them), found in SQL from the rollout index; null when the input is small enough
+ * to read whole, or when a rollout has no id to find it by (then the caller reads the whole input).
+ */
+export async function slowestRolloutIds(options: InputOptions, n: number, out: CommandOutput): Promise<string[] | null> {
+  const paths = await resolvePaths(options.paths, options.cwd, out);
+  return withStore(paths, out, async (store) => {
+    if (store.stats.bytes <= batchBytes()) return null;
+    const c = store.duck.connection;
+    const rollouts = `read_parquet(${sqlList(store.parts('rollouts'))})`;
+    const [unnamed] = (await c.runAndReadAll(`SELECT count(*) FILTER (rollout_id IS NULL) FROM ${rollouts}`)).getRows()[0]!;
+    if (Number(unnamed) > 0) return null;
+    const rows = await c.runAndReadAll(`SELECT r.rollout_id FROM ${rollouts} r
+      JOIN (SELECT trace_id, span_id, end_ns - start_ns AS d FROM read_parquet(${sqlList(store.parts('spans'))}) WHERE name = ${sqlString(SPAN.ROLLOUT)}) s
+        ON s.trace_id = r.trace_id AND s.span_id = r.span_id
+      ORDER BY s.d DESC NULLS LAST, r.start_ns, r.rollout_id LIMIT ${n}`);
+    return rows.getRows().map(([id]) => String(id));
   });
 }
 

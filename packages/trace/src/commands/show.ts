@@ -8,6 +8,7 @@ import { buildSpanTree } from '../analyze/span-tree.js';
 import { isFailed, verdictOf } from '../analyze/verdict.js';
 import type { RolloutVerdict } from '../analyze/verdict.js';
 import { findTrace, lookupId } from '../assemble/find.js';
+import { assembleTraces } from '../assemble/assemble-traces.js';
 import { findJobs } from '../assemble/jobs.js';
 import type { RunJob } from '../assemble/jobs.js';
 import { outermostOf, subtree } from '../assemble/rollouts.js';
@@ -19,7 +20,7 @@ import { displayService, formatMs, markdownTable, textTable, toJson, wrapProse }
 import { renderTreeMarkdown, renderTreeText, treeToJson } from '../render/tree.js';
 import { findEvidence, readEvidence } from '../evidence/rollout-evidence.js';
 import { renderEvidence } from '../render/evidence.js';
-import { loadRolloutPartition } from './load-rollout.js';
+import { loadRolloutPartition, slowestRolloutIds } from './load-rollout.js';
 import { loadTelemetry } from './load.js';
 import type { InputOptions } from './load.js';
 import { runCommand } from './output.js';
@@ -56,11 +57,16 @@ export async function show(options: ShowOptions, out: CommandOutput): Promise<nu
   return runCommand(out, async () => {
     const selectors = [options.rollout, options.trace, options.slowest, options.failed || undefined].filter((v) => v !== undefined);
     if (selectors.length > 1) throw new TraceUserError(TRACE_ERROR_CODES.badOption, 'Pass at most one of --rollout, --trace, --slowest, --failed.');
+    if (options.slowest !== undefined && (!Number.isInteger(options.slowest) || options.slowest < 1))
+      throw new TraceUserError(TRACE_ERROR_CODES.badOption, `--slowest takes a positive integer, got ${options.slowest}.`);
+    // a large run: the slowest found in SQL and each read as `--rollout` reads one, not the whole run
+    const slowest = options.slowest === undefined ? null : await slowestRolloutIds(options, options.slowest, out);
     const part = options.rollout === undefined ? null : await loadRolloutPartition(options, options.rollout, out);
-    const { set, rollouts, stats } = part === null ? await loadTelemetry(options, out) : { ...part, stats: null };
+    const { set, rollouts, stats } = slowest !== null ? EMPTY : part === null ? await loadTelemetry(options, out) : { ...part, stats: null };
     const format = options.format ?? 'text';
     let views: View[];
-    if (options.rollout !== undefined) {
+    if (slowest !== null) views = await slowestViews(options, slowest, out);
+    else if (options.rollout !== undefined) {
       const hit = lookupId(set, rollouts, options.rollout);
       views = [hit.type === 'rollout' ? rolloutView(hit.rollout) : traceView(hit.trace)];
     } else if (options.trace !== undefined) {
@@ -72,7 +78,6 @@ export async function show(options: ShowOptions, out: CommandOutput): Promise<nu
         ),
       ];
     } else if (options.slowest !== undefined) {
-      if (!Number.isInteger(options.slowest) || options.slowest < 1) throw new TraceUserError(TRACE_ERROR_CODES.badOption, `--slowest takes a positive integer, got ${options.slowest}.`);
       views =
         rollouts.length > 0
           ? [...rollouts]
@@ -129,6 +134,19 @@ export async function show(options: ShowOptions, out: CommandOutput): Promise<nu
 }
 
 // A rollout is drawn from its outermost span: the collector's call around it when recorded.
+/** What `show` reads nothing into: the views come from elsewhere. */
+const EMPTY = { set: assembleTraces([]), rollouts: [] as Rollout[], stats: null };
+
+/** The views of rollouts `ids`, each read from the store as `--rollout` reads one. */
+async function slowestViews(options: ShowOptions, ids: readonly string[], out: CommandOutput): Promise<View[]> {
+  const views: View[] = [];
+  for (const id of ids) {
+    const found = (await loadRolloutPartition(options, id, out))?.rollouts.find((r) => r.rolloutId === id);
+    if (found !== undefined) views.push(rolloutView(found));
+  }
+  return views;
+}
+
 function rolloutView(r: Rollout): View {
   return { title: `rollout ${r.rolloutId}  trace ${r.traceId}`, roots: [outermostOf(r)], rolloutId: r.rolloutId, traceId: r.traceId, verdict: verdictOf(r) };
 }
