@@ -48,17 +48,19 @@ export function formatSummary(result: CollectResult, options: SummaryOptions = {
   lines.push(...describeWriteLosses(result.losses, result.paths));
   if (result.evidence !== undefined) lines.push(`model-call captures: ${result.evidence.files} file(s), ${formatBytes(result.evidence.bytes)} in ${result.evidence.captureDir}`);
   if (result.metrics !== undefined) lines.push(...metricsSummary(result.metrics));
-  if (result.incomplete > 0) {
-    lines.push(
-      result.interrupted
-        ? `interrupted: ${result.incomplete} rollouts not done; run again with --resume to finish them`
-        : `${result.incomplete} rollouts not done; run again with --resume to retry them (at most NEMO_GYM_MAX_ROLLOUT_ATTEMPTS attempts each)`,
-    );
-  }
   const show = (path: string) => {
     const rel = options.cwd === undefined ? path : relative(options.cwd, path);
     return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
   };
+  if (result.incomplete > 0) {
+    // the output named: a run without -o writes a new timestamped file, where --resume finds nothing
+    const resume = `run again with --resume -o ${show(result.paths.output)}`;
+    lines.push(
+      result.interrupted
+        ? `interrupted: ${result.incomplete} rollouts not done; ${resume} to finish them`
+        : `${result.incomplete} rollouts not done; ${resume} to retry them (at most NEMO_GYM_MAX_ROLLOUT_ATTEMPTS attempts each)`,
+    );
+  }
   const failures = result.failed > 0 || result.plan.exhausted > 0 ? `${result.failed} failed this run` : 'none';
   const files: [string, string, string][] = [
     ['rollouts', result.paths.output, ''],

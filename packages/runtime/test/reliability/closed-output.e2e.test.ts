@@ -68,6 +68,7 @@ describe('gym eval run with its stdout closed early', () => {
       assert.match(run.stderr(), /gym: interrupted: no new rollouts start/);
       assert.match(run.stderr(), /gym: stopped by SIGINT \(exit 130\)/);
       assert.match(run.stderr(), /rollouts: \d+ succeeded, 0 failed this run; \d+\/100 complete/, 'the summary reached stderr');
+      assert.ok(run.stderr().includes(`rollouts not done; run again with --resume -o ${out} to finish them`), run.stderr());
       // with --concurrency 2, at most two rollouts were in flight at the Ctrl-C; they finished
       const rows = lines(out).length;
       assert.ok(rows >= doneBefore && rows <= doneBefore + 2, `${rows} rows after Ctrl-C, ${doneBefore} before`);
