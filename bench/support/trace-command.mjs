@@ -41,7 +41,7 @@ const code = await (() => {
     case 'convert':
       return convert({ paths, to: 'otlp-json', out: arg }, out);
     case 'top':
-      // one frame of what the files hold (`--once`), read from the files, not the store
+      // one frame of what the files hold (`--once`): from the store, converting first what it lacks
       return top({ paths, once: true }, out);
     default:
       throw new Error(`unknown command ${command}`);

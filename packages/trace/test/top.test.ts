@@ -4,11 +4,13 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { top } from '../src/commands/top.js';
 import { FileFollower } from '../src/live/follow-files.js';
+import { STORE_DIR_NAME } from '../src/read/expand-paths.js';
 import { capture } from './support/capture.js';
 import type { FixtureSpan } from './support/fixtures.js';
 import { AGENT, consoleLine, MODEL, RESOURCES, rolloutSpans, tempDir } from './support/fixtures.js';
@@ -94,6 +96,39 @@ describe('gym trace top', () => {
     await waitFor((f) => /done 2 {2}failed 0 {2}in flight 0 /.test(f));
     stop.abort();
     assert.equal(await done, 0);
+  });
+
+  it('starts from the store, then follows the files from where it ends', async () => {
+    const run = growingRun();
+    const a = rollout('a-0', 0);
+    const b = rollout('b-0', 50);
+    const f = rollout('f-0', 100, true);
+    // d's model call failed, and its span reaches the model's file after d's gym.rollout is stored
+    const d = rolloutSpans({ rolloutId: 'd-0', atMs: 150 });
+    const late = { ...d.find((s) => s.name === 'gym.model.responses')!, status: { code: 'ERROR', message: 'overloaded' } };
+    const dEarly = d.filter((s) => s.name !== 'gym.model.responses');
+    run.write([...a.running, ...a.rest, ...b.running, ...f.running, ...f.rest, ...dEarly]);
+    const frames: string[] = [];
+    const stop = new AbortController();
+    const done = top({ paths: [run.dir], intervalMs: 50, signal: stop.signal }, { write: (t) => void frames.push(t), error: (t) => assert.fail(t) });
+    const waitFor = async (ok: (frame: string) => boolean) => {
+      for (let i = 0; i < 200 && !ok(frames.at(-1) ?? ''); i++) await sleep(20);
+      assert.ok(ok(frames.at(-1)!), frames.at(-1));
+    };
+    await waitFor((fr) => /done 2 {2}failed 1 {2}in flight 1 /.test(fr));
+    assert.ok(existsSync(join(run.dir, STORE_DIR_NAME, 'manifest.json')), 'top converted the run into its store first');
+    run.write([...b.rest, late]);
+    await waitFor((fr) => /done 2 {2}failed 2 {2}in flight 0 /.test(fr));
+    stop.abort();
+    assert.equal(await done, 0);
+    // the same frame as all of the files read at once, by a store of their own: no line read twice, none missed
+    const copy = tempDir({});
+    cleanups.push(copy.cleanup);
+    for (const name of Object.values(FILES)) copyFileSync(run.path(name), copy.path(name));
+    const whole = capture();
+    assert.equal(await top({ paths: [copy.dir], once: true }, whole), 0, whole.err);
+    assert.equal(frames.at(-1)!.replace(run.dir, '<run>').trimEnd(), whole.out.replace(copy.dir, '<run>').trimEnd());
+    assert.match(whole.out, new RegExp(` ${a.running.length + a.rest.length + b.running.length + b.rest.length + f.running.length + f.rest.length + d.length} spans`));
   });
 
   const tmux = spawnSync('tmux', ['-V']).status === 0;

@@ -52,14 +52,14 @@ export async function loadTelemetry(options: InputOptions, out: CommandOutput): 
 
 /**
  * Opens the store of `paths`, checks that it holds spans (warning about malformed lines), and runs
- * `body` on it.
+ * `body` on it. `requireSpans: false` (a run that may not have begun) takes a store without spans.
  * @throws TraceUserError `GYM_TRACE_NO_SPANS`.
  */
-export async function withStore<T>(paths: string[], out: CommandOutput, body: (store: TraceStore) => Promise<T>): Promise<T> {
+export async function withStore<T>(paths: string[], out: CommandOutput, body: (store: TraceStore) => Promise<T>, { requireSpans = true } = {}): Promise<T> {
   const store = await openStore(paths, out);
   try {
     const stats = store.stats;
-    if (stats.spans === 0)
+    if (stats.spans === 0 && requireSpans)
       throw new TraceUserError(
         TRACE_ERROR_CODES.noSpans,
         `No spans found in ${paths.join(', ')}: ${describeRead(stats)}. Telemetry must be on with the console or OTLP/JSON file exporter (${CONSOLE_TELEMETRY_SWITCH}).`,

@@ -1,20 +1,24 @@
 /**
  * `gym trace top`: follows a run's log files as they grow and redraws, in place, the rollouts done,
  * failed and in flight (with their last finished step), the slowest so far and each process's
- * event loop. Ctrl-C ends it (exit 0). Off a terminal it prints a frame per interval; `--once`
- * reads what is there, prints one frame and exits.
+ * event loop. It starts from the run's store (converting what is new, as every command does) and
+ * follows the files from where the store ends. Ctrl-C ends it (exit 0). Off a terminal it prints a
+ * frame per interval; `--once` reads what is there, prints one frame and exits.
  * @module
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { TRACE_ERROR_CODES, TraceUserError } from '../errors.js';
 import { FileFollower } from '../live/follow-files.js';
-import { LiveRun } from '../live/live-run.js';
+import type { FollowStart } from '../live/follow-files.js';
+import type { LiveRun } from '../live/live-run.js';
+import { liveRunFromStore } from '../live/stored-run.js';
 import { renderTopFrame } from '../live/top-frame.js';
 import { RecordScanner } from '../read/record-scanner.js';
 import { handleRecord } from '../read/records.js';
 import type { RecordHandlers } from '../read/records.js';
 import { ResourceCache } from '../read/resource-cache.js';
 import { resolvePaths } from './default-paths.js';
+import { withStore } from './load.js';
 import type { InputOptions } from './load.js';
 import { runCommand, terminalSafe } from './output.js';
 import type { CommandOutput } from './output.js';
@@ -43,7 +47,7 @@ export async function top(options: TopOptions, out: CommandOutput): Promise<numb
     const intervalMs = options.intervalMs ?? 1000;
     if (!Number.isFinite(intervalMs) || intervalMs < 50) throw new TraceUserError(TRACE_ERROR_CODES.badOption, `--interval takes milliseconds (at least 50), got ${options.intervalMs}.`);
     const paths = await resolvePaths(options.paths, options.cwd, out);
-    const live = new LiveRun();
+    const { live, start } = await fromStore(paths, out);
     const resources = new ResourceCache();
     const scanners = new Map<string, RecordScanner>();
     const handlers: RecordHandlers = {
@@ -52,21 +56,25 @@ export async function top(options: TopOptions, out: CommandOutput): Promise<numb
       malformed: () => undefined,
       skipped: () => undefined,
     };
-    const follower = new FileFollower(paths, (file, line, lineNo) => {
-      let scanner = scanners.get(file);
-      if (scanner === undefined) {
-        scanners.set(
-          file,
-          (scanner = new RecordScanner({
-            skipped: () => undefined,
-            malformed: () => undefined,
-            mayBeRecord: (t) => !t.startsWith('{"') || t.includes('"span_id"') || t.includes('"resourceSpans"') || t.includes('"metric"') || t.includes('"type":"resource"'),
-            record: (obj, at) => handleRecord(obj, { file, line: at }, resources, handlers),
-          })),
-        );
-      }
-      scanner.push(line, lineNo);
-    });
+    const follower = new FileFollower(
+      paths,
+      (file, line, lineNo) => {
+        let scanner = scanners.get(file);
+        if (scanner === undefined) {
+          scanners.set(
+            file,
+            (scanner = new RecordScanner({
+              skipped: () => undefined,
+              malformed: () => undefined,
+              mayBeRecord: (t) => !t.startsWith('{"') || t.includes('"span_id"') || t.includes('"resourceSpans"') || t.includes('"metric"') || t.includes('"type":"resource"'),
+              record: (obj, at) => handleRecord(obj, { file, line: at }, resources, handlers),
+            })),
+          );
+        }
+        scanner.push(line, lineNo);
+      },
+      start,
+    );
     const source = paths.join(' ');
     // the frame shows names read from the files; the screen codes around it are top's own
     const frame = (redraw: boolean) => terminalSafe(renderTopFrame(live.snapshot(), { source, files: follower.files, behindBytes: follower.behindBytes, live: redraw }));
@@ -88,5 +96,12 @@ export async function top(options: TopOptions, out: CommandOutput): Promise<numb
       if (tty) out.write(SHOW_CURSOR);
     }
     return 0;
+  });
+}
+
+/** The live view of what the store of `paths` holds, and where in each file the store ends. */
+async function fromStore(paths: string[], out: CommandOutput): Promise<{ live: LiveRun; start: Map<string, FollowStart> }> {
+  return withStore(paths, out, async (store) => ({ live: await liveRunFromStore(store), start: new Map(store.files.map((f) => [f.path, { offset: f.offset, lineNo: f.lines }])) }), {
+    requireSpans: false,
   });
 }

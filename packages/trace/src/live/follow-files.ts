@@ -5,6 +5,7 @@
  * @module
  */
 import { open } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { expandPaths } from '../read/expand-paths.js';
 
@@ -17,16 +18,25 @@ interface Followed {
   decoder: StringDecoder;
 }
 
+/** Where to start reading a file: a byte offset just after a whole line, and the lines before it. */
+export interface FollowStart {
+  offset: number;
+  lineNo: number;
+}
+
 /** Reads the new lines of `paths` (files or directories, searched as the other commands do) on each {@link FileFollower.poll}. */
 export class FileFollower {
   #paths: readonly string[];
   #files = new Map<string, Followed>();
   #onLine: (file: string, line: string, lineNo: number) => void;
+  #start: ReadonlyMap<string, FollowStart>;
   #behind = 0;
 
-  constructor(paths: readonly string[], onLine: (file: string, line: string, lineNo: number) => void) {
+  /** `start` (by absolute path): files read up to there already, by the store; the others are read from their start. */
+  constructor(paths: readonly string[], onLine: (file: string, line: string, lineNo: number) => void, start: ReadonlyMap<string, FollowStart> = new Map()) {
     this.#paths = paths;
     this.#onLine = onLine;
+    this.#start = start;
   }
 
   /** Number of files followed. */
@@ -50,7 +60,12 @@ export class FileFollower {
     const backlog: Array<{ path: string; bytes: number; f: Followed }> = [];
     for (const { path, bytes } of await expandPaths(this.#paths)) {
       let f = this.#files.get(path);
-      if (f === undefined || bytes < f.offset) this.#files.set(path, (f = { offset: 0, partial: '', lineNo: 0, decoder: new StringDecoder('utf8') }));
+      if (f === undefined || bytes < f.offset) {
+        // a file that shrank below where the store ended was rewritten: read it whole
+        const from = f === undefined ? this.#start.get(resolve(path)) : undefined;
+        const at = from !== undefined && from.offset <= bytes ? from : { offset: 0, lineNo: 0 };
+        this.#files.set(path, (f = { offset: at.offset, partial: '', lineNo: at.lineNo, decoder: new StringDecoder('utf8') }));
+      }
       if (bytes > f.offset) backlog.push({ path, bytes, f });
     }
     const furthest = backlog.reduce((most, { bytes, f }) => Math.max(most, bytes - f.offset), 0);

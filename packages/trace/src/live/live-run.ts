@@ -21,6 +21,8 @@ export interface SlowRollout {
   rolloutId: string;
   durationMs: number;
   failed: boolean;
+  /** Unix ns of its end: of two as slow, the one that ended first is listed first. */
+  endNs: bigint;
 }
 
 /** The last event-loop numbers of one process. */
@@ -53,8 +55,27 @@ export interface LiveSnapshot {
 /** The window the rate is taken over (span time, not wall time: a backlog reads at its own pace). */
 export const RATE_WINDOW_NS = 10_000_000_000n;
 
-const SLOWEST = 5;
-const RECENT_IDS = 200_000;
+/** Finished rollouts listed among the slowest. */
+export const SLOWEST_SHOWN = 5;
+/** Finished rollout ids remembered, to fold in their late spans. */
+export const RECENT_IDS = 200_000;
+
+/** What a run's store already holds, summed up (`stored-run.ts`): {@link LiveRun.restore} starts from it. */
+export interface StoredRunState {
+  /** Spans besides the ones replayed through {@link LiveRun.span}. */
+  spans: number;
+  latestNs: bigint | null;
+  done: number;
+  failed: number;
+  firstEndNs: bigint | null;
+  /** Ends of the rollouts finished within {@link RATE_WINDOW_NS} of the last one, ascending. */
+  recentEnds: bigint[];
+  /** The last {@link RECENT_IDS} rollouts finished (id, failed), the oldest first. */
+  recent: Array<[string, boolean]>;
+  /** The slowest, the slowest first; at most {@link SLOWEST_SHOWN}. */
+  slowest: SlowRollout[];
+  processes: ProcessLoop[];
+}
 
 interface InFlight {
   step: RolloutStep | null;
@@ -113,12 +134,24 @@ export class LiveRun {
     else loop.delayP99Ms = p.value * 1000;
   }
 
+  /** Starts from what a store holds: call it first, then replay the spans of the rollouts still in flight. */
+  restore(state: StoredRunState): void {
+    this.#spans = state.spans;
+    this.#latest = state.latestNs;
+    this.#done = state.done;
+    this.#failed = state.failed;
+    this.#firstEnd = state.firstEndNs;
+    this.#ends = [...state.recentEnds];
+    this.#recent = new Map(state.recent);
+    this.#slowest = state.slowest.slice(0, SLOWEST_SHOWN);
+    this.#loops = new Map(state.processes.map((p) => [p.service, { ...p }]));
+  }
+
   snapshot(): LiveSnapshot {
     const byStep = Object.fromEntries(ROLLOUT_STEPS.map((s) => [s, 0])) as Record<RolloutStep, number>;
     for (const f of this.#inFlight.values()) if (f.step !== null) byStep[f.step]++;
+    this.#dropOldEnds();
     const latest = this.#ends.at(-1);
-    const from = latest === undefined ? 0n : latest - RATE_WINDOW_NS;
-    while (this.#ends.length > 0 && this.#ends[0]! < from) this.#ends.shift();
     return {
       spans: this.#spans,
       done: this.#done,
@@ -148,19 +181,50 @@ export class LiveRun {
     if (this.#recent.size > RECENT_IDS) this.#recent.delete(this.#recent.keys().next().value!);
     if (failed) this.#failed++;
     else this.#done++;
-    this.#ends.push(s.endNs);
+    this.#addEnd(s.endNs);
     if (this.#firstEnd === null || s.endNs < this.#firstEnd) this.#firstEnd = s.endNs;
-    if (this.#ends.length > 1 && s.endNs < this.#ends[this.#ends.length - 2]!) this.#ends.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    if (this.#slowest.length < SLOWEST || s.durationMs > this.#slowest.at(-1)!.durationMs) {
-      this.#slowest.push({ rolloutId: rid, durationMs: s.durationMs, failed });
-      this.#slowest.sort((a, b) => b.durationMs - a.durationMs);
-      this.#slowest.length = Math.min(this.#slowest.length, SLOWEST);
+    if (this.#slowest.length < SLOWEST_SHOWN || s.durationMs >= this.#slowest.at(-1)!.durationMs) {
+      this.#slowest.push({ rolloutId: rid, durationMs: s.durationMs, failed, endNs: s.endNs });
+      // the order the store's summary gives (stored-run.ts), whatever order the files are read in
+      this.#slowest.sort((a, b) => b.durationMs - a.durationMs || (a.endNs < b.endNs ? -1 : a.endNs > b.endNs ? 1 : a.rolloutId < b.rolloutId ? -1 : a.rolloutId > b.rolloutId ? 1 : 0));
+      this.#slowest.length = Math.min(this.#slowest.length, SLOWEST_SHOWN);
     }
+  }
+
+  // Ends stay sorted, and only the rate's window of them is kept: rollouts end out of order, and
+  // a backlog of millions read before the first frame sorted the whole list at each late one.
+  #addEnd(endNs: bigint): void {
+    let lo = this.#ends.length;
+    if (lo > 0 && endNs < this.#ends[lo - 1]!) {
+      let hi = lo - 1;
+      lo = 0;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (this.#ends[mid]! <= endNs) lo = mid + 1;
+        else hi = mid;
+      }
+    }
+    this.#ends.splice(lo, 0, endNs);
+    if (this.#ends.length > 2 * WINDOW_ENDS_KEPT) this.#dropOldEnds();
+  }
+
+  #dropOldEnds(): void {
+    const latest = this.#ends.at(-1);
+    if (latest === undefined) return;
+    const from = latest - RATE_WINDOW_NS;
+    let n = 0;
+    while (n < this.#ends.length && this.#ends[n]! < from) n++;
+    if (n > 0) this.#ends.splice(0, n);
   }
 }
 
-const ELU = 'nodejs.eventloop.utilization';
-const DELAY_P99 = 'nodejs.eventloop.delay.p99';
+// trimming the ends to the window costs a pass over them: done once they are twice this many
+const WINDOW_ENDS_KEPT = 4096;
+
+/** The event-loop metric of a process's utilization (0..1). */
+export const ELU = 'nodejs.eventloop.utilization';
+/** The event-loop metric of a process's delay p99 (seconds). */
+export const DELAY_P99 = 'nodejs.eventloop.delay.p99';
 
 // The step a finished span stands for: by route (SERVER), by URL path (CLIENT), by gym span name.
 function stepOf(s: SpanRecord): RolloutStep | null {
