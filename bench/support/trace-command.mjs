@@ -6,14 +6,14 @@
 // Run: node bench/support/trace-command.mjs <command> <dir> [arg]
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { anomalies, convert, expandPaths, report, show, sql, stats, top, why } from '@gym/trace';
+import { anomalies, convert, expandPaths, push, report, show, sql, stats, top, why } from '@gym/trace';
 
 // what every command but `sql` runs DuckDB with (packages/trace/src/store/duck.ts)
 const DEFAULT_MEMORY_LIMIT = '512MB';
 
 const [command, dir, arg] = process.argv.slice(2);
 if (command === undefined || dir === undefined)
-  throw new Error('usage: trace-command.mjs <store|duckdb-plain|stats|anomalies|why-all|show|sql|report|convert|top> <dir> [rollout id | query | output file]');
+  throw new Error('usage: trace-command.mjs <store|duckdb-plain|stats|anomalies|why-all|show|sql|report|convert|top|push> <dir> [rollout id | query | output file | OTLP/HTTP endpoint]');
 /** @type {import('@gym/trace').CommandOutput} */
 const out = { write: () => undefined, error: (t) => void process.stderr.write(t) };
 const paths = [dir];
@@ -40,6 +40,9 @@ const code = await (() => {
       return report({ paths, out: arg }, out);
     case 'convert':
       return convert({ paths, to: 'otlp-json', out: arg }, out);
+    case 'push':
+      // to a collector, e.g. bench/support/otlp-sink.mjs (which answers every export and keeps nothing)
+      return push({ paths, endpoint: arg }, out);
     case 'top':
       // one frame of what the files hold (`--once`): from the store, converting first what it lacks
       return top({ paths, once: true }, out);
