@@ -14,6 +14,7 @@ import { STORE_DIR_NAME } from '../src/read/expand-paths.js';
 import { capture } from './support/capture.js';
 import type { FixtureSpan } from './support/fixtures.js';
 import { AGENT, consoleLine, MODEL, RESOURCES, rolloutSpans, tempDir } from './support/fixtures.js';
+import { otlpResponsesRequest } from './support/foreign-spans.js';
 import { saturationLines } from './support/metric-lines.js';
 
 const MAIN = fileURLToPath(new URL('./support/cli-main.ts', import.meta.url));
@@ -129,6 +130,48 @@ describe('gym trace top', () => {
     assert.equal(await top({ paths: [copy.dir], once: true }, whole), 0, whole.err);
     assert.equal(frames.at(-1)!.replace(run.dir, '<run>').trimEnd(), whole.out.replace(copy.dir, '<run>').trimEnd());
     assert.match(whole.out, new RegExp(` ${a.running.length + a.rest.length + b.running.length + b.rest.length + f.running.length + f.rest.length + d.length} spans`));
+  });
+
+  it("counts the original's Python console spans and OTLP/JSON lines from the store as from the files", async () => {
+    const run = growingRun();
+    const stop = new AbortController();
+    const frames: string[] = [];
+    // started on files without spans: everything below is read by the file reader as it is appended
+    const done = top({ paths: [run.dir], intervalMs: 50, signal: stop.signal }, { write: (t) => void frames.push(t), error: (t) => assert.fail(t) });
+    const a = rollout('a-0', 0);
+    const b = rollout('b-0', 50);
+    run.write([...a.running, ...a.rest, ...b.running]);
+    // b's verify, failed, as the original's Python exporter prints it (pretty-printed over lines)
+    const python = {
+      name: 'POST /verify',
+      context: { trace_id: '0x4bf92f3577b34da6a3ce929d0e0e4736', span_id: '0x00f067aa0ba902b7' },
+      kind: 'SpanKind.SERVER',
+      parent_id: null,
+      start_time: '2026-01-01T00:00:00.700000Z',
+      end_time: '2026-01-01T00:00:00.900000Z',
+      status: { status_code: 'ERROR', description: 'boom' },
+      attributes: { 'http.route': '/verify', 'nemo.gym.rollout.id': 'b-0' },
+      events: [],
+      links: [],
+      resource: { attributes: { 'service.name': 'nemo-gym/py_tool' } },
+    };
+    appendFileSync(run.path('py_tool.log'), `INFO: started\n${JSON.stringify(python, null, 4)}\n`);
+    // o's gym.rollout span in an OTLP/JSON file (what `gym trace receive` writes)
+    const otlp = JSON.parse(otlpResponsesRequest({ name: 'gym.rollout', kind: 1, attributes: [{ key: 'nemo.gym.rollout.id', value: { stringValue: 'o-0' } }] })) as unknown;
+    appendFileSync(run.path('spans.otlp.jsonl'), JSON.stringify(otlp) + '\n');
+    const waitFor = async (ok: (frame: string) => boolean) => {
+      for (let i = 0; i < 200 && !ok(frames.at(-1) ?? ''); i++) await sleep(20);
+      assert.ok(ok(frames.at(-1)!), frames.at(-1));
+    };
+    await waitFor((fr) => / 5 files /.test(fr) && /done 2 {2}failed 0 {2}in flight 1 /.test(fr) && /verify 1 /.test(fr));
+    stop.abort();
+    assert.equal(await done, 0);
+    const copy = tempDir({});
+    cleanups.push(copy.cleanup);
+    for (const name of [...Object.values(FILES), 'py_tool.log', 'spans.otlp.jsonl']) copyFileSync(run.path(name), copy.path(name));
+    const stored = capture();
+    assert.equal(await top({ paths: [copy.dir], once: true }, stored), 0, stored.err);
+    assert.equal(stored.out.replace(copy.dir, '<run>').trimEnd(), frames.at(-1)!.replace(run.dir, '<run>').trimEnd());
   });
 
   const tmux = spawnSync('tmux', ['-V']).status === 0;
