@@ -25,6 +25,7 @@ import { loadRolloutPartition, slowestRolloutIds } from './load-rollout.js';
 import { loadTelemetry } from './load.js';
 import type { InputOptions } from './load.js';
 import { runCommand } from './output.js';
+import { showLargeRun } from './show-large.js';
 import type { CommandOutput, OutputFormat } from './output.js';
 
 /** Options of {@link show}. At most one of `rollout`, `trace`, `slowest`, `failed`. */
@@ -62,6 +63,8 @@ export async function show(options: ShowOptions, out: CommandOutput): Promise<nu
     if (selectors.length > 1) throw new TraceUserError(TRACE_ERROR_CODES.badOption, 'Pass at most one of --rollout, --trace, --slowest, --failed.');
     if (options.slowest !== undefined && (!Number.isInteger(options.slowest) || options.slowest < 1))
       throw new TraceUserError(TRACE_ERROR_CODES.badOption, `--slowest takes a positive integer, got ${options.slowest}.`);
+    // a large run: the list and the failed walked in batches, not read whole
+    if (options.rollout === undefined && options.trace === undefined && options.slowest === undefined && (await showLargeRun(options, out))) return 0;
     // a large run: the slowest found in SQL and each read as `--rollout` reads one, not the whole run
     const slowest = options.slowest === undefined ? null : await slowestRolloutIds(options, options.slowest, out);
     const part = options.rollout === undefined ? null : await loadRolloutPartition(options, options.rollout, out);
@@ -253,7 +256,14 @@ export interface ListSummary {
 
 function renderList(rollouts: Rollout[], traces: Trace[], jobs: RunJob[], format: OutputFormat, spanCount: number, width: number | undefined): string {
   const jobEntries = jobs.map((j) => listJob(j.trace.traceId, j.node.span.spanId, j.rollouts));
-  const traceEntry = (t: Trace) => listTrace(t.traceId, t.durationMs, t.nodes.size, t.roots.map((n) => n.span.name), t.services);
+  const traceEntry = (t: Trace) =>
+    listTrace(
+      t.traceId,
+      t.durationMs,
+      t.nodes.size,
+      t.roots.map((n) => n.span.name),
+      t.services,
+    );
   if (format === 'json') return toJson({ type: 'list', rollouts: rollouts.map(rolloutEntry), traces: traces.map(traceEntry), jobs: jobEntries });
   const first = rollouts.slice(0, LIST_LIMIT).map(rolloutEntry);
   return renderListSummary(
