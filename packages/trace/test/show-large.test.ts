@@ -69,28 +69,30 @@ function oneJobTraceRun(): string {
   return runOf(asExported(spans.map((s) => (s === failed ? { ...s, status: { code: 'ERROR', message: 'timeout' } } : s))));
 }
 
+/** A trace without rollouts: a root and `children` spans under it, by default the root's in another file. */
+function plainTrace(name: string, atMs: number, children: number, o: { failedChild?: number; rootEndMs?: number; rootService?: string; childService?: string } = {}): FixtureSpan[] {
+  const traceId = nextId(16);
+  const root = bare(name, nextId(8), null, atMs, o.rootEndMs ?? atMs + 100, { traceId, service: o.rootService ?? MODEL });
+  const kids = Array.from({ length: children }, (_, i) =>
+    bare(`step ${i}`, nextId(8), root.spanId, atMs + i, atMs + i + 5, {
+      traceId,
+      service: o.childService ?? (o.rootService === RESOURCES ? MODEL : RESOURCES),
+      ...(i === o.failedChild ? { status: { code: 'ERROR', message: 'no' } } : {}),
+    }),
+  );
+  return [root, ...kids];
+}
+
 // (d) traces without rollouts, in another order in the files than by their start: failed ones
 // (one large enough to be split, its root in the file read last; a leaf), and two that start together
 function tracesOnlyRun(): string {
-  const trace = (name: string, atMs: number, children: number, o: { failedChild?: number; rootEndMs?: number; rootService?: string } = {}): FixtureSpan[] => {
-    const traceId = nextId(16);
-    const root = bare(name, nextId(8), null, atMs, o.rootEndMs ?? atMs + 100, { traceId, service: o.rootService ?? MODEL });
-    const kids = Array.from({ length: children }, (_, i) =>
-      bare(`step ${i}`, nextId(8), root.spanId, atMs + i, atMs + i + 5, {
-        traceId,
-        service: o.rootService === RESOURCES ? MODEL : RESOURCES,
-        ...(i === o.failedChild ? { status: { code: 'ERROR', message: 'no' } } : {}),
-      }),
-    );
-    return [root, ...kids];
-  };
   return runOf(
     asExported([
-      ...trace('late start, first written', 50, 1, { failedChild: 0, rootEndMs: 60 }),
-      ...trace('split', 10, 6, { failedChild: 4, rootService: RESOURCES }),
-      ...trace('leaf', 30, 0, { rootEndMs: 130 }).map((s) => ({ ...s, status: { code: 'ERROR', message: 'lost' } })),
-      ...trace('early', 0, 3),
-      ...trace('same start', 10, 2),
+      ...plainTrace('late start, first written', 50, 1, { failedChild: 0, rootEndMs: 60 }),
+      ...plainTrace('split', 10, 6, { failedChild: 4, rootService: RESOURCES }),
+      ...plainTrace('leaf', 30, 0, { rootEndMs: 130 }).map((s) => ({ ...s, status: { code: 'ERROR', message: 'lost' } })),
+      ...plainTrace('early', 0, 3),
+      ...plainTrace('same start', 10, 2),
     ]),
   );
 }
@@ -102,8 +104,8 @@ async function output(options: ShowOptions): Promise<string> {
 }
 
 /** What the large path prints (asserting that it took the run), with the tiny batch size. */
-async function large(options: ShowOptions): Promise<string> {
-  process.env[BATCH_ENV] = TINY_BATCH_MIB;
+async function large(options: ShowOptions, mib = TINY_BATCH_MIB): Promise<string> {
+  process.env[BATCH_ENV] = mib;
   try {
     const c = capture();
     assert.equal(await showLargeRun(options, c), true, 'the run is walked in batches');
@@ -118,12 +120,12 @@ async function large(options: ShowOptions): Promise<string> {
 
 const FORMATS: OutputFormat[] = ['text', 'markdown', 'json'];
 
-async function sameAsWhole(dir: string, failed: boolean): Promise<Record<OutputFormat, string>> {
+async function sameAsWhole(dir: string, failed: boolean, mib = TINY_BATCH_MIB): Promise<Record<OutputFormat, string>> {
   const got = {} as Record<OutputFormat, string>;
   for (const format of FORMATS) {
     const options = { paths: [dir], format, failed, width: 200 };
     const whole = await output(options);
-    assert.equal(await large(options), whole, `${failed ? '--failed' : 'the list'} as ${format}`);
+    assert.equal(await large(options, mib), whole, `${failed ? '--failed' : 'the list'} as ${format}`);
     got[format] = whole;
   }
   return got;
@@ -173,6 +175,20 @@ describe('show on a run too large to read whole', () => {
       failed.text.match(/^trace \S+ {2}\d+ spans/gm)?.map((t) => t.split(' ').at(-2)),
       ['7', '2', '1'],
     );
+  });
+
+  it('takes the first line of a split trace from all its subtrees when several share a batch', async () => {
+    // 0.4 MiB: traces of more than 51 spans split, batches of 26 spans; the run is larger
+    const dir = runOf(
+      asExported([
+        ...Array.from({ length: 250 }, (_, i) => plainTrace(`t${i}`, 20 + i, 4, { failedChild: i % 50 === 0 ? 1 : undefined })).flat(),
+        // its root written after its children, and after the lines of other traces
+        ...plainTrace('split', 21, 60, { failedChild: 30, childService: MODEL, rootEndMs: 400 }),
+      ]),
+    );
+    await sameAsWhole(dir, false, '0.4');
+    const failed = await sameAsWhole(dir, true, '0.4');
+    assert.match(failed.text, /^trace \S+ {2}61 spans/m);
   });
 
   it('says so when nothing failed', async () => {
