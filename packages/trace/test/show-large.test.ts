@@ -181,8 +181,8 @@ describe('show on a run too large to read whole', () => {
     // 0.4 MiB: traces of more than 51 spans split, batches of 26 spans; the run is larger
     const dir = runOf(
       asExported([
-        ...Array.from({ length: 250 }, (_, i) => plainTrace(`t${i}`, 20 + i, 4, { failedChild: i % 50 === 0 ? 1 : undefined })).flat(),
-        // its root written after its children, and after the lines of other traces
+        ...Array.from({ length: 250 }, (_, i) => plainTrace(`t${i}`, 20 + i, 4, { failedChild: i % 50 === 0 ? 1 : undefined, childService: MODEL })).flat(),
+        // in one file with the others, its root written after its children and the lines of other traces
         ...plainTrace('split', 21, 60, { failedChild: 30, childService: MODEL, rootEndMs: 400 }),
       ]),
     );
