@@ -198,7 +198,9 @@ class RunWalk {
         t.roots.sort(byStart).map((r) => r.name),
         [...t.services].sort(),
       );
-    this.#traces.add([t.no, t.firstPos], this.#failedOnly ? '' : toJsonElement(entry));
+    // the text lists traces only when there are no rollouts
+    const listed = !this.#failedOnly && (this.#style.format === 'json' || this.#rolloutCount === 0);
+    this.#traces.add([t.no, t.firstPos], listed ? this.#entryText(entry) : '');
     if (t.failed && this.#rolloutCount === 0) {
       if (t.parts === 1) this.#failedTraces.add([t.no], t.failedView!);
       else this.#rereads.push({ traceId: t.traceId, no: t.no });
@@ -217,8 +219,13 @@ class RunWalk {
     if (!this.#failedOnly) {
       const entry = rolloutEntry(r);
       if (entry.connections.opened > 0) this.#cold++;
-      this.#rollouts.add(keys, toJsonElement(entry));
+      this.#rollouts.add(keys, this.#entryText(entry));
     } else if (isFailed(verdictOf(r))) this.#rollouts.add(keys, this.#viewText(rolloutView(r)));
+  }
+
+  /** An entry of the list: an element of its JSON, or, for the text, what the first rows are made of. */
+  #entryText(entry: ListRollout | ListTrace): string {
+    return this.#style.format === 'json' ? toJsonElement(entry, { plain: true }) : JSON.stringify(entry);
   }
 
   /** A failed view as the output takes it: an element of `views`, or a tree's text. */

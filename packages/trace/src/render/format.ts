@@ -218,9 +218,11 @@ function jsonReplacer(_k: string, v: unknown): unknown {
  * The text {@link toJson} gives `value` as an element of an array that is a field of the top
  * object (indented two levels), for {@link writeJsonObject}.
  */
-export function toJsonElement(value: unknown): string {
-  // JSON text holds no raw newline inside a string: each one starts a line to indent
-  return JSON.stringify(value, jsonReplacer, 2).replaceAll('\n', '\n    ');
+export function toJsonElement(value: unknown, { plain = false } = {}): string {
+  // `plain`: the value holds no bigint, Set or Map, and is written without calling the replacer
+  // on every key (most of the time of a large run's list). JSON text holds no raw newline inside
+  // a string: each one starts a line to indent.
+  return (plain ? JSON.stringify(value, null, 2) : JSON.stringify(value, jsonReplacer, 2)).replaceAll('\n', '\n    ');
 }
 
 /**
