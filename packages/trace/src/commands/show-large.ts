@@ -39,16 +39,18 @@ export async function showLargeRun(options: ShowOptions, out: CommandOutput): Pr
   const paths = await resolvePaths(options.paths, options.cwd, out);
   return withStore(paths, out, async (store) => {
     if (store.stats.bytes <= batchBytes()) return false;
+    const style = viewStyle(options);
     const dir = await mkdtemp(join(tmpdir(), 'gym-trace-show-'));
-    const walk = new RunWalk(store, dir, options.failed === true, viewStyle(options));
+    let walk: RunWalk | null = null;
     try {
-      await readStoreInBatches(store, paths, (batch) => walk.add(batch));
+      walk = new RunWalk(store, dir, options.failed === true, style);
+      await readStoreInBatches(store, paths, (batch) => walk!.add(batch));
       walk.finish();
       if (options.failed === true) await walk.writeFailed(out);
       else return await walk.writeList(out);
       return true;
     } finally {
-      walk.close();
+      walk?.close();
       await rm(dir, { recursive: true, force: true });
     }
   });
