@@ -8,6 +8,7 @@ import type { OutputFormat } from '../src/commands/output.js';
 import { show } from '../src/commands/show.js';
 import type { ShowOptions } from '../src/commands/show.js';
 import { showLargeRun } from '../src/commands/show-large.js';
+import { JsonElements, toJson, toJsonElement, writeJsonObject } from '../src/render/format.js';
 import { capture } from './support/capture.js';
 import { bare, defaultPresetSpans, linkedRolloutSpans, MODEL, nextId, RESOURCES, rolloutSpans, writeRunLogs } from './support/fixtures.js';
 import type { FixtureSpan } from './support/fixtures.js';
@@ -194,5 +195,26 @@ describe('show on a run too large to read whole', () => {
   it('says so when nothing failed', async () => {
     const dir = runOf(linkedRolloutSpans(['ok0', 'ok1']));
     for (const format of ['text', 'json'] as const) assert.equal(await large({ paths: [dir], failed: true, format }), await output({ paths: [dir], failed: true, format }));
+  });
+
+  it("writes an object's arrays element by element in toJson's bytes", async () => {
+    const cases: Array<Record<string, unknown>> = [
+      {},
+      { type: 'list', rollouts: [], jobs: [] },
+      {
+        type: 'show',
+        views: [
+          { id: 1n, tree: { children: [{ name: 'a\nb', set: new Set([1]) }] }, none: null },
+          { empty: {}, list: [] },
+        ],
+      },
+      { nested: { deep: [1, [2, { x: new Map([['k', 2n]]) }]] }, items: ['x'] },
+    ];
+    for (const value of cases) {
+      let text = '';
+      const fields = Object.entries(value).map(([k, v]) => [k, Array.isArray(v) ? new JsonElements(v.map((e) => toJsonElement(e))) : v] as const);
+      await writeJsonObject(fields, (t) => (text += t));
+      assert.equal(text, toJson(value));
+    }
   });
 });
