@@ -10,6 +10,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { connectionsOf } from '../analyze/cold-start.js';
 import { isFailed, verdictOf } from '../analyze/verdict.js';
 import { assembleTraces } from '../assemble/assemble-traces.js';
 import { outermostOf } from '../assemble/rollouts.js';
@@ -105,6 +106,15 @@ class RunWalk {
   readonly #jobTraces = new Set<string>();
   /** Rollouts by what ties them to a job: their links' span ids, and their trace when it holds a job. */
   readonly #jobTies = new Map<string, number>();
+  /** The text's rows: the first rollouts (and traces, in a run without rollouts), kept in memory. */
+  readonly #firstRollouts = new FirstOf<{ startNs: bigint; trace: TraceInProgress; pos: bigint; entry: ListRollout }>(
+    (r) => r.startNs,
+    (a, b) => compare(a.trace.firstPos, b.trace.firstPos) || compare(a.pos, b.pos),
+  );
+  readonly #firstTraces = new FirstOf<{ firstPos: bigint; entry: ListTrace }>(
+    (t) => t.firstPos,
+    () => 0,
+  );
   #rolloutCount = 0;
   #cold = 0;
   #traceCount = 0;
@@ -126,12 +136,12 @@ class RunWalk {
   }
 
   add(batch: Batch): void {
-    const traceNo = new Map<string, number>();
-    for (const trace of batch.set.traces.values()) traceNo.set(trace.traceId, this.#addTracePart(trace, batch.shared));
-    for (const r of batch.rollouts) this.#addRollout(r, traceNo.get(r.traceId)!);
+    const traces = new Map<string, TraceInProgress>();
+    for (const trace of batch.set.traces.values()) traces.set(trace.traceId, this.#addTracePart(trace, batch.shared));
+    for (const r of batch.rollouts) this.#addRollout(r, traces.get(r.traceId)!);
   }
 
-  #addTracePart(trace: Trace, shared: ReadonlySet<string> | null): number {
+  #addTracePart(trace: Trace, shared: ReadonlySet<string> | null): TraceInProgress {
     let t = this.#current;
     if (t === null || t.traceId !== trace.traceId) {
       this.#finishTrace();
@@ -183,7 +193,7 @@ class RunWalk {
       t.failed = true;
       t.failedView ??= this.#viewText(traceView(trace));
     }
-    return t.no;
+    return t;
   }
 
   #finishTrace(): void {
@@ -200,16 +210,17 @@ class RunWalk {
         t.roots.sort(byStart).map((r) => r.name),
         [...t.services].sort(),
       );
+    const json = !this.#failedOnly && this.#style.format === 'json';
+    this.#traces.add([t.no, t.firstPos], json ? toJsonElement(entry, { plain: true }) : '');
     // the text lists traces only when there are no rollouts
-    const listed = !this.#failedOnly && (this.#style.format === 'json' || this.#rolloutCount === 0);
-    this.#traces.add([t.no, t.firstPos], listed ? this.#entryText(entry) : '');
+    if (!this.#failedOnly && !json && this.#rolloutCount === 0 && this.#firstTraces.wants(t.firstPos)) this.#firstTraces.add({ firstPos: t.firstPos, entry });
     if (t.failed && this.#rolloutCount === 0) {
       if (t.parts === 1) this.#failedTraces.add([t.no], t.failedView!);
       else this.#rereads.push({ traceId: t.traceId, no: t.no });
     }
   }
 
-  #addRollout(r: Rollout, traceNo: number): void {
+  #addRollout(r: Rollout, trace: TraceInProgress): void {
     this.#rolloutCount++;
     const links =
       outermostOf(r)
@@ -217,17 +228,20 @@ class RunWalk {
         .join(' ') ?? '';
     const tie = `${links}\n${this.#jobTraces.has(r.traceId) ? r.traceId : ''}`;
     this.#jobTies.set(tie, (this.#jobTies.get(tie) ?? 0) + 1);
-    const keys = [r.node.span.startNs, traceNo, this.#posOf(r.node)];
-    if (!this.#failedOnly) {
+    const startNs = r.node.span.startNs;
+    const pos = this.#posOf(r.node);
+    const keys = [startNs, trace.no, pos];
+    if (this.#failedOnly) {
+      if (isFailed(verdictOf(r))) this.#rollouts.add(keys, this.#viewText(rolloutView(r)));
+    } else if (this.#style.format === 'json') {
       const entry = rolloutEntry(r);
       if (entry.connections.opened > 0) this.#cold++;
-      this.#rollouts.add(keys, this.#entryText(entry));
-    } else if (isFailed(verdictOf(r))) this.#rollouts.add(keys, this.#viewText(rolloutView(r)));
-  }
-
-  /** An entry of the list: an element of its JSON, or, for the text, what the first rows are made of. */
-  #entryText(entry: ListRollout | ListTrace): string {
-    return this.#style.format === 'json' ? toJsonElement(entry, { plain: true }) : JSON.stringify(entry);
+      this.#rollouts.add(keys, toJsonElement(entry, { plain: true }));
+    } else if (this.#firstRollouts.wants(startNs)) {
+      const entry = rolloutEntry(r);
+      if (entry.connections.opened > 0) this.#cold++;
+      this.#firstRollouts.add({ startNs, trace, pos, entry });
+    } else if (connectionsOf(outermostOf(r)).opened > 0) this.#cold++;
   }
 
   /** A failed view as the output takes it: an element of `views`, or a tree's text. */
@@ -262,37 +276,27 @@ class RunWalk {
   /** Writes the list; false when the whole read shows one rollout or trace instead (nothing written). */
   async writeList(out: CommandOutput): Promise<boolean> {
     if (this.#rolloutCount === 1 || (this.#rolloutCount === 0 && this.#traceCount === 1)) return false;
-    const c = this.#store.duck.connection;
-    const rollouts = (limit: string) =>
-      this.#rollouts.texts(c, `SELECT r.off, r.len FROM ${this.#rollouts.table()} r JOIN ${this.#traces.table()} t USING (trace_no) ORDER BY r.start_ns, t.first_pos, r.pos ${limit}`);
-    const traces = (limit: string) => this.#traces.texts(c, `SELECT off, len FROM ${this.#traces.table()} ORDER BY first_pos, trace_no ${limit}`);
-    const write = (text: string) => out.write(text);
     if (this.#style.format === 'json') {
-      await writeJsonObject(
-        [
-          ['type', 'list'],
-          ['rollouts', new JsonElements(rollouts(''))],
-          ['traces', new JsonElements(traces(''))],
-          ['jobs', this.#listJobs()],
-        ],
-        write,
-      );
+      const c = this.#store.duck.connection;
+      const rollouts = this.#rollouts.texts(c, `SELECT r.off, r.len FROM ${this.#rollouts.table()} r JOIN ${this.#traces.table()} t USING (trace_no) ORDER BY r.start_ns, t.first_pos, r.pos`);
+      const traces = this.#traces.texts(c, `SELECT off, len FROM ${this.#traces.table()} ORDER BY first_pos, trace_no`);
+      const fields = [
+        ['type', 'list'],
+        ['rollouts', new JsonElements(rollouts)],
+        ['traces', new JsonElements(traces)],
+        ['jobs', this.#listJobs()],
+      ] as const;
+      await writeJsonObject(fields, (text) => out.write(text));
       return true;
     }
-    const first = async <T>(texts: AsyncIterable<string>) => {
-      const entries: T[] = [];
-      for await (const text of texts) entries.push(JSON.parse(text) as T);
-      return entries;
-    };
-    const limit = `LIMIT ${LIST_LIMIT}`;
     const summary = {
       rollouts: this.#rolloutCount,
       traces: this.#traceCount,
       spans: this.#store.stats.spans,
       jobs: this.#listJobs(),
       cold: this.#cold,
-      firstRollouts: await first<ListRollout>(rollouts(limit)),
-      firstTraces: this.#rolloutCount > 0 ? [] : await first<ListTrace>(traces(limit)),
+      firstRollouts: this.#firstRollouts.first().map((r) => r.entry),
+      firstTraces: this.#rolloutCount > 0 ? [] : this.#firstTraces.first().map((t) => t.entry),
     };
     out.write(renderListSummary(summary, this.#style.format, this.#style.width));
     return true;
@@ -337,6 +341,45 @@ class RunWalk {
     this.#rollouts.close();
     this.#failedTraces.close();
   }
+}
+
+/**
+ * The first {@link LIST_LIMIT} of what the walk meets, by a place (a rollout's start, a trace's
+ * first line) and then `ties`, kept in memory: those placed after the first {@link LIST_LIMIT}
+ * are dropped as the walk goes. Ties at the bound stay until the end, when `ties` can order them
+ * (a rollout's trace may be split, its first line known when its last part is read).
+ */
+class FirstOf<T> {
+  #kept: T[] = [];
+  #bound: bigint | null = null;
+  // (many at the bound: kept twice as many before the next sort)
+  #sortAt = 2 * LIST_LIMIT;
+
+  constructor(
+    readonly placeOf: (x: T) => bigint,
+    readonly ties: (a: T, b: T) => number,
+  ) {}
+
+  /** False when something at `place` cannot be among the first. */
+  wants(place: bigint): boolean {
+    return this.#bound === null || place <= this.#bound;
+  }
+
+  add(x: T): void {
+    this.#kept.push(x);
+    if (this.#kept.length < this.#sortAt) return;
+    this.#kept.sort(this.#order);
+    const bound = (this.#bound = this.placeOf(this.#kept[LIST_LIMIT - 1]!));
+    this.#kept = this.#kept.filter((k) => this.placeOf(k) <= bound);
+    this.#sortAt = 2 * Math.max(LIST_LIMIT, this.#kept.length);
+  }
+
+  /** The first, in order. */
+  first(): T[] {
+    return this.#kept.sort(this.#order).slice(0, LIST_LIMIT);
+  }
+
+  readonly #order = (a: T, b: T): number => compare(this.placeOf(a), this.placeOf(b)) || this.ties(a, b);
 }
 
 /** A root of the whole trace: without a parent, or an orphan (a root of a part under a split root has its parent elsewhere). */
