@@ -10,7 +10,7 @@ import type { ShowOptions } from '../src/commands/show.js';
 import { showLargeRun } from '../src/commands/show-large.js';
 import { JsonElements, toJson, toJsonElement, writeJsonObject } from '../src/render/format.js';
 import { capture } from './support/capture.js';
-import { bare, defaultPresetSpans, linkedRolloutSpans, MODEL, nextId, RESOURCES, rolloutSpans, writeRunLogs } from './support/fixtures.js';
+import { bare, defaultPresetSpans, DRIVER, linkedRolloutSpans, MODEL, nextId, RESOURCES, rolloutSpans, writeRunLogs } from './support/fixtures.js';
 import type { FixtureSpan } from './support/fixtures.js';
 import { phasedRolloutSpans } from './support/phased-rollouts.js';
 
@@ -48,7 +48,8 @@ function perRolloutRun(): string {
       // the batches take traces that start together by their id: here the reverse of the files' order
       ...failing(rolloutSpans({ rolloutId: 'e0', atMs: 500, traceId: 'f'.repeat(32) }), 'gym.model.responses', 'overloaded'),
       ...rolloutSpans({ rolloutId: 'nv', atMs: 500, noVerify: true, traceId: '8'.repeat(32) }),
-      ...rolloutSpans({ rolloutId: 'tie', atMs: 500, traceId: '1'.repeat(32) }),
+      // and this one's trace first in the files, though its gym.rollout span is written last
+      ...rolloutSpans({ rolloutId: 'tie', atMs: 500, traceId: '1'.repeat(32) }).map((s) => (s.name === 'HTTP POST' ? { ...s, endMs: s.startMs + 1 } : s)),
       ...failing(rolloutSpans({ rolloutId: 'e1', atMs: 300 }), 'POST /get_weather'),
       ...linkedRolloutSpans(['l0', 'l1', 'l2']),
     ]),
@@ -60,6 +61,25 @@ function manyRolloutsRun(): string {
   const ids = Array.from({ length: 64 }, (_, i) => `m${String(i).padStart(2, '0')}`);
   const spans = linkedRolloutSpans(ids).map((s) => ({ ...s, startMs: s.startMs - (s.startMs % 300), endMs: s.endMs + (s.startMs % 7) }));
   return runOf(asExported(failing(spans, 'gym.verify').map((s, i) => (s.name === 'gym.verify' && i % 3 !== 0 ? { ...s, status: { code: 'OK' } } : s))));
+}
+
+// 110 rollouts that start at the same instant: 100 whose traces start first (the collector's call
+// queued long before), then 10 whose traces are first in the files; and two later ones that
+// opened connections
+function tiedRolloutsRun(): string {
+  const rollout = (id: string, clientAtMs: number): FixtureSpan[] => {
+    const traceId = nextId(16);
+    const client = { ...bare('HTTP POST', nextId(8), null, clientAtMs, 3000, { traceId, service: DRIVER }), kind: 'CLIENT' as const };
+    return [client, ...rolloutSpans({ rolloutId: id, traceId, atMs: 1000, parentSpanId: client.spanId })];
+  };
+  return runOf(
+    asExported([
+      ...Array.from({ length: 10 }, (_, i) => rollout(`first-in-files-${i}`, 500)).flat(),
+      ...Array.from({ length: 100 }, (_, i) => rollout(`first-started-${i}`, 0)).flat(),
+      ...phasedRolloutSpans({ rolloutId: 'cold0', atMs: 5000, model: { serverMs: 30, connectMs: 3 } }),
+      ...phasedRolloutSpans({ rolloutId: 'cold1', atMs: 6000, tool: { serverMs: 5, connectMs: 2 } }),
+    ]),
+  );
 }
 
 // (c) the older shape: every rollout under one gym.job trace, one of them failed
@@ -137,7 +157,7 @@ describe('show on a run too large to read whole', () => {
     const dir = perRolloutRun();
     const list = await sameAsWhole(dir, false);
     assert.match(list.text, /^10 rollouts in 11 traces/);
-    assert.deepEqual(list.text.match(/^(e0|nv|tie) /gm), ['e0 ', 'nv ', 'tie ']);
+    assert.deepEqual(list.text.match(/^(e0|nv|tie) /gm), ['tie ', 'e0 ', 'nv ']);
     assert.match(list.text, /rollouts? opened new connections/);
     assert.match(list.text, /The run's job \(gym\.job, 3 rollouts\)/);
     const failed = await sameAsWhole(dir, true);
@@ -152,6 +172,12 @@ describe('show on a run too large to read whole', () => {
     assert.equal((JSON.parse(list.json) as { rollouts: unknown[] }).rollouts.length, 64);
     const failed = await sameAsWhole(dir, true);
     assert.ok((JSON.parse(failed.json) as { views: unknown[] }).views.length > 10);
+  });
+
+  it('keeps the rollouts that start with the 50th until their traces say which come first', async () => {
+    const list = await sameAsWhole(tiedRolloutsRun(), false);
+    assert.equal(list.text.match(/^first-in-files-/gm)?.length, 10);
+    assert.match(list.text, /^2 rollouts opened new connections/m);
   });
 
   it('counts the job and its trace once when every rollout sits under one gym.job trace', async () => {
