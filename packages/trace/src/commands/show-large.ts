@@ -2,9 +2,10 @@
  * `show` without a selector (the list) and `show --failed` on a run too large to read whole: the
  * store walked in batches of whole traces, as `stats` walks it, so that memory stays bounded by
  * the batch. The whole read lists rollouts by their start and traces by their first span in the
- * input; the batches come by the start of their trace instead. So each rollout's entry or failed
- * view is made as its batch arrives and spooled to disk with its place in the whole read's order
- * (`sorted-spool.ts`), and at the end written out in that order: the same bytes as the whole read.
+ * input; the batches come by the start of their trace instead. So each rollout's JSON entry or
+ * failed view is made as its batch arrives and spooled to disk with its place in the whole read's
+ * order (`sorted-spool.ts`), and at the end written out in that order: the same bytes as the whole
+ * read. The text list shows 50 rows: those are kept in memory, the others only counted.
  * @module
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -94,9 +95,9 @@ class RunWalk {
   readonly #failedOnly: boolean;
   readonly #style: ViewStyle;
   readonly #fileNo: Map<string, number>;
-  /** Each trace's number (in the order of the walk) and first place in the input; its list entry. */
+  /** Each trace's number (in the order of the walk) and first place in the input; its JSON entry. */
   readonly #traces: SortedSpool;
-  /** Each rollout's list entry (or failed view) by its start, its trace's number and its place. */
+  /** Each rollout's JSON entry (or failed view) by its start, its trace's number and its place. */
   readonly #rollouts: SortedSpool;
   /** The failed traces' views by trace number, while the run shows no rollout. */
   readonly #failedTraces: SortedSpool;
@@ -210,10 +211,11 @@ class RunWalk {
         t.roots.sort(byStart).map((r) => r.name),
         [...t.services].sort(),
       );
+    // the traces' order sorts the JSON's rollouts and traces, and the failed views
     const json = !this.#failedOnly && this.#style.format === 'json';
-    this.#traces.add([t.no, t.firstPos], json ? toJsonElement(entry, { plain: true }) : '');
+    if (json || this.#failedOnly) this.#traces.add([t.no, t.firstPos], json ? toJsonElement(entry, { plain: true }) : '');
     // the text lists traces only when there are no rollouts
-    if (!this.#failedOnly && !json && this.#rolloutCount === 0 && this.#firstTraces.wants(t.firstPos)) this.#firstTraces.add({ firstPos: t.firstPos, entry });
+    else if (this.#rolloutCount === 0 && this.#firstTraces.wants(t.firstPos)) this.#firstTraces.add({ firstPos: t.firstPos, entry });
     if (t.failed && this.#rolloutCount === 0) {
       if (t.parts === 1) this.#failedTraces.add([t.no], t.failedView!);
       else this.#rereads.push({ traceId: t.traceId, no: t.no });
