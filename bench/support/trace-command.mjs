@@ -13,7 +13,9 @@ const DEFAULT_MEMORY_LIMIT = '512MB';
 
 const [command, dir, arg] = process.argv.slice(2);
 if (command === undefined || dir === undefined)
-  throw new Error('usage: trace-command.mjs <store|duckdb-plain|stats|anomalies|why-all|show|sql|report|convert|top|push> <dir> [rollout id | query | output file | OTLP/HTTP endpoint]');
+  throw new Error(
+    'usage: trace-command.mjs <store|duckdb-plain|stats|anomalies|why-all|show|show-list|show-failed|sql|report|convert|top|push> <dir> [rollout id | query | output file | OTLP/HTTP endpoint]',
+  );
 /** @type {import('@gym/trace').CommandOutput} */
 const out = { write: () => undefined, error: (t) => void process.stderr.write(t) };
 const paths = [dir];
@@ -34,6 +36,11 @@ const code = await (() => {
       return why({ paths, all: true }, out);
     case 'show':
       return show({ paths, rollout: arg }, out);
+    case 'show-list':
+      // the list of the run's rollouts (no selector)
+      return show({ paths }, out);
+    case 'show-failed':
+      return show({ paths, failed: true }, out);
     case 'sql':
       return sql({ paths, query: arg }, out);
     case 'report':

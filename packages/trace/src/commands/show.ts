@@ -4,6 +4,7 @@
  * @module
  */
 import { connectionsLabel, connectionsOf } from '../analyze/cold-start.js';
+import type { RolloutConnections } from '../analyze/cold-start.js';
 import { buildSpanTree } from '../analyze/span-tree.js';
 import { isFailed, verdictOf } from '../analyze/verdict.js';
 import type { RolloutVerdict } from '../analyze/verdict.js';
@@ -24,6 +25,7 @@ import { loadRolloutPartition, slowestRolloutIds } from './load-rollout.js';
 import { loadTelemetry } from './load.js';
 import type { InputOptions } from './load.js';
 import { runCommand } from './output.js';
+import { showLargeRun } from './show-large.js';
 import type { CommandOutput, OutputFormat } from './output.js';
 
 /** Options of {@link show}. At most one of `rollout`, `trace`, `slowest`, `failed`. */
@@ -42,7 +44,8 @@ export interface ShowOptions extends InputOptions {
   evidence?: string[];
 }
 
-interface View {
+/** What one tree of `show` draws. */
+export interface View {
   title: string;
   roots: SpanNode[];
   rolloutId: string | null;
@@ -50,7 +53,8 @@ interface View {
   verdict: RolloutVerdict | null;
 }
 
-const LIST_LIMIT = 50;
+/** Rollouts (or traces) the list shows at most; `--format json` lists every one. */
+export const LIST_LIMIT = 50;
 
 /** Runs `show`; returns the exit code (0, or 2 for bad input). */
 export async function show(options: ShowOptions, out: CommandOutput): Promise<number> {
@@ -59,6 +63,8 @@ export async function show(options: ShowOptions, out: CommandOutput): Promise<nu
     if (selectors.length > 1) throw new TraceUserError(TRACE_ERROR_CODES.badOption, 'Pass at most one of --rollout, --trace, --slowest, --failed.');
     if (options.slowest !== undefined && (!Number.isInteger(options.slowest) || options.slowest < 1))
       throw new TraceUserError(TRACE_ERROR_CODES.badOption, `--slowest takes a positive integer, got ${options.slowest}.`);
+    // a large run: the list and the failed walked in batches, not read whole
+    if (options.rollout === undefined && options.trace === undefined && options.slowest === undefined && (await showLargeRun(options, out))) return 0;
     // a large run: the slowest found in SQL and each read as `--rollout` reads one, not the whole run
     const slowest = options.slowest === undefined ? null : await slowestRolloutIds(options, options.slowest, out);
     const part = options.rollout === undefined ? null : await loadRolloutPartition(options, options.rollout, out);
@@ -100,40 +106,59 @@ export async function show(options: ShowOptions, out: CommandOutput): Promise<nu
       out.write(renderList(rollouts, [...set.traces.values()], findJobs(set, rollouts), format, stats?.spans ?? set.spanCount, options.width));
       return 0;
     }
-    const maxRows = options.maxSpans ?? 500;
-    const evidence = options.evidence === undefined || options.evidence.length === 0 ? undefined : readEvidence(options.evidence);
-    const evidenceOf = (v: View) => (evidence === undefined ? undefined : findEvidence(evidence, v));
+    const style = viewStyle(options);
     if (format === 'json') {
-      out.write(
-        toJson({
-          type: 'show',
-          views: views.map((v) => ({
-            rollout_id: v.rolloutId,
-            trace_id: v.traceId,
-            reward: v.verdict?.reward ?? null,
-            verdict: v.verdict,
-            tree: treeToJson(buildSpanTree(v.roots, { maxRows })),
-            ...(evidence === undefined ? {} : { evidence: evidenceOf(v) ?? null }),
-          })),
-        }),
-      );
+      out.write(toJson({ type: 'show', views: views.map((v) => viewJson(v, style)) }));
       return 0;
     }
-    const render = format === 'markdown' ? renderTreeMarkdown : renderTreeText;
-    out.write(
-      views
-        .map(
-          (v) =>
-            render(buildSpanTree(v.roots, { maxRows }), { color: options.color ?? false, title: v.title, ...(options.width === undefined ? {} : { width: options.width }) }) +
-            (evidence === undefined ? '' : `\n${evidenceText(evidenceOf(v), format, options.width)}`),
-        )
-        .join('\n'),
-    );
+    out.write(views.map((v) => viewText(v, style)).join('\n'));
     return 0;
   });
 }
 
-// A rollout is drawn from its outermost span: the collector's call around it when recorded.
+/** How the views of one `show` are drawn. */
+export interface ViewStyle {
+  format: OutputFormat;
+  maxRows: number;
+  color: boolean;
+  width: number | undefined;
+  evidence: ReturnType<typeof readEvidence> | undefined;
+}
+
+/** The style of `options` (reading the evidence files it names). */
+export function viewStyle(options: ShowOptions): ViewStyle {
+  return {
+    format: options.format ?? 'text',
+    maxRows: options.maxSpans ?? 500,
+    color: options.color ?? false,
+    width: options.width,
+    evidence: options.evidence === undefined || options.evidence.length === 0 ? undefined : readEvidence(options.evidence),
+  };
+}
+
+/** A view as `--format json` lists it. */
+export function viewJson(v: View, style: ViewStyle): object {
+  const { evidence } = style;
+  return {
+    rollout_id: v.rolloutId,
+    trace_id: v.traceId,
+    reward: v.verdict?.reward ?? null,
+    verdict: v.verdict,
+    tree: treeToJson(buildSpanTree(v.roots, { maxRows: style.maxRows })),
+    ...(evidence === undefined ? {} : { evidence: findEvidence(evidence, v) ?? null }),
+  };
+}
+
+/** A view drawn as text or Markdown; the views of one `show` are joined by a newline. */
+export function viewText(v: View, style: ViewStyle): string {
+  const { evidence, format, width } = style;
+  const render = format === 'markdown' ? renderTreeMarkdown : renderTreeText;
+  return (
+    render(buildSpanTree(v.roots, { maxRows: style.maxRows }), { color: style.color, title: v.title, ...(width === undefined ? {} : { width }) }) +
+    (evidence === undefined ? '' : `\n${evidenceText(findEvidence(evidence, v), format, width)}`)
+  );
+}
+
 /** What `show` reads nothing into: the views come from elsewhere. */
 const EMPTY = { set: assembleTraces([]), rollouts: [] as Rollout[], stats: null };
 
@@ -147,64 +172,140 @@ async function slowestViews(options: ShowOptions, ids: readonly string[], out: C
   return views;
 }
 
-function rolloutView(r: Rollout): View {
+/** The view of a rollout, drawn from its outermost span: the collector's call around it when recorded. */
+export function rolloutView(r: Rollout): View {
   return { title: `rollout ${r.rolloutId}  trace ${r.traceId}`, roots: [outermostOf(r)], rolloutId: r.rolloutId, traceId: r.traceId, verdict: verdictOf(r) };
 }
 
 // a run's job names the rollouts that belong to it: they are traces of their own, linked to it
-function traceView(t: Trace, job?: RunJob): View {
+export function traceView(t: Trace, job?: RunJob): View {
   const rollouts = job === undefined ? '' : `  ${SPAN.JOB} of ${job.rollouts} rollout${job.rollouts === 1 ? '' : 's'}`;
   return { title: `trace ${t.traceId}  ${t.nodes.size} spans  ${t.services.map(displayService).join(', ')}${rollouts}`, roots: t.roots, rolloutId: null, traceId: t.traceId, verdict: null };
 }
 
-function hasError(roots: SpanNode[]): boolean {
+/** True when a span under `roots` has the status ERROR (a failed trace of a run without rollouts). */
+export function hasError(roots: SpanNode[]): boolean {
   return roots.some((r) => subtree(r).some((n) => n.span.status.code === 'ERROR'));
 }
 
+/** A rollout as the list's `--format json` gives it. */
+export function rolloutEntry(r: Rollout): ListRollout {
+  const verdict = verdictOf(r);
+  const outermost = outermostOf(r);
+  return {
+    rollout_id: r.rolloutId,
+    trace_id: r.traceId,
+    duration_ms: r.node.span.durationMs,
+    reward: verdict.reward,
+    verdict,
+    connections: connectionsOf(outermost),
+    spans: subtree(outermost).length,
+  };
+}
+
+/** A rollout of the list. */
+export interface ListRollout {
+  rollout_id: string;
+  trace_id: string;
+  duration_ms: number;
+  reward: number | null;
+  verdict: RolloutVerdict;
+  connections: RolloutConnections;
+  spans: number;
+}
+
+/** A trace of the list, from its parts: the names of its roots, its services sorted. */
+export function listTrace(traceId: string, durationMs: number, spans: number, roots: string[], services: string[]): ListTrace {
+  return { trace_id: traceId, duration_ms: durationMs, spans, roots, services };
+}
+
+/** A trace of the list. */
+export interface ListTrace {
+  trace_id: string;
+  duration_ms: number;
+  spans: number;
+  roots: string[];
+  services: string[];
+}
+
+/** A job of the list: its trace, its span, and the rollouts that belong to it. */
+export function listJob(traceId: string, spanId: string, rollouts: number): ListJob {
+  return { trace_id: traceId, span_id: spanId, rollouts };
+}
+
+/** A job of the list. */
+export interface ListJob {
+  trace_id: string;
+  span_id: string;
+  rollouts: number;
+}
+
+/** What the list's text says: the counts, the first {@link LIST_LIMIT} rollouts (or traces when there are none). */
+export interface ListSummary {
+  rollouts: number;
+  traces: number;
+  spans: number;
+  jobs: ListJob[];
+  /** Rollouts that opened new connections. */
+  cold: number;
+  /** The first rollouts, at most {@link LIST_LIMIT}. */
+  firstRollouts: ListRollout[];
+  /** The first traces, at most {@link LIST_LIMIT} (read when there are no rollouts). */
+  firstTraces: ListTrace[];
+}
+
 function renderList(rollouts: Rollout[], traces: Trace[], jobs: RunJob[], format: OutputFormat, spanCount: number, width: number | undefined): string {
-  const verdicts = rollouts.map(verdictOf);
-  const conns = rollouts.map((r) => connectionsOf(outermostOf(r)));
-  if (format === 'json') {
-    return toJson({
-      type: 'list',
-      rollouts: rollouts.map((r, i) => ({
-        rollout_id: r.rolloutId,
-        trace_id: r.traceId,
-        duration_ms: r.node.span.durationMs,
-        reward: verdicts[i]!.reward,
-        verdict: verdicts[i],
-        connections: conns[i],
-        spans: subtree(outermostOf(r)).length,
-      })),
-      traces: traces.map((t) => ({ trace_id: t.traceId, duration_ms: t.durationMs, spans: t.nodes.size, roots: t.roots.map((n) => n.span.name), services: t.services })),
-      jobs: jobs.map((j) => ({ trace_id: j.trace.traceId, span_id: j.node.span.spanId, rollouts: j.rollouts })),
-    });
-  }
+  const jobEntries = jobs.map((j) => listJob(j.trace.traceId, j.node.span.spanId, j.rollouts));
+  const traceEntry = (t: Trace) =>
+    listTrace(
+      t.traceId,
+      t.durationMs,
+      t.nodes.size,
+      t.roots.map((n) => n.span.name),
+      t.services,
+    );
+  if (format === 'json') return toJson({ type: 'list', rollouts: rollouts.map(rolloutEntry), traces: traces.map(traceEntry), jobs: jobEntries });
+  const first = rollouts.slice(0, LIST_LIMIT).map(rolloutEntry);
+  return renderListSummary(
+    {
+      rollouts: rollouts.length,
+      traces: traces.length,
+      spans: spanCount,
+      jobs: jobEntries,
+      cold: rollouts.filter((r) => connectionsOf(outermostOf(r)).opened > 0).length,
+      firstRollouts: first,
+      firstTraces: rollouts.length > 0 ? [] : traces.slice(0, LIST_LIMIT).map(traceEntry),
+    },
+    format,
+    width,
+  );
+}
+
+/** The list as text or Markdown. */
+export function renderListSummary(list: ListSummary, format: Exclude<OutputFormat, 'json'>, width: number | undefined): string {
   const text = format !== 'markdown';
   const table: typeof textTable = text ? (h, r, a, f = {}) => textTable(h, r, a, { ...f, ...(width === undefined ? {} : { maxWidth: width }), droppable: [6, 5], keep: [0, 1] }) : markdownTable;
   const prose = (t: string) => (text ? wrapProse(t, width) : t);
-  const jobNote = jobs.map((j) => ` The run's job (${SPAN.JOB}, ${j.rollouts} rollout${j.rollouts === 1 ? '' : 's'}): --trace ${j.trace.traceId}.`).join('');
-  const head = prose(`${rollouts.length} rollouts in ${traces.length} traces (${spanCount} spans). Pick one with --rollout ID, --trace ID, --slowest N or --failed.${jobNote}\n\n`);
+  const jobNote = list.jobs.map((j) => ` The run's job (${SPAN.JOB}, ${j.rollouts} rollout${j.rollouts === 1 ? '' : 's'}): --trace ${j.trace_id}.`).join('');
+  const head = prose(`${list.rollouts} rollouts in ${list.traces} traces (${list.spans} spans). Pick one with --rollout ID, --trace ID, --slowest N or --failed.${jobNote}\n\n`);
   const rows =
-    rollouts.length > 0
-      ? rollouts
-          .slice(0, LIST_LIMIT)
-          .map((r, i) => [
-            r.rolloutId,
-            r.traceId,
-            formatMs(r.node.span.durationMs),
-            verdicts[i]!.reward === null ? '-' : String(verdicts[i]!.reward),
-            VERDICT_TEXT[verdicts[i]!.status],
-            String(subtree(outermostOf(r)).length),
-            connectionsLabel(conns[i]!, formatMs),
-          ])
-      : traces.slice(0, LIST_LIMIT).map((t) => [t.roots[0]?.span.name ?? '-', t.traceId, formatMs(t.durationMs), '-', '-', String(t.nodes.size), '-']);
-  const total = rollouts.length > 0 ? rollouts.length : traces.length;
+    list.rollouts > 0
+      ? list.firstRollouts.map((r) => [
+          r.rollout_id,
+          r.trace_id,
+          formatMs(r.duration_ms),
+          r.reward === null ? '-' : String(r.reward),
+          VERDICT_TEXT[r.verdict.status],
+          String(r.spans),
+          connectionsLabel(r.connections, formatMs),
+        ])
+      : list.firstTraces.map((t) => [t.roots[0] ?? '-', t.trace_id, formatMs(t.duration_ms), '-', '-', String(t.spans), '-']);
+  const total = list.rollouts > 0 ? list.rollouts : list.traces;
   const more = total > LIST_LIMIT ? `… ${total - LIST_LIMIT} more\n` : '';
-  const cold = conns.filter((c) => c.opened > 0).length;
+  const cold = list.cold;
   const coldNote =
     cold === 0 ? '' : prose(`${cold} rollout${cold === 1 ? '' : 's'} opened new connections (cold start: the first rollouts of a run pay connection set-up; later ones reuse the connections).\n`);
-  return head + table([rollouts.length > 0 ? 'rollout' : 'root span', 'trace', 'duration', 'reward', 'verdict', 'spans', 'connections'], rows, ['l', 'l', 'r', 'r', 'l', 'r', 'l']) + more + coldNote;
+  return head + table([list.rollouts > 0 ? 'rollout' : 'root span', 'trace', 'duration', 'reward', 'verdict', 'spans', 'connections'], rows, ['l', 'l', 'r', 'r', 'l', 'r', 'l']) + more + coldNote;
 }
 
 const VERDICT_TEXT: Record<RolloutVerdict['status'], string> = { ok: 'ok', error: 'error', incomplete: 'incomplete', no_verify: 'no verify' };

@@ -207,5 +207,47 @@ export function markdownTable(headers: readonly string[], rows: readonly string[
 
 /** JSON with bigints as decimal strings and Sets/Maps as arrays/objects. */
 export function toJson(value: unknown): string {
-  return JSON.stringify(value, (_k, v: unknown): unknown => (typeof v === 'bigint' ? v.toString() : v instanceof Set ? [...v] : v instanceof Map ? Object.fromEntries(v) : v), 2) + '\n';
+  return JSON.stringify(value, jsonReplacer, 2) + '\n';
+}
+
+function jsonReplacer(_k: string, v: unknown): unknown {
+  return typeof v === 'bigint' ? v.toString() : v instanceof Set ? [...v] : v instanceof Map ? Object.fromEntries(v) : v;
+}
+
+/**
+ * The text {@link toJson} gives `value` as an element of an array that is a field of the top
+ * object (indented two levels), for {@link writeJsonObject}.
+ */
+export function toJsonElement(value: unknown, { plain = false } = {}): string {
+  // `plain`: the value holds no bigint, Set or Map, and is written without calling the replacer
+  // on every key (most of the time of a large run's list). JSON text holds no raw newline inside
+  // a string: each one starts a line to indent.
+  return (plain ? JSON.stringify(value, null, 2) : JSON.stringify(value, jsonReplacer, 2)).replaceAll('\n', '\n    ');
+}
+
+/**
+ * Writes the text {@link toJson} gives an object whose fields are `fields` (in that order), piece
+ * by piece: a field given as `{ elements }` is an array of the texts of {@link toJsonElement},
+ * written one at a time as they come, so that no array of a large run is held whole.
+ */
+export async function writeJsonObject(fields: ReadonlyArray<readonly [string, unknown]>, write: (text: string) => void): Promise<void> {
+  write('{');
+  let first = true;
+  for (const [key, value] of fields) {
+    write(`${first ? '' : ','}\n  ${JSON.stringify(key)}: `);
+    first = false;
+    if (!(value instanceof JsonElements)) {
+      write(JSON.stringify(value, jsonReplacer, 2).replaceAll('\n', '\n  '));
+      continue;
+    }
+    let n = 0;
+    for await (const element of value.elements) write(`${n++ === 0 ? '[\n' : ',\n'}    ${element}`);
+    write(n === 0 ? '[]' : '\n  ]');
+  }
+  write(first ? '}\n' : '\n}\n');
+}
+
+/** An array field of {@link writeJsonObject}: its elements' texts ({@link toJsonElement}), in order. */
+export class JsonElements {
+  constructor(readonly elements: AsyncIterable<string> | Iterable<string>) {}
 }
