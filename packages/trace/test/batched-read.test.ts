@@ -7,6 +7,8 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { anomalies } from '../src/commands/anomalies.js';
 import { BATCH_ENV } from '../src/commands/load-batches.js';
+import { loadRolloutPartition } from '../src/commands/load-rollout.js';
+import { loadTelemetry } from '../src/commands/load.js';
 import { show } from '../src/commands/show.js';
 import { stats } from '../src/commands/stats.js';
 import { why } from '../src/commands/why.js';
@@ -138,6 +140,26 @@ describe('reading a large run in batches', () => {
     const parts = await batched(() => COMMANDS['why --all']!(d.dir, 'json'));
     assert.deepEqual(rounded(parts), rounded(whole));
     assert.match((JSON.parse(parts) as { diagnosis: string }).diagnosis, /^weather event loop 97% busy/);
+  });
+
+  it("why <rollout> on a large run reads the rollout's trace and the run's saturation metrics: the same attribution and diagnosis", async () => {
+    const d = writeSaturatedRun({
+      rollouts: 12,
+      spacingMs: 5,
+      shape: () => ({ tool: { serverMs: 2, transitMs: 150 } }),
+      loads: { [AGENT]: { elu: 0.2, delayP99Ms: 12 }, [MODEL]: IDLE, [RESOURCES]: { elu: 0.97, delayP99Ms: 240 }, [COLLECTOR]: IDLE },
+    });
+    cleanups.push(d.cleanup);
+    for (const format of ['text', 'json'] as const) {
+      const whole = await run((c) => why({ paths: [d.dir], id: '7', format }, c));
+      assert.equal(await batched(() => run((c) => why({ paths: [d.dir], id: '7', format }, c))), whole, format);
+    }
+    assert.match(await batched(() => run((c) => why({ paths: [d.dir], id: '7' }, c))), /weather event loop 97% busy/);
+    // the batched answer came from the rollout's part, with every saturation point of the run
+    const all = await loadTelemetry({ paths: [d.dir] }, capture());
+    const part = await batched(() => loadRolloutPartition({ paths: [d.dir] }, '7', capture(), { saturation: true }));
+    assert.ok(part !== null && part.set.spanCount < all.set.spanCount, 'read the rollout alone');
+    assert.deepEqual(part.saturation, all.saturation);
   });
 
   it("show --rollout reads the rollout's subtree and draws the same tree", async () => {

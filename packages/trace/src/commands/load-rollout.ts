@@ -1,11 +1,13 @@
 /**
- * The part of a large run `show --rollout <id>` needs: the rollout's trace, or, in a trace too
+ * The part of a large run `show --rollout <id>` and `why <id>` need: the rollout's trace, or, in a trace too
  * large to read whole (a run under `gym.job`), the subtree that holds the rollout under its
  * outermost ancestor of the rollout's time — found by point queries on the store (the rollout
  * index, then the spans of that time), without reading the rest of the run.
  * @module
  */
 import type { DuckDBConnection, DuckDBListValue } from '@duckdb/node-api';
+import { buildSaturation } from '../analyze/saturation.js';
+import type { SaturationData } from '../analyze/saturation.js';
 import { assembleTraces } from '../assemble/assemble-traces.js';
 import { findRollouts } from '../assemble/rollouts.js';
 import type { Rollout } from '../assemble/rollouts.js';
@@ -13,7 +15,7 @@ import type { TraceSet } from '../assemble/trace-model.js';
 import { sqlList, sqlString } from '../store/duck.js';
 import type { TraceStore } from '../store/open-store.js';
 import { SPAN } from '../span-record.js';
-import { readAllSpans, spanRows } from '../store/store-read.js';
+import { readAllSpans, readSaturationPoints, spanRows } from '../store/store-read.js';
 import { resolvePaths } from './default-paths.js';
 import { batchBytes, largeTraceSpans } from './load-batches.js';
 import { withStore } from './load.js';
@@ -24,6 +26,8 @@ import type { CommandOutput } from './output.js';
 export interface RolloutPartition {
   set: TraceSet;
   rollouts: Rollout[];
+  /** The whole run's saturation metrics (a few points a second per process), when asked for. */
+  saturation: SaturationData | null;
 }
 
 /**
@@ -35,10 +39,11 @@ export interface RolloutPartition {
 export const MARGIN_NS = 5_000_000_000n;
 
 /**
- * The part of a large input around rollout `id`, or null when the input is small enough to read
- * whole or the id is not a rollout id there (then the caller reads the whole input).
+ * The part of a large input around rollout `id` (with the run's saturation metrics when
+ * `saturation`), or null when the input is small enough to read whole or the id is not a rollout
+ * id there (then the caller reads the whole input).
  */
-export async function loadRolloutPartition(options: InputOptions, id: string, out: CommandOutput): Promise<RolloutPartition | null> {
+export async function loadRolloutPartition(options: InputOptions, id: string, out: CommandOutput, { saturation = false } = {}): Promise<RolloutPartition | null> {
   const paths = await resolvePaths(options.paths, options.cwd, out);
   return withStore(paths, out, async (store) => {
     if (store.stats.bytes <= batchBytes()) return null;
@@ -52,9 +57,11 @@ export async function loadRolloutPartition(options: InputOptions, id: string, ou
     const size = Number((await c.runAndReadAll(`SELECT count(*) FROM (SELECT 1 FROM ${spans} WHERE trace_id = ${traceId} LIMIT ${large + 1})`)).getRows()[0]![0]);
     const part = size > large ? await subtreeOfRollout(store, traceId, String(found[1]), found[2] as bigint) : null;
     const where = part?.where ?? `trace_id = ${traceId}`;
-    const set = assembleTraces(await readAllSpans(store, await spanRows(store, where), where), { externalParents: part?.external ?? null });
+    const rows = await spanRows(store, where, saturation);
+    const set = assembleTraces(await readAllSpans(store, rows, where), { externalParents: part?.external ?? null });
     const rollouts = findRollouts(set);
-    return rollouts.some((r) => r.rolloutId === id) ? { set, rollouts } : null;
+    if (!rollouts.some((r) => r.rolloutId === id)) return null;
+    return { set, rollouts, saturation: saturation ? buildSaturation(await readSaturationPoints(store, rows)) : null };
   });
 }
 

@@ -206,13 +206,16 @@ class SpanRows {
 
 /**
  * A reader of rows for `store`: its resources are read first, once each — of the spans `where`
- * selects only, when given (then metric points are not read with it).
+ * selects only, when given (then metric points are not read with it, unless `withMetrics`).
  */
-export async function spanRows(store: TraceStore, where?: string): Promise<SpanRows> {
+export async function spanRows(store: TraceStore, where?: string, withMetrics = where === undefined): Promise<SpanRows> {
   const byHash = new Map<bigint, SpanResource>();
   const cache = new ResourceCache();
-  const parts = where === undefined ? [store.parts('spans'), store.parts('metrics')] : [store.parts('spans')];
-  const tables = parts.filter((p) => p.length > 0).map((p) => `SELECT resource FROM read_parquet(${sqlList(p)}) WHERE ${where ?? 'true'}`);
+  const spans = store.parts('spans');
+  const metrics = withMetrics ? store.parts('metrics') : [];
+  const tables: string[] = [];
+  if (spans.length > 0) tables.push(`SELECT resource FROM read_parquet(${sqlList(spans)}) WHERE ${where ?? 'true'}`);
+  if (metrics.length > 0) tables.push(`SELECT resource FROM read_parquet(${sqlList(metrics)})`);
   if (tables.length > 0)
     for (const [hash, text] of (await store.duck.connection.runAndReadAll(`SELECT DISTINCT hash(resource), resource FROM (${tables.join(' UNION ALL ')})`)).getRows()) {
       const h = hash as bigint;
