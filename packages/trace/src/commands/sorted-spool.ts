@@ -43,10 +43,12 @@ export class SortedSpool {
   /** Adds `text` with `keys` (one per column). */
   add(keys: ReadonlyArray<bigint | number>, text: string): void {
     const bytes = Buffer.byteLength(text);
+    const key = `${keys.join(',')},${this.#offset},${bytes}\n`;
     this.#pendingTexts.push(text);
-    this.#pendingKeys.push(`${keys.join(',')},${this.#offset},${bytes}\n`);
+    this.#pendingKeys.push(key);
     this.#offset += bytes;
-    this.#pendingBytes += bytes;
+    // the keys count too: a spool of keys alone (empty texts) held every key of a 20M-span run
+    this.#pendingBytes += bytes + key.length;
     this.#count++;
     if (this.#pendingBytes >= WRITE_BYTES) this.flush();
   }
