@@ -7,13 +7,13 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { anomalies } from '../src/commands/anomalies.js';
 import { BATCH_ENV } from '../src/commands/load-batches.js';
-import { loadRolloutPartition } from '../src/commands/load-rollout.js';
+import { loadRolloutPartition, loadTracePartition } from '../src/commands/load-rollout.js';
 import { loadTelemetry } from '../src/commands/load.js';
 import { show } from '../src/commands/show.js';
 import { stats } from '../src/commands/stats.js';
 import { why } from '../src/commands/why.js';
 import { capture } from './support/capture.js';
-import { AGENT, bare, defaultPresetSpans, MODEL, RESOURCES, rolloutSpans, writeRunLogs } from './support/fixtures.js';
+import { AGENT, bare, defaultPresetSpans, linkedRolloutSpans, MODEL, RESOURCES, rolloutSpans, writeRunLogs } from './support/fixtures.js';
 import { otlpResponsesRequest, pythonVerifyLog } from './support/foreign-spans.js';
 import { COLLECTOR } from './support/phased-rollouts.js';
 import { writeSaturatedRun } from './support/saturated-run.js';
@@ -160,6 +160,25 @@ describe('reading a large run in batches', () => {
     const part = await batched(() => loadRolloutPartition({ paths: [d.dir] }, '7', capture(), { saturation: true }));
     assert.ok(part !== null && part.set.spanCount < all.set.spanCount, 'read the rollout alone');
     assert.deepEqual(part.saturation, all.saturation);
+  });
+
+  it("show --trace and why <trace id> on a large run read a rollout's trace alone; a gym.job trace is read with the run", async () => {
+    // 0.4 MiB: a run of 300 rollouts is read in batches, and a trace of up to 51 spans read alone
+    const spans = linkedRolloutSpans(Array.from({ length: 300 }, (_, i) => `${i}-0`));
+    const d = writeRunLogs(spans);
+    cleanups.push(d.cleanup);
+    const job = spans[0]!.traceId;
+    const rolloutTrace = spans.find((s) => s.attributes?.['nemo.gym.rollout.id'] === '2-0')!.traceId;
+    for (const id of [rolloutTrace, rolloutTrace.slice(0, 8).toUpperCase(), job])
+      for (const format of ['text', 'json'] as const) {
+        const whole = await run((c) => show({ paths: [d.dir], trace: id, format }, c));
+        assert.equal(await batched(() => run((c) => show({ paths: [d.dir], trace: id, format }, c)), '0.4'), whole, `show --trace ${id} ${format}`);
+        const why1 = await run((c) => why({ paths: [d.dir], id, format }, c));
+        assert.equal(await batched(() => run((c) => why({ paths: [d.dir], id, format }, c)), '0.4'), why1, `why ${id} ${format}`);
+      }
+    const alone = await batched(() => loadTracePartition({ paths: [d.dir] }, rolloutTrace.slice(0, 8), capture()), '0.4');
+    assert.deepEqual([...(alone?.set.traces.keys() ?? [])], [rolloutTrace], "the rollout's trace read alone");
+    assert.equal(await batched(() => loadTracePartition({ paths: [d.dir] }, job, capture())), null, "a job's rollouts are counted over the whole run");
   });
 
   it("show --rollout reads the rollout's subtree and draws the same tree", async () => {

@@ -66,6 +66,34 @@ export async function loadRolloutPartition(options: InputOptions, id: string, ou
 }
 
 /**
+ * The trace `id` (a full id or a unique prefix of at least 6 hex digits, as `findTrace` takes it)
+ * of a large input, read alone, with the run's saturation metrics when `saturation`; null when the
+ * input is small enough to read whole, no single trace matches, the trace is too large to read
+ * alone, or it holds a `gym.job` (whose rollouts, in traces of their own, only the whole run counts):
+ * then the caller reads the whole input.
+ */
+export async function loadTracePartition(options: InputOptions, id: string, out: CommandOutput, { saturation = false } = {}): Promise<RolloutPartition | null> {
+  const norm = id.toLowerCase().replace(/^0x/, '');
+  if (!/^[0-9a-f]+$/.test(norm)) return null;
+  const paths = await resolvePaths(options.paths, options.cwd, out);
+  return withStore(paths, out, async (store) => {
+    if (store.stats.bytes <= batchBytes()) return null;
+    const c = store.duck.connection;
+    const spans = `read_parquet(${sqlList(store.parts('spans'))})`;
+    const exact = (await c.runAndReadAll(`SELECT 1 FROM ${spans} WHERE trace_id = ${sqlString(norm)} LIMIT 1`)).getRows().length > 0;
+    const matches = exact || norm.length < 6 ? [] : (await c.runAndReadAll(`SELECT DISTINCT trace_id FROM ${spans} WHERE starts_with(trace_id, ${sqlString(norm)}) LIMIT 2`)).getRows();
+    if (!exact && matches.length !== 1) return null;
+    const where = `trace_id = ${sqlString(exact ? norm : String(matches[0]![0]))}`;
+    const large = largeTraceSpans();
+    if (Number((await c.runAndReadAll(`SELECT count(*) FROM (SELECT 1 FROM ${spans} WHERE ${where} LIMIT ${large + 1})`)).getRows()[0]![0]) > large) return null;
+    const rows = await spanRows(store, where, saturation);
+    const set = assembleTraces(await readAllSpans(store, rows, where));
+    if ([...set.traces.values()].some((t) => t.roots.some((r) => r.span.name === SPAN.JOB))) return null;
+    return { set, rollouts: findRollouts(set), saturation: saturation ? buildSaturation(await readSaturationPoints(store, rows)) : null };
+  });
+}
+
+/**
  * The ids of the `n` longest rollouts of a large input (by their `gym.rollout` span, as `show
  * --slowest` ranks them), found in SQL from the rollout index; null when the input is small enough
  * to read whole, or when a rollout has no id to find it by (then the caller reads the whole input).

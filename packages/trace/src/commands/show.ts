@@ -21,7 +21,7 @@ import { displayService, formatMs, markdownTable, textTable, toJson, wrapProse }
 import { renderTreeMarkdown, renderTreeText, treeToJson } from '../render/tree.js';
 import { findEvidence, readEvidence } from '../evidence/rollout-evidence.js';
 import { renderEvidence } from '../render/evidence.js';
-import { loadRolloutPartition, slowestRolloutIds } from './load-rollout.js';
+import { loadRolloutPartition, loadTracePartition, slowestRolloutIds } from './load-rollout.js';
 import { loadTelemetry } from './load.js';
 import type { InputOptions } from './load.js';
 import { runCommand } from './output.js';
@@ -67,7 +67,7 @@ export async function show(options: ShowOptions, out: CommandOutput): Promise<nu
     if (options.rollout === undefined && options.trace === undefined && options.slowest === undefined && (await showLargeRun(options, out))) return 0;
     // a large run: the slowest found in SQL and each read as `--rollout` reads one, not the whole run
     const slowest = options.slowest === undefined ? null : await slowestRolloutIds(options, options.slowest, out);
-    const part = options.rollout === undefined ? null : await loadRolloutPartition(options, options.rollout, out);
+    const part = options.rollout !== undefined ? await loadRolloutPartition(options, options.rollout, out) : options.trace !== undefined ? await loadTracePartition(options, options.trace, out) : null;
     const { set, rollouts, stats } = slowest !== null ? EMPTY : part === null ? await loadTelemetry(options, out) : { ...part, stats: null };
     const format = options.format ?? 'text';
     let views: View[];

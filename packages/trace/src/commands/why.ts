@@ -17,7 +17,7 @@ import { WhyAllTask } from './batch-tasks.js';
 import { derivedResult } from '../store/derived-results.js';
 import { resolvePaths } from './default-paths.js';
 import { readShape, readStoreInBatches } from './load-batches.js';
-import { loadRolloutPartition } from './load-rollout.js';
+import { loadRolloutPartition, loadTracePartition } from './load-rollout.js';
 import { loadTelemetry, withStore } from './load.js';
 import type { InputOptions } from './load.js';
 import { runCommand } from './output.js';
@@ -57,8 +57,8 @@ export async function why(options: WhyOptions, out: CommandOutput): Promise<numb
       );
       return 0;
     }
-    // a large run: the rollout's part of it and the run's saturation metrics, not every span
-    const part = await loadRolloutPartition(options, options.id!, out, { saturation: true });
+    // a large run: the rollout's part of it (or the trace's) and the run's saturation metrics, not every span
+    const part = (await loadRolloutPartition(options, options.id!, out, { saturation: true })) ?? (await loadTracePartition(options, options.id!, out, { saturation: true }));
     const { set, rollouts, saturation } = part === null ? await loadTelemetry(options, out) : { ...part, saturation: part.saturation! };
     const hit = lookupId(set, rollouts, options.id!);
     let result: Attribution;
