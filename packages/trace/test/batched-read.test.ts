@@ -6,12 +6,15 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { anomalies } from '../src/commands/anomalies.js';
+import { compareStats } from '../src/analyze/compare.js';
+import { computeStats } from '../src/analyze/stats.js';
 import { BATCH_ENV } from '../src/commands/load-batches.js';
 import { loadRolloutPartition, loadTracePartition } from '../src/commands/load-rollout.js';
 import { loadTelemetry } from '../src/commands/load.js';
 import { show } from '../src/commands/show.js';
 import { stats } from '../src/commands/stats.js';
 import { why } from '../src/commands/why.js';
+import { toJson } from '../src/render/format.js';
 import { capture } from './support/capture.js';
 import { AGENT, bare, defaultPresetSpans, linkedRolloutSpans, MODEL, RESOURCES, rolloutSpans, writeRunLogs } from './support/fixtures.js';
 import { otlpResponsesRequest, pythonVerifyLog } from './support/foreign-spans.js';
@@ -179,6 +182,16 @@ describe('reading a large run in batches', () => {
     const alone = await batched(() => loadTracePartition({ paths: [d.dir] }, rolloutTrace.slice(0, 8), capture()), '0.4');
     assert.deepEqual([...(alone?.set.traces.keys() ?? [])], [rolloutTrace], "the rollout's trace read alone");
     assert.equal(await batched(() => loadTracePartition({ paths: [d.dir] }, job, capture())), null, "a job's rollouts are counted over the whole run");
+  });
+
+  it('stats --compare takes each side from its store, to the numbers of each run read whole', async () => {
+    const a = writeRunLogs(defaultPresetSpans(Array.from({ length: 60 }, (_, i) => `${i}-0`)));
+    const b = writeRunLogs([...defaultPresetSpans(Array.from({ length: 60 }, (_, i) => `${i}-0`))].map((s) => (s.name === 'gym.verify' ? { ...s, endMs: s.endMs + 40 } : s)));
+    cleanups.push(a.cleanup, b.cleanup);
+    const [wa, wb] = [await loadTelemetry({ paths: [a.dir] }, capture()), await loadTelemetry({ paths: [b.dir] }, capture())];
+    const expected = rounded(toJson(compareStats(computeStats(wa.set, wa.rollouts), computeStats(wb.set, wb.rollouts), 10)));
+    assert.deepEqual(rounded(await run((c) => stats({ compare: [a.dir, b.dir], format: 'json' }, c))), expected);
+    assert.deepEqual(rounded(await batched(() => run((c) => stats({ compare: [a.dir, b.dir], format: 'json' }, c)), '0.4')), expected);
   });
 
   it("show --rollout reads the rollout's subtree and draws the same tree", async () => {

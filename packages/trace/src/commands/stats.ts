@@ -4,7 +4,7 @@
  * @module
  */
 import { compareStats } from '../analyze/compare.js';
-import { computeStats, parseGrouping, StatsAccumulator } from '../analyze/stats.js';
+import { parseGrouping, StatsAccumulator } from '../analyze/stats.js';
 import type { SpanStats, StatsGrouping } from '../analyze/stats.js';
 import { TRACE_ERROR_CODES, TraceUserError } from '../errors.js';
 import { toJson } from '../render/format.js';
@@ -16,7 +16,7 @@ import { rolloutTimeSplit } from '../store/rollout-time-split.js';
 import { spanStatsSql } from '../store/stats-sql.js';
 import { resolvePaths } from './default-paths.js';
 import { readShape, readStoreInBatches } from './load-batches.js';
-import { loadTelemetry, withStore } from './load.js';
+import { withStore } from './load.js';
 import type { InputOptions } from './load.js';
 import { runCommand } from './output.js';
 import type { CommandOutput, OutputFormat } from './output.js';
@@ -44,8 +44,13 @@ export async function stats(options: StatsOptions, out: CommandOutput): Promise<
       if (options.compare.length !== 2) throw new TraceUserError(TRACE_ERROR_CODES.badOption, `--compare takes exactly two inputs (A B), got ${(options.compare as readonly string[]).length}.`); // the CLI passes any count
       const threshold = options.thresholdPct ?? 10;
       if (!Number.isFinite(threshold) || threshold < 0) throw new TraceUserError(TRACE_ERROR_CODES.badOption, `--threshold takes a non-negative percentage, got ${options.thresholdPct}.`);
-      const [a, b] = await Promise.all(options.compare.map((p) => loadTelemetry({ paths: [p] }, out)));
-      const result = compareStats(computeStats(a!.set, a!.rollouts, by), computeStats(b!.set, b!.rollouts, by), threshold);
+      // each side's table as `stats` makes it (from the store, and kept), one after the other: neither run is read whole
+      const sides: SpanStats[] = [];
+      for (const p of options.compare) {
+        const paths = await resolvePaths([p], options.cwd, out);
+        sides.push(await withStore(paths, out, (store) => storeSpanStats(store, paths, by)));
+      }
+      const result = compareStats(sides[0]!, sides[1]!, threshold);
       out.write(format === 'json' ? toJson(result) : renderComparison(result, md, options.width));
       return 0;
     }
