@@ -80,6 +80,18 @@ function mixedRun() {
 
 const IDLE = { elu: 0.08, delayP99Ms: 11 };
 
+// 12 rollouts whose tool calls wait on the weather server's event loop, 97 % busy
+function weatherBusyRun(): ReturnType<typeof writeSaturatedRun> {
+  const d = writeSaturatedRun({
+    rollouts: 12,
+    spacingMs: 5,
+    shape: () => ({ tool: { serverMs: 2, transitMs: 150 } }),
+    loads: { [AGENT]: { elu: 0.2, delayP99Ms: 12 }, [MODEL]: IDLE, [RESOURCES]: { elu: 0.97, delayP99Ms: 240 }, [COLLECTOR]: IDLE },
+  });
+  cleanups.push(d.cleanup);
+  return d;
+}
+
 describe('reading a large run in batches', () => {
   for (const [name, cmd] of Object.entries(COMMANDS)) {
     it(`${name}: the same answer in batches as read whole (text and JSON)`, async () => {
@@ -132,13 +144,7 @@ describe('reading a large run in batches', () => {
   });
 
   it('why --all on a saturated run: the same bottleneck, window and loads in batches', async () => {
-    const d = writeSaturatedRun({
-      rollouts: 12,
-      spacingMs: 5,
-      shape: () => ({ tool: { serverMs: 2, transitMs: 150 } }),
-      loads: { [AGENT]: { elu: 0.2, delayP99Ms: 12 }, [MODEL]: IDLE, [RESOURCES]: { elu: 0.97, delayP99Ms: 240 }, [COLLECTOR]: IDLE },
-    });
-    cleanups.push(d.cleanup);
+    const d = weatherBusyRun();
     const whole = await COMMANDS['why --all']!(d.dir, 'json');
     const parts = await batched(() => COMMANDS['why --all']!(d.dir, 'json'));
     assert.deepEqual(rounded(parts), rounded(whole));
@@ -146,13 +152,7 @@ describe('reading a large run in batches', () => {
   });
 
   it("why <rollout> on a large run reads the rollout's trace and the run's saturation metrics: the same attribution and diagnosis", async () => {
-    const d = writeSaturatedRun({
-      rollouts: 12,
-      spacingMs: 5,
-      shape: () => ({ tool: { serverMs: 2, transitMs: 150 } }),
-      loads: { [AGENT]: { elu: 0.2, delayP99Ms: 12 }, [MODEL]: IDLE, [RESOURCES]: { elu: 0.97, delayP99Ms: 240 }, [COLLECTOR]: IDLE },
-    });
-    cleanups.push(d.cleanup);
+    const d = weatherBusyRun();
     for (const format of ['text', 'json'] as const) {
       const whole = await run((c) => why({ paths: [d.dir], id: '7', format }, c));
       assert.equal(await batched(() => run((c) => why({ paths: [d.dir], id: '7', format }, c))), whole, format);

@@ -40,6 +40,18 @@ function rollout(id: string, atMs: number, failed = false): { running: FixtureSp
   return { running: spans.filter((s) => s.endMs <= cut), rest: spans.filter((s) => s.endMs > cut) };
 }
 
+// `top` following `dir` every 50 ms, its frames kept; `waitFor` waits for a frame that satisfies `ok`
+function followTop(dir: string) {
+  const frames: string[] = [];
+  const stop = new AbortController();
+  const done = top({ paths: [dir], intervalMs: 50, signal: stop.signal }, { write: (t) => void frames.push(t), error: (t) => assert.fail(t) });
+  const waitFor = async (ok: (frame: string) => boolean) => {
+    for (let i = 0; i < 200 && !ok(frames.at(-1) ?? ''); i++) await sleep(20);
+    assert.ok(ok(frames.at(-1)!), frames.at(-1));
+  };
+  return { frames, stop, done, waitFor };
+}
+
 function counts(frame: string): { done: number; failed: number; inFlight: number } {
   const m = /rollouts {2}done (\d+) {2}failed (\d+) {2}in flight (\d+)/.exec(frame);
   assert.ok(m !== null, frame);
@@ -83,13 +95,7 @@ describe('gym trace top', () => {
     const a = rollout('a-0', 0);
     const b = rollout('b-0', 50);
     run.write([...a.running, ...b.running]);
-    const frames: string[] = [];
-    const stop = new AbortController();
-    const done = top({ paths: [run.dir], intervalMs: 50, signal: stop.signal }, { write: (t) => void frames.push(t), error: (t) => assert.fail(t) });
-    const waitFor = async (ok: (frame: string) => boolean) => {
-      for (let i = 0; i < 200 && !ok(frames.at(-1) ?? ''); i++) await sleep(20);
-      assert.ok(ok(frames.at(-1)!), frames.at(-1));
-    };
+    const { stop, done, waitFor } = followTop(run.dir);
     await waitFor((f) => /in flight 2 /.test(f));
     run.write(a.rest);
     await waitFor((f) => /done 1 {2}failed 0 {2}in flight 1 /.test(f));
@@ -109,13 +115,7 @@ describe('gym trace top', () => {
     const late = { ...d.find((s) => s.name === 'gym.model.responses')!, status: { code: 'ERROR', message: 'overloaded' } };
     const dEarly = d.filter((s) => s.name !== 'gym.model.responses');
     run.write([...a.running, ...a.rest, ...b.running, ...f.running, ...f.rest, ...dEarly]);
-    const frames: string[] = [];
-    const stop = new AbortController();
-    const done = top({ paths: [run.dir], intervalMs: 50, signal: stop.signal }, { write: (t) => void frames.push(t), error: (t) => assert.fail(t) });
-    const waitFor = async (ok: (frame: string) => boolean) => {
-      for (let i = 0; i < 200 && !ok(frames.at(-1) ?? ''); i++) await sleep(20);
-      assert.ok(ok(frames.at(-1)!), frames.at(-1));
-    };
+    const { frames, stop, done, waitFor } = followTop(run.dir);
     await waitFor((fr) => /done 2 {2}failed 1 {2}in flight 1 /.test(fr));
     assert.ok(existsSync(join(run.dir, STORE_DIR_NAME, 'manifest.json')), 'top converted the run into its store first');
     run.write([...b.rest, late]);
@@ -134,10 +134,9 @@ describe('gym trace top', () => {
 
   it("counts the original's Python console spans and OTLP/JSON lines from the store as from the files", async () => {
     const run = growingRun();
-    const stop = new AbortController();
-    const frames: string[] = [];
-    // started on files without spans: everything below is read by the file reader as it is appended
-    const done = top({ paths: [run.dir], intervalMs: 50, signal: stop.signal }, { write: (t) => void frames.push(t), error: (t) => assert.fail(t) });
+    const { frames, stop, done, waitFor } = followTop(run.dir);
+    // its store holds no span: everything below is read by the file reader as it is appended
+    await waitFor((fr) => / 0 spans/.test(fr));
     const a = rollout('a-0', 0);
     const b = rollout('b-0', 50);
     run.write([...a.running, ...a.rest, ...b.running]);
@@ -157,12 +156,7 @@ describe('gym trace top', () => {
     };
     appendFileSync(run.path('py_tool.log'), `INFO: started\n${JSON.stringify(python, null, 4)}\n`);
     // o's gym.rollout span in an OTLP/JSON file (what `gym trace receive` writes)
-    const otlp = JSON.parse(otlpResponsesRequest({ name: 'gym.rollout', kind: 1, attributes: [{ key: 'nemo.gym.rollout.id', value: { stringValue: 'o-0' } }] })) as unknown;
-    appendFileSync(run.path('spans.otlp.jsonl'), JSON.stringify(otlp) + '\n');
-    const waitFor = async (ok: (frame: string) => boolean) => {
-      for (let i = 0; i < 200 && !ok(frames.at(-1) ?? ''); i++) await sleep(20);
-      assert.ok(ok(frames.at(-1)!), frames.at(-1));
-    };
+    appendFileSync(run.path('spans.otlp.jsonl'), otlpResponsesRequest({ name: 'gym.rollout', kind: 1, attributes: [{ key: 'nemo.gym.rollout.id', value: { stringValue: 'o-0' } }] }) + '\n');
     await waitFor((fr) => / 5 files /.test(fr) && /done 2 {2}failed 0 {2}in flight 1 /.test(fr) && /verify 1 /.test(fr));
     stop.abort();
     assert.equal(await done, 0);
