@@ -28,8 +28,9 @@ import { batchBytes, readStoreInBatches } from './load-batches.js';
 import type { Batch } from './load-batches.js';
 import { withStore } from './load.js';
 import type { CommandOutput } from './output.js';
-import { hasError, LIST_LIMIT, listJob, listTrace, renderListSummary, rolloutEntry, rolloutView, traceView, viewJson, viewStyle, viewText } from './show.js';
-import type { ListJob, ListRollout, ListTrace, ShowOptions, View, ViewStyle } from './show.js';
+import { hasError, LIST_LIMIT, listJob, listTrace, renderListSummary, rolloutEntry, rolloutView, traceView, viewJson, viewStyle, viewText } from './show-views.js';
+import type { ShowOptions } from './show.js';
+import type { ListJob, ListRollout, ListTrace, View, ViewStyle } from './show-views.js';
 import { SortedSpool } from './sorted-spool.js';
 
 /**
