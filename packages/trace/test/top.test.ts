@@ -40,15 +40,23 @@ function rollout(id: string, atMs: number, failed = false): { running: FixtureSp
   return { running: spans.filter((s) => s.endMs <= cut), rest: spans.filter((s) => s.endMs > cut) };
 }
 
-// `top` following `dir` every 50 ms, its frames kept; `waitFor` waits for a frame that satisfies `ok`
+// `top` following `dir` every 50 ms, its frames kept; `waitFor` resolves on the first frame (the
+// last one drawn, or one to come) that satisfies `ok`
 function followTop(dir: string) {
   const frames: string[] = [];
+  let waiting: { ok: (frame: string) => boolean; resolve: () => void } | null = null;
   const stop = new AbortController();
-  const done = top({ paths: [dir], intervalMs: 50, signal: stop.signal }, { write: (t) => void frames.push(t), error: (t) => assert.fail(t) });
-  const waitFor = async (ok: (frame: string) => boolean) => {
-    for (let i = 0; i < 200 && !ok(frames.at(-1) ?? ''); i++) await sleep(20);
-    assert.ok(ok(frames.at(-1)!), frames.at(-1));
+  const onFrame = (t: string) => {
+    frames.push(t);
+    if (waiting?.ok(t) === true) waiting.resolve();
   };
+  const done = top({ paths: [dir], intervalMs: 50, signal: stop.signal }, { write: onFrame, error: (t) => assert.fail(t) });
+  const waitFor = (ok: (frame: string) => boolean): Promise<void> =>
+    frames.length > 0 && ok(frames.at(-1)!)
+      ? Promise.resolve()
+      : new Promise((resolve) => {
+          waiting = { ok, resolve };
+        });
   return { frames, stop, done, waitFor };
 }
 

@@ -52,17 +52,23 @@ export async function loadRolloutPartition(options: InputOptions, id: string, ou
     if (found === undefined) return null;
     const traceId = sqlString(String(found[0]));
     const spans = `read_parquet(${sqlList(store.parts('spans'))})`;
-    // counted no further than the size that decides: a run's one large trace is not read to its end
     const large = largeTraceSpans();
-    const size = Number((await c.runAndReadAll(`SELECT count(*) FROM (SELECT 1 FROM ${spans} WHERE trace_id = ${traceId} LIMIT ${large + 1})`)).getRows()[0]![0]);
-    const part = size > large ? await subtreeOfRollout(store, traceId, String(found[1]), found[2] as bigint) : null;
-    const where = part?.where ?? `trace_id = ${traceId}`;
-    const rows = await spanRows(store, where, saturation);
-    const set = assembleTraces(await readAllSpans(store, rows, where), { externalParents: part?.external ?? null });
-    const rollouts = findRollouts(set);
-    if (!rollouts.some((r) => r.rolloutId === id)) return null;
-    return { set, rollouts, saturation: saturation ? buildSaturation(await readSaturationPoints(store, rows)) : null };
+    const part = (await spansUpTo(c, spans, `trace_id = ${traceId}`, large)) > large ? await subtreeOfRollout(store, traceId, String(found[1]), found[2] as bigint) : null;
+    const read = await readPart(store, part?.where ?? `trace_id = ${traceId}`, part?.external ?? null, saturation);
+    return read.rollouts.some((r) => r.rolloutId === id) ? read : null;
   });
+}
+
+/** The spans `where` selects, assembled (`external`: parents left out on purpose), with the run's saturation metrics when `saturation`. */
+async function readPart(store: TraceStore, where: string, external: Set<string> | null, saturation: boolean): Promise<RolloutPartition> {
+  const rows = await spanRows(store, where, saturation);
+  const set = assembleTraces(await readAllSpans(store, rows, where), { externalParents: external });
+  return { set, rollouts: findRollouts(set), saturation: saturation ? buildSaturation(await readSaturationPoints(store, rows)) : null };
+}
+
+/** The number of spans `where` selects, counted no further than `limit + 1`: a run's one large trace is not read to its end. */
+async function spansUpTo(c: DuckDBConnection, spans: string, where: string, limit: number): Promise<number> {
+  return Number((await c.runAndReadAll(`SELECT count(*) FROM (SELECT 1 FROM ${spans} WHERE ${where} LIMIT ${limit + 1})`)).getRows()[0]![0]);
 }
 
 /**
@@ -85,11 +91,9 @@ export async function loadTracePartition(options: InputOptions, id: string, out:
     if (!exact && matches.length !== 1) return null;
     const where = `trace_id = ${sqlString(exact ? norm : String(matches[0]![0]))}`;
     const large = largeTraceSpans();
-    if (Number((await c.runAndReadAll(`SELECT count(*) FROM (SELECT 1 FROM ${spans} WHERE ${where} LIMIT ${large + 1})`)).getRows()[0]![0]) > large) return null;
-    const rows = await spanRows(store, where, saturation);
-    const set = assembleTraces(await readAllSpans(store, rows, where));
-    if ([...set.traces.values()].some((t) => t.roots.some((r) => r.span.name === SPAN.JOB))) return null;
-    return { set, rollouts: findRollouts(set), saturation: saturation ? buildSaturation(await readSaturationPoints(store, rows)) : null };
+    if ((await spansUpTo(c, spans, where, large)) > large) return null;
+    const read = await readPart(store, where, null, saturation);
+    return [...read.set.traces.values()].some((t) => t.roots.some((r) => r.span.name === SPAN.JOB)) ? null : read;
   });
 }
 

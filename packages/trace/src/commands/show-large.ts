@@ -85,9 +85,8 @@ interface TraceInProgress {
   /** Its entry, when it is whole in one part. */
   whole: ListTrace | null;
   jobs: WalkJob[];
-  /** Its failed view (made from its first part), when one of its parts has an error. */
+  /** Its failed view (made from its first part with an error), when one of its parts has one. */
   failedView: string | null;
-  failed: boolean;
 }
 
 /** What the walk over the batches keeps: counts, the jobs, and the spooled entries or views. */
@@ -160,7 +159,6 @@ class RunWalk {
         whole: null,
         jobs: [],
         failedView: null,
-        failed: false,
       };
     }
     const split = shared !== null && shared.size > 0 && trace.roots.some((r) => shared.has(r.span.spanId) || !isTrueRoot(r));
@@ -191,10 +189,7 @@ class RunWalk {
         this.#jobTraces.add(trace.traceId);
       }
     // the failed traces count only in a run without rollouts
-    if (this.#failedOnly && this.#rolloutCount === 0 && hasError(trace.roots)) {
-      t.failed = true;
-      t.failedView ??= this.#viewText(traceView(trace));
-    }
+    if (this.#failedOnly && this.#rolloutCount === 0 && hasError(trace.roots)) t.failedView ??= this.#viewText(traceView(trace));
     return t;
   }
 
@@ -217,8 +212,8 @@ class RunWalk {
     if (json || this.#failedOnly) this.#traces.add([t.no, t.firstPos], json ? toJsonElement(entry, { plain: true }) : '');
     // the text lists traces only when there are no rollouts
     else if (this.#rolloutCount === 0 && this.#firstTraces.wants(t.firstPos)) this.#firstTraces.add({ firstPos: t.firstPos, entry });
-    if (t.failed && this.#rolloutCount === 0) {
-      if (t.parts === 1) this.#failedTraces.add([t.no], t.failedView!);
+    if (t.failedView !== null && this.#rolloutCount === 0) {
+      if (t.parts === 1) this.#failedTraces.add([t.no], t.failedView);
       else this.#rereads.push({ traceId: t.traceId, no: t.no });
     }
   }

@@ -10,10 +10,11 @@ import { ATTR, SPAN } from '../span-record.js';
 import { sqlList, sqlString } from '../store/duck.js';
 import type { TraceStore } from '../store/open-store.js';
 import { readAllSpans, spanRows } from '../store/store-read.js';
+import { attr } from '../store/store-views.js';
 import { DELAY_P99, ELU, LiveRun, RATE_WINDOW_NS, RECENT_IDS, SLOWEST_SHOWN } from './live-run.js';
 import type { ProcessLoop } from './live-run.js';
 
-const ROLLOUT_ID = `json_extract_string(attributes, '$."${ATTR.ROLLOUT_ID}"')`;
+const ROLLOUT_ID = attr(ATTR.ROLLOUT_ID);
 
 /** A {@link LiveRun} holding what `store` holds. */
 export async function liveRunFromStore(store: TraceStore): Promise<LiveRun> {

@@ -9,11 +9,12 @@ import { ATTR, SPAN } from '../span-record.js';
 import { sqlString } from './duck.js';
 import { partPath } from './store-manifest.js';
 import { castColumns } from './store-schema.js';
+import { attr } from './store-views.js';
 
 /** Writes the rollout index of chunk `chunk` of the store in `dir` from its spans part. */
 export async function writeRolloutIndex(c: DuckDBConnection, dir: string, chunk: number): Promise<void> {
   await c.run(`COPY (SELECT ${castColumns('rollouts')} FROM (
-      SELECT json_extract_string(attributes, '$."${ATTR.ROLLOUT_ID}"') AS rollout_id, trace_id, span_id, start_ns
+      SELECT ${attr(ATTR.ROLLOUT_ID)} AS rollout_id, trace_id, span_id, start_ns
       FROM read_parquet(${sqlString(partPath(dir, 'spans', chunk))}) WHERE name = ${sqlString(SPAN.ROLLOUT)}))
     TO ${sqlString(partPath(dir, 'rollouts', chunk))} (FORMAT parquet, COMPRESSION zstd)`);
 }

@@ -15,7 +15,8 @@ export interface ViewColumn {
   sql: string;
 }
 
-const attr = (key: string): string => `json_extract_string(attributes, '$."${key}"')`;
+/** SQL for the attribute `key` of a span (its `attributes` JSON text) as a string, null when absent. */
+export const attr = (key: string): string => `json_extract_string(attributes, '$."${key}"')`;
 
 /** Columns of the `spans` view, in order. */
 export const SPAN_VIEW_COLUMNS: readonly ViewColumn[] = [
