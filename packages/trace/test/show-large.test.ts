@@ -3,6 +3,11 @@
 // makes small runs take that path (every multi-span trace split under its root).
 import { after, afterEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { BATCH_ENV } from '../src/commands/load-batches.js';
 import type { OutputFormat } from '../src/commands/output.js';
 import { show } from '../src/commands/show.js';
@@ -10,6 +15,7 @@ import type { ShowOptions } from '../src/commands/show.js';
 import { showLargeRun } from '../src/commands/show-large.js';
 import { JsonElements, toJson, toJsonElement, writeJsonObject } from '../src/render/format.js';
 import { capture } from './support/capture.js';
+import { runToInterrupt, whenChanged } from './support/interrupted-store.js';
 import { bare, defaultPresetSpans, DRIVER, linkedRolloutSpans, MODEL, nextId, RESOURCES, rolloutSpans, writeRunLogs } from './support/fixtures.js';
 import type { FixtureSpan } from './support/fixtures.js';
 import { phasedRolloutSpans } from './support/phased-rollouts.js';
@@ -242,5 +248,29 @@ describe('show on a run too large to read whole', () => {
       await writeJsonObject(fields, (t) => (text += t));
       assert.equal(text, toJson(value));
     }
+  });
+});
+
+describe('show on a large run stopped by Ctrl-C', () => {
+  it('ends with 130 and removes its spool from the temporary directory', async () => {
+    const run = runToInterrupt();
+    const tmp = mkdtempSync(join(tmpdir(), 'gym-show-stop-'));
+    cleanups.push(run.cleanup, () => rmSync(tmp, { recursive: true, force: true }));
+    const spools = () => readdirSync(tmp).filter((f) => f.startsWith('gym-trace-show-'));
+    const main = join(import.meta.dirname, 'support', 'cli-main.ts');
+    const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', main, 'trace', 'show', '--json', run.dir], {
+      env: { ...process.env, [BATCH_ENV]: TINY_BATCH_MIB, TMPDIR: tmp },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stdout.resume();
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = once(child, 'exit');
+    // the walk has begun once its spool exists
+    await whenChanged(tmp, () => spools().length > 0);
+    child.kill('SIGINT');
+    const [code] = (await exited) as [number | null];
+    assert.equal(code, 130, stderr);
+    assert.deepEqual(spools(), []);
   });
 });

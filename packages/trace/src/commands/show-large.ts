@@ -23,6 +23,7 @@ import type { SpanSource } from '../span-record.js';
 import { sqlString } from '../store/duck.js';
 import type { TraceStore } from '../store/open-store.js';
 import { readAllSpans, spanRows } from '../store/store-read.js';
+import { stoppable } from '../store/stop-conversion.js';
 import { resolvePaths } from './default-paths.js';
 import { batchBytes, readStoreInBatches } from './load-batches.js';
 import type { Batch } from './load-batches.js';
@@ -43,19 +44,28 @@ export async function showLargeRun(options: ShowOptions, out: CommandOutput): Pr
   return withStore(paths, out, async (store) => {
     if (store.stats.bytes <= batchBytes()) return false;
     const style = viewStyle(options);
-    const dir = await mkdtemp(join(tmpdir(), 'gym-trace-show-'));
-    let walk: RunWalk | null = null;
-    try {
-      walk = new RunWalk(store, dir, options.failed === true, style);
-      await readStoreInBatches(store, paths, (batch) => walk!.add(batch));
-      walk.finish();
-      if (options.failed === true) await walk.writeFailed(out);
-      else return await walk.writeList(out);
-      return true;
-    } finally {
-      walk?.close();
-      await rm(dir, { recursive: true, force: true });
-    }
+    // Ctrl-C stops the walk at its next batch (or DuckDB's query), so that the spool, up to the
+    // size of the output, is removed below rather than left in the temporary directory
+    return stoppable(store.duck, async (stopped) => {
+      const dir = await mkdtemp(join(tmpdir(), 'gym-trace-show-'));
+      try {
+        const walk = new RunWalk(store, dir, options.failed === true, style);
+        try {
+          await readStoreInBatches(store, paths, (batch) => {
+            if (stopped()) throw new Error('stopped');
+            walk.add(batch);
+          });
+          walk.finish();
+          if (options.failed !== true) return await walk.writeList(out);
+          await walk.writeFailed(out);
+          return true;
+        } finally {
+          walk.close();
+        }
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    });
   });
 }
 

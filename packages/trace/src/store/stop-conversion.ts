@@ -1,5 +1,6 @@
 /**
- * Ctrl-C (SIGINT, or SIGTERM, SIGHUP) during a conversion: DuckDB's running query is interrupted
+ * Ctrl-C (SIGINT, or SIGTERM, SIGHUP) during a conversion (or another long step that leaves
+ * files behind until it ends, as `show`'s spool on a large run): DuckDB's running query is interrupted
  * and the byte scan stops at its next buffer, so the conversion unwinds through its own cleanup
  * (temporary files, the unfinished chunk's parts, the lock) instead of the process dying with them
  * on disk. The command then ends as the signal would have ended it (exit 128 + its number, by
